@@ -1,0 +1,76 @@
+/* mr_case: what every case shares — its description, its parameters, the
+ * exit protocol, and the command line (--describe, --param k=v, --help).
+ *
+ * A case is a standalone program.  Its main() calls mr_case_init() first;
+ * that parses the command line and exits on --describe, --help or a bad
+ * parameter, so after it returns every parameter holds an allowed value.
+ */
+#ifndef MR_CASE_H
+#define MR_CASE_H
+
+/* The exit protocol of every case; the runner maps these, it never guesses.
+ * MR_EXIT_SKIP: the case cannot run here (missing kernel feature, ...); the
+ * last line it wrote on stderr is the reason. */
+enum {
+	MR_EXIT_OK = 0,    /* ran to the end */
+	MR_EXIT_FAIL = 1,  /* the work itself failed (mmap refused, ...) */
+	MR_EXIT_USAGE = 2, /* bad command line or parameter */
+	MR_EXIT_SKIP = 4,  /* cannot run here; reason on the last stderr line */
+};
+
+/* One parameter.  allowed is either "v1|v2|..." (an enumeration) or
+ * "int:MIN..MAX" (a decimal integer in that closed range). */
+struct mr_param {
+	const char *name;    /* [a-z0-9_]+ */
+	const char *def;     /* default: the report's own setting */
+	const char *quick;   /* value in the quick profile; NULL means def */
+	const char *allowed; /* enumeration or integer range, see above */
+	const char *axis;    /* values of the default matrix ("free|dontneed"),
+	                        NULL when the parameter is not an axis */
+	const char *help;    /* one line */
+};
+
+struct mr_checkpoint_desc {
+	const char *name; /* [a-z0-9_-]+, as passed to mr_checkpoint() */
+	const char *help; /* one line: when it is taken */
+};
+
+struct mr_case {
+	const char *name;    /* file name without .c */
+	const char *title;   /* one line */
+	const char *source;  /* the report: seed file, bug number, its figures */
+	const struct mr_param *params;              /* ends with {0} */
+	const struct mr_checkpoint_desc *checkpoints; /* ends with {0} */
+	unsigned timeout_s;  /* per-case timeout override; 0: runner default */
+};
+
+/* Parse argv; on --describe / --help print and exit 0; on a bad argument
+ * print one message naming the parameter and its allowed values on stderr
+ * and exit MR_EXIT_USAGE.  Also starts the case clock and sets up the
+ * checkpoint channel (see mr_ckpt.h).  Call once, first thing in main. */
+void mr_case_init(const struct mr_case *c, int argc, char **argv);
+
+/* The current value of a declared parameter (never NULL; aborts on an
+ * undeclared name: that is a bug in the case). */
+const char *mr_param(const char *name);
+
+/* The value of an "int:" parameter. */
+long long mr_param_int(const char *name);
+
+/* Non-zero when the parameter's value equals value. */
+int mr_param_is(const char *name, const char *value);
+
+/* Print "skipped: <reason>" as the last stderr line and exit MR_EXIT_SKIP. */
+_Noreturn void mr_skip(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Print "<case>: <message>" (": strerror" when fmt ends with ':') on stderr
+ * and exit MR_EXIT_FAIL. */
+_Noreturn void mr_fail(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Write an allocation's bytes somewhere the compiler must assume is read,
+ * so a malloc+memset+free sequence is not optimised away. */
+void mr_keep(const void *p);
+
+#endif

@@ -1,0 +1,73 @@
+/* mr_proc: memory figures of any process, read from /proc.
+ *
+ * Used both inside measured cases and by the runner, so every function here
+ * reads with open/read/close into a caller-owned or stack buffer: no stdio,
+ * no malloc (an interposed allocator would see it and the figures would
+ * include our own allocations).
+ *
+ * All figures are in KiB.  Every function returns 0 on success or -errno:
+ * -ENOENT/-ESRCH when the process is gone, -EPROTO when the file does not
+ * have the expected shape (a line without its "kB" unit, a missing field).
+ */
+#ifndef MR_PROC_H
+#define MR_PROC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* /proc/PID/statm: cheap (no page-table walk), fit for sampling. */
+struct mr_statm {
+	uint64_t vsz_kb;    /* total program size (VmSize) */
+	uint64_t rss_kb;    /* resident set size (VmRSS) */
+	uint64_t shared_kb; /* resident file-backed and shmem pages */
+};
+
+/* /proc/PID/status: a few lines that statm does not carry. */
+struct mr_status {
+	uint64_t vsz_kb;    /* VmSize */
+	uint64_t rss_kb;    /* VmRSS */
+	uint64_t hwm_kb;    /* VmHWM: peak RSS so far */
+	uint64_t anon_kb;   /* RssAnon */
+	uint64_t swap_kb;   /* VmSwap */
+	uint64_t threads;   /* Threads */
+};
+
+/* /proc/PID/smaps_rollup: walks every mapping's page tables, so it costs
+ * time in proportion to the mapped and resident memory: read it at
+ * checkpoints, not in a tight sampling loop. */
+struct mr_rollup {
+	uint64_t rss_kb;           /* Rss */
+	uint64_t pss_kb;           /* Pss: shared pages divided among sharers */
+	uint64_t private_clean_kb; /* Private_Clean */
+	uint64_t private_dirty_kb; /* Private_Dirty */
+	uint64_t shared_dirty_kb;  /* Shared_Dirty (copy-on-write pages after fork) */
+	uint64_t anon_kb;          /* Anonymous */
+	uint64_t lazyfree_kb;      /* LazyFree: MADV_FREE'd, not yet reclaimed */
+	uint64_t swap_kb;          /* Swap */
+};
+
+/* Read /proc/PID/statm (pid 0 means the calling process). */
+int mr_proc_statm(pid_t pid, struct mr_statm *out);
+
+/* Read /proc/PID/status (pid 0 means the calling process). */
+int mr_proc_status(pid_t pid, struct mr_status *out);
+
+/* Read /proc/PID/smaps_rollup (pid 0 means the calling process).
+ * -EPROTO if a field we need is missing or is not in kB. */
+int mr_proc_rollup(pid_t pid, struct mr_rollup *out);
+
+/* Parse the text of a status or smaps_rollup file already in memory
+ * (exposed for tests and fuzzing; the readers above call these). */
+int mr_proc_parse_status(const char *text, size_t len, struct mr_status *out);
+int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out);
+
+/* Children of every thread of PID, from /proc/PID/task/TID/children.
+ * Stores up to max pids in out; returns how many exist (may be > max),
+ * -ENOTSUP when the kernel lacks CONFIG_PROC_CHILDREN, or -errno. */
+int mr_proc_children(pid_t pid, pid_t *out, int max);
+
+/* Read a whole small file into buf (NUL-terminated); returns its length or
+ * -errno; -EFBIG if it does not fit in size-1 bytes. */
+long mr_proc_read(const char *path, char *buf, size_t size);
+
+#endif
