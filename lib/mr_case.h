@@ -47,7 +47,14 @@ struct mr_case {
 /* Parse argv; on --describe / --help print and exit 0; on a bad argument
  * print one message naming the parameter and its allowed values on stderr
  * and exit MR_EXIT_USAGE.  Also starts the case clock and sets up the
- * checkpoint channel (see mr_ckpt.h).  Call once, first thing in main. */
+ * checkpoint channel (see mr_ckpt.h).  Call once, first thing in main.
+ *
+ * Arguments: --describe, --help (-h), --param NAME=VALUE (or
+ * --param=NAME=VALUE), repeatable, each name at most once.  c and the
+ * strings it points to must live as long as the process (static data).  A
+ * description that breaks its own rules (a default outside the allowed
+ * values, a tab in a help line) is a bug in the case: abort() with a message.
+ * Uses stdio for its messages: that happens before anything is measured. */
 void mr_case_init(const struct mr_case *c, int argc, char **argv);
 
 /* The current value of a declared parameter (never NULL; aborts on an
@@ -60,6 +67,12 @@ long long mr_param_int(const char *name);
 /* Non-zero when the parameter's value equals value. */
 int mr_param_is(const char *name, const char *value);
 
+/* Print "<case>: <message>" on stderr and exit MR_EXIT_USAGE: for a
+ * combination of parameters that each passed mr_case_init's checks but do
+ * not fit together (frame_kb larger than the stack). */
+_Noreturn void mr_usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
 /* Print "skipped: <reason>" as the last stderr line and exit MR_EXIT_SKIP. */
 _Noreturn void mr_skip(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -68,6 +81,11 @@ _Noreturn void mr_skip(const char *fmt, ...)
  * and exit MR_EXIT_FAIL. */
 _Noreturn void mr_fail(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* Non-zero when name is one of the checkpoints the case declared, or when
+ * no case has been initialised (mr_checkpoint() uses it to catch a record
+ * --describe did not announce). */
+int mr_case_has_checkpoint(const char *name);
 
 /* Write an allocation's bytes somewhere the compiler must assume is read,
  * so a malloc+memset+free sequence is not optimised away. */

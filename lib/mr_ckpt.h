@@ -9,22 +9,48 @@
  * read returns EOF and the case goes on.
  *
  * Run by hand (no such variables) a checkpoint prints one readable line on
- * stdout instead, so a case alone reads like the original report.
+ * stdout instead, so a case alone reads like the original report:
  *
- * The path reads /proc and formats with no stdio and no malloc.
+ *   checkpoint created#1     t=0.512 s  rss 150.8 MiB  pss 149.0 MiB
+ *   private_dirty 140.1 MiB  lazyfree 0.0 MiB  vsz 6.3 GiB  user 0.1 s ...
+ *
+ * (one line).  The path reads /proc and formats with no stdio and no malloc.
+ *
+ * The record (docs/formats.md), one write() of at most 1024 bytes:
+ *   ckpt NAME SEQ t_us= rss_kb= vsz_kb= pss_kb= private_clean_kb=
+ *   private_dirty_kb= shared_dirty_kb= anon_kb= lazyfree_kb= swap_kb=
+ *   hwm_kb= user_ms= sys_ms= minflt= majflt=        (tab separated)
+ * rss_kb and vsz_kb come from /proc/self/statm, hwm_kb from status, the
+ * others from smaps_rollup; t_us, user_ms, sys_ms, minflt and majflt are
+ * taken first (clock, getrusage), so they do not include the cost of
+ * reading /proc for this checkpoint (they do include earlier ones').
+ *
+ * Not thread-safe: take checkpoints from one thread at a time.
  */
 #ifndef MR_CKPT_H
 #define MR_CKPT_H
 
 #include <stddef.h>
 
-/* Record figures now under name ([a-z0-9_-]+, declared by the case).
- * Repeated names are numbered 1, 2, ... (the record's seq).
- * Returns 0, or -errno when the record could not be written; the case
- * should go on either way. */
+/* Record figures now under name ([a-z0-9_-]{1,47}, declared by the case
+ * in its struct mr_case when mr_case_init was called).  Repeated names are
+ * numbered 1, 2, ... (the record's seq); up to 64 distinct names.
+ * Returns 0, or -errno: -EINVAL for an undeclared or malformed name,
+ * -ENOSPC past 64 names, the error of reading /proc, or -EPIPE once the
+ * runner has gone (SIGPIPE is blocked and consumed, never delivered).  A
+ * message goes to stderr for the first kinds; the case should go on either
+ * way. */
 int mr_checkpoint(const char *name);
 
-/* Set up from the environment; called by mr_case_init(). */
+/* Start the case clock and set up from the environment; called first by
+ * mr_case_init().  Both variables must be set, or neither; each must be a
+ * decimal number naming an open fd (CKPT writable, ACK readable), else a
+ * message and exit MR_EXIT_USAGE (2).  Both fds get FD_CLOEXEC and both
+ * variables are removed from the environment, so descendants of the case
+ * never write records of their own. */
 void mr_ckpt_init(void);
+
+/* Microseconds since mr_ckpt_init() (the record's t_us). */
+unsigned long long mr_ckpt_elapsed_us(void);
 
 #endif

@@ -6,8 +6,14 @@
  * include our own allocations).
  *
  * All figures are in KiB.  Every function returns 0 on success or -errno:
- * -ENOENT/-ESRCH when the process is gone, -EPROTO when the file does not
- * have the expected shape (a line without its "kB" unit, a missing field).
+ * -ENOENT when the process is gone (its /proc directory no longer exists),
+ * -ESRCH when it is a zombie (or a kernel thread): it has no memory map, so
+ * statm reads all zeros, status has no Vm lines and smaps_rollup is empty;
+ * -EPROTO when the file does not have the expected shape (a line without its
+ * " kB" unit, a missing field, a number that overflows 64 bits).
+ *
+ * Thread safety: every function only uses its arguments and the stack (the
+ * page size is cached once with an atomic store), so any thread may call.
  */
 #ifndef MR_PROC_H
 #define MR_PROC_H
@@ -63,7 +69,13 @@ int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out);
 
 /* Children of every thread of PID, from /proc/PID/task/TID/children.
  * Stores up to max pids in out; returns how many exist (may be > max),
- * -ENOTSUP when the kernel lacks CONFIG_PROC_CHILDREN, or -errno. */
+ * -ENOTSUP when the kernel lacks CONFIG_PROC_CHILDREN, -ESRCH/-ENOENT when
+ * the process is gone, or -errno.  Walk the tree by calling it again on each
+ * child (grandchildren are not listed).
+ *
+ * The one function here that allocates: it lists /proc/PID/task with
+ * opendir, which mallocs its DIR.  Only the runner calls it (to measure a
+ * case's process tree from outside); a measured case must not. */
 int mr_proc_children(pid_t pid, pid_t *out, int max);
 
 /* Read a whole small file into buf (NUL-terminated); returns its length or

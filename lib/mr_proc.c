@@ -1,0 +1,391 @@
+/* mr_proc: memory figures of any process, read from /proc.
+ *
+ * No stdio and no malloc here (see mr_proc.h): paths are built and files
+ * read into stack or caller buffers with open/read/close.  The one
+ * exception is mr_proc_children(), which uses opendir (glibc mallocs the
+ * DIR); only the runner calls it, never a measured case.
+ */
+#include "mr_proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Large enough for /proc/PID/status (~1.5 KiB) and smaps_rollup (~1 KiB)
+ * with room for fields future kernels add. */
+#define MR_PROC_BUF 8192
+
+/* A path buffer: "/proc/" + pid + "/task/" + tid + "/children" fits. */
+#define MR_PROC_PATH 96
+
+/* Append s to the path being built in buf; returns the new length. */
+static size_t path_add(char *buf, size_t len, const char *s)
+{
+	while (*s && len < MR_PROC_PATH - 1)
+		buf[len++] = *s++;
+	buf[len] = '\0';
+	return len;
+}
+
+/* Append the decimal form of v. */
+static size_t path_add_u(char *buf, size_t len, unsigned long v)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n && len < MR_PROC_PATH - 1)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+/* "/proc/self/<file>" or "/proc/<pid>/<file>". */
+static void proc_path(char *buf, pid_t pid, const char *file)
+{
+	size_t len = path_add(buf, 0, "/proc/");
+
+	if (pid == 0)
+		len = path_add(buf, len, "self");
+	else
+		len = path_add_u(buf, len, (unsigned long)pid);
+	len = path_add(buf, len, "/");
+	path_add(buf, len, file);
+}
+
+long mr_proc_read(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd, err = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == size - 1) {
+			/* Full: EOF right now means it fitted exactly. */
+			char c;
+
+			do
+				n = read(fd, &c, 1);
+			while (n < 0 && errno == EINTR);
+			if (n != 0)
+				err = n < 0 ? -errno : -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (err)
+		return err;
+	buf[len] = '\0';
+	return (long)len;
+}
+
+/* Parse a decimal number at *p (leading blanks skipped) into *out,
+ * advancing *p.  -EPROTO when there are no digits or it overflows. */
+static int parse_u64(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == end || *s < '0' || *s > '9')
+		return -EPROTO;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -EPROTO;
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+/* One field wanted from a "Key:  value[ kB]" file. */
+struct field {
+	const char *key; /* without the colon */
+	uint64_t *dst;
+	int kb;          /* the value must carry the " kB" unit */
+	int seen;
+};
+
+/* Parse every line of text; fill the fields whose key matches exactly.
+ * -EPROTO when a wanted line is malformed or a wanted key is missing. */
+static int parse_fields(const char *text, size_t len, struct field *f, int nf)
+{
+	const char *p = text, *end = text + len;
+	int i;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *colon;
+
+		if (!eol)
+			eol = end;
+		colon = memchr(p, ':', (size_t)(eol - p));
+		if (colon) {
+			size_t klen = (size_t)(colon - p);
+
+			for (i = 0; i < nf; i++) {
+				const char *v = colon + 1;
+				int err;
+
+				if (strlen(f[i].key) != klen ||
+				    memcmp(f[i].key, p, klen) != 0)
+					continue;
+				err = parse_u64(&v, eol, f[i].dst);
+				if (err)
+					return err;
+				if (f[i].kb) {
+					if (eol - v != 3 || memcmp(v, " kB", 3) != 0)
+						return -EPROTO;
+				} else {
+					while (v < eol && (*v == ' ' || *v == '\t'))
+						v++;
+					if (v != eol)
+						return -EPROTO;
+				}
+				f[i].seen = 1;
+				break;
+			}
+		}
+		p = eol + 1;
+	}
+	for (i = 0; i < nf; i++)
+		if (!f[i].seen)
+			return -EPROTO;
+	return 0;
+}
+
+int mr_proc_parse_status(const char *text, size_t len, struct mr_status *out)
+{
+	struct mr_status s = { 0 };
+	struct field f[] = {
+		{ "VmSize", &s.vsz_kb, 1, 0 },
+		{ "VmRSS", &s.rss_kb, 1, 0 },
+		{ "VmHWM", &s.hwm_kb, 1, 0 },
+		{ "RssAnon", &s.anon_kb, 1, 0 },
+		{ "VmSwap", &s.swap_kb, 1, 0 },
+		{ "Threads", &s.threads, 0, 0 },
+	};
+	int err = parse_fields(text, len, f, (int)(sizeof f / sizeof f[0]));
+
+	if (err == -EPROTO && !f[0].seen && f[5].seen) {
+		/* A status without any Vm line has no mm: a zombie (or a
+		 * kernel thread).  For our purposes the process is gone. */
+		return -ESRCH;
+	}
+	if (err)
+		return err;
+	*out = s;
+	return 0;
+}
+
+int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out)
+{
+	struct mr_rollup r = { 0 };
+	struct field f[] = {
+		{ "Rss", &r.rss_kb, 1, 0 },
+		{ "Pss", &r.pss_kb, 1, 0 },
+		{ "Private_Clean", &r.private_clean_kb, 1, 0 },
+		{ "Private_Dirty", &r.private_dirty_kb, 1, 0 },
+		{ "Shared_Dirty", &r.shared_dirty_kb, 1, 0 },
+		{ "Anonymous", &r.anon_kb, 1, 0 },
+		{ "LazyFree", &r.lazyfree_kb, 1, 0 },
+		{ "Swap", &r.swap_kb, 1, 0 },
+	};
+	int err;
+
+	if (len == 0)
+		return -ESRCH; /* a zombie's smaps_rollup is empty: no mm */
+	err = parse_fields(text, len, f, (int)(sizeof f / sizeof f[0]));
+	if (err)
+		return err;
+	*out = r;
+	return 0;
+}
+
+int mr_proc_status(pid_t pid, struct mr_status *out)
+{
+	char path[MR_PROC_PATH], buf[MR_PROC_BUF];
+	long n;
+
+	proc_path(path, pid, "status");
+	n = mr_proc_read(path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return mr_proc_parse_status(buf, (size_t)n, out);
+}
+
+int mr_proc_rollup(pid_t pid, struct mr_rollup *out)
+{
+	char path[MR_PROC_PATH], buf[MR_PROC_BUF];
+	long n;
+
+	proc_path(path, pid, "smaps_rollup");
+	n = mr_proc_read(path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return mr_proc_parse_rollup(buf, (size_t)n, out);
+}
+
+/* Bytes per page, asked once: sysconf is cheap but this runs per sample.
+ * Relaxed atomics make the benign first-use race well defined. */
+static uint64_t page_kb(void)
+{
+	static long cached;
+	long ps = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+
+	if (ps <= 0) {
+		ps = sysconf(_SC_PAGESIZE);
+		if (ps <= 0)
+			ps = 4096;
+		__atomic_store_n(&cached, ps, __ATOMIC_RELAXED);
+	}
+	return (uint64_t)ps / 1024;
+}
+
+int mr_proc_statm(pid_t pid, struct mr_statm *out)
+{
+	char path[MR_PROC_PATH], buf[256];
+	uint64_t v[3];
+	const char *p, *end;
+	long n;
+	int i, err;
+
+	proc_path(path, pid, "statm");
+	n = mr_proc_read(path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	p = buf;
+	end = buf + n;
+	for (i = 0; i < 3; i++) {
+		err = parse_u64(&p, end, &v[i]);
+		if (err)
+			return err;
+	}
+	if (v[0] == 0)
+		return -ESRCH; /* a zombie's statm is all zeros: no mm left */
+	out->vsz_kb = v[0] * page_kb();
+	out->rss_kb = v[1] * page_kb();
+	out->shared_kb = v[2] * page_kb();
+	return 0;
+}
+
+/* Add the pids listed in one children file ("12 34 56 ") to out; streamed
+ * in small chunks so a process with thousands of children needs no big
+ * buffer.  Returns how many it listed, or -errno. */
+static int read_children(const char *path, pid_t *out, int max, int have)
+{
+	char buf[512];
+	uint64_t cur = 0;
+	int fd, in_num = 0, count = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		ssize_t i;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		/* n == 0: a final pass over no bytes flushes the last number. */
+		for (i = 0; i <= n; i++) {
+			char c = i < n ? buf[i] : ' ';
+
+			if (c >= '0' && c <= '9') {
+				if (cur < 1000000000)
+					cur = cur * 10 + (uint64_t)(c - '0');
+				in_num = 1;
+			} else if (in_num) {
+				if (have + count < max)
+					out[have + count] = (pid_t)cur;
+				count++;
+				cur = 0;
+				in_num = 0;
+			}
+		}
+		if (n == 0)
+			break;
+	}
+	close(fd);
+	return count;
+}
+
+int mr_proc_children(pid_t pid, pid_t *out, int max)
+{
+	char path[MR_PROC_PATH];
+	struct dirent *de;
+	DIR *d;
+	size_t len;
+	int total = 0, saw_task = 0, err = 0;
+
+	proc_path(path, pid, "task");
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		int n;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		len = path_add(path, 0, "/proc/");
+		len = pid ? path_add_u(path, len, (unsigned long)pid)
+			  : path_add(path, len, "self");
+		len = path_add(path, len, "/task/");
+		len = path_add(path, len, de->d_name);
+		path_add(path, len, "/children");
+		n = read_children(path, out, max, total);
+		if (n == -ENOENT) {
+			/* Either the thread exited since readdir, or the
+			 * kernel has no CONFIG_PROC_CHILDREN: decided below. */
+			continue;
+		}
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		saw_task = 1;
+		total += n;
+	}
+	closedir(d);
+	if (err)
+		return err;
+	if (!saw_task) {
+		/* No children file for any thread: if the process still
+		 * exists the kernel does not provide the file. */
+		proc_path(path, pid, "stat");
+		return access(path, F_OK) == 0 ? -ENOTSUP : -ESRCH;
+	}
+	return total;
+}

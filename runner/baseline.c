@@ -1,0 +1,407 @@
+#include "baseline.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "claims.h"
+#include "tsv.h"
+#include "util.h"
+
+/* How far a median may move before it is a regression or an improvement:
+ *
+ *     tolerance = max(K * (max - min), rel * |median|, abs)
+ *
+ * K widens the spread bless measured: with the usual 3 repeats the range
+ * of the samples underestimates the real spread, often by half.  The
+ * floors keep a blessing that happened to be steady (max == min) from
+ * turning every later wobble into a regression.  Memory is page-granular
+ * and steady run to run, so its floor is narrow; time drifts with the
+ * load of the machine (a busy CI host easily doubles it), so its floor is
+ * wide; counts (page faults) sit in between.  The class of a metric is
+ * found by the suffix of its name; the last entry catches the rest. */
+static const struct tol_class {
+	const char *suffix; /* of the metric name */
+	double k;           /* multiple of the measured range */
+	double rel;         /* floor, fraction of the median */
+	double abs;         /* floor, in the metric's unit */
+} tol_classes[] = {
+	{ "_kb", 3, 0.05, 512 }, /* memory, kB */
+	{ "_ms", 3, 0.50, 30 },  /* time, ms */
+	{ "",    3, 0.10, 100 }, /* counts: minflt, majflt, tree_nproc */
+};
+
+const char *const mr_bless_ckpt_metrics[] = {
+	"rss_kb", "pss_kb", "private_dirty_kb", "lazyfree_kb", "anon_kb",
+	"vsz_kb", "tree_pss_kb", "tree_private_dirty_kb", NULL,
+};
+
+const char *const mr_bless_run_metrics[] = {
+	"wall_ms", "user_ms", "sys_ms", "maxrss_kb", NULL,
+};
+
+static const char *const columns[] = {
+	"config", "checkpoint", "metric", "median", "min", "max", "n", "tolerance",
+};
+enum { C_CONFIG, C_CKPT, C_METRIC, C_MEDIAN, C_MIN, C_MAX, C_N, C_TOL, NCOLS };
+
+double
+mr_bl_tolerance(const char *metric, double median, double min, double max)
+{
+	size_t i, n = strlen(metric), nc = sizeof tol_classes / sizeof *tol_classes;
+	const struct tol_class *t = &tol_classes[nc - 1];
+	double tol;
+
+	for (i = 0; i < nc; i++) {
+		size_t m = strlen(tol_classes[i].suffix);
+
+		if (n >= m && !strcmp(metric + n - m, tol_classes[i].suffix)) {
+			t = &tol_classes[i];
+			break;
+		}
+	}
+	tol = fmax(t->k * (max - min), fmax(t->rel * fabs(median), t->abs));
+	/* Whole units read better and lose nothing at these sizes. */
+	return ceil(tol);
+}
+
+const char *
+mr_bl_metric(const struct mr_bl_row *r)
+{
+	return r->ckpt ? mr_ckpt_metrics[r->metric] : mr_run_metrics[r->metric];
+}
+
+char *
+mr_bl_checkpoint(const struct mr_bl_row *r)
+{
+	if (!r->checkpoint)
+		return estrdup("-");
+	if (r->seq)
+		return esprintf("%s#%ld", r->checkpoint, r->seq);
+	return estrdup(r->checkpoint);
+}
+
+static int
+rowcmp(const struct mr_bl_row *a, const struct mr_bl_row *b)
+{
+	char *ca, *cb;
+	int c = strcmp(a->config, b->config);
+
+	if (c)
+		return c;
+	ca = mr_bl_checkpoint(a);
+	cb = mr_bl_checkpoint(b);
+	c = strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	if (c)
+		return c;
+	return strcmp(mr_bl_metric(a), mr_bl_metric(b));
+}
+
+static int
+rowpcmp(const void *a, const void *b)
+{
+	return rowcmp(*(const struct mr_bl_row *const *)a,
+		      *(const struct mr_bl_row *const *)b);
+}
+
+void
+mr_baseline_kv(struct mr_baseline *b, const char *key, const char *val)
+{
+	b->key = erealloc(b->key, sizeof *b->key * (b->nkv + 1));
+	b->val = erealloc(b->val, sizeof *b->val * (b->nkv + 1));
+	b->key[b->nkv] = estrdup(key);
+	b->val[b->nkv] = estrdup(val);
+	b->nkv++;
+}
+
+void
+mr_baseline_add(struct mr_baseline *b, const struct mr_bl_row *r)
+{
+	struct mr_bl_row *n;
+
+	b->row = erealloc(b->row, sizeof *b->row * (b->nrow + 1));
+	n = &b->row[b->nrow++];
+	*n = *r;
+	n->config = estrdup(r->config);
+	n->checkpoint = r->checkpoint ? estrdup(r->checkpoint) : NULL;
+}
+
+void
+mr_baseline_free(struct mr_baseline *b)
+{
+	int i;
+
+	for (i = 0; i < b->nkv; i++) {
+		free(b->key[i]);
+		free(b->val[i]);
+	}
+	for (i = 0; i < b->nrow; i++) {
+		free(b->row[i].config);
+		free(b->row[i].checkpoint);
+	}
+	free(b->key);
+	free(b->val);
+	free(b->row);
+	free(b->path);
+	memset(b, 0, sizeof *b);
+}
+
+static int
+ckname_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* One row of t into r; 0 or -1 (printed). */
+static int
+read_row(struct mr_tsv *t, const int *col, struct mr_bl_row *r)
+{
+	const char *ck = mr_tsv_get(t, col[C_CKPT]);
+	const char *metric = mr_tsv_get(t, col[C_METRIC]);
+	const char *why;
+	struct mr_config cfg;
+	long long n;
+
+	memset(r, 0, sizeof *r);
+	r->line = t->line;
+	if (mr_config_parse(mr_tsv_get(t, col[C_CONFIG]), &cfg, &why) < 0)
+		return mr_tsv_err(t, col[C_CONFIG], "bad config \"%s\": %s",
+				  mr_tsv_get(t, col[C_CONFIG]), why);
+	mr_config_free(&cfg);
+	if (strcmp(ck, "-")) {
+		char *name = estrdup(ck), *hash = strchr(name, '#');
+		long long seq = 0;
+
+		if (hash) {
+			*hash = '\0';
+			if (parse_ll(hash + 1, &seq) < 0 || seq < 1) {
+				free(name);
+				return mr_tsv_err(t, col[C_CKPT],
+						  "expected a checkpoint name, name#N or -, got \"%s\"",
+						  ck);
+			}
+		}
+		if (!ckname_ok(name)) {
+			free(name);
+			return mr_tsv_err(t, col[C_CKPT],
+					  "expected a checkpoint name, name#N or -, got \"%s\"",
+					  ck);
+		}
+		r->checkpoint = name;
+		r->seq = (long)seq;
+		r->ckpt = 1;
+		r->metric = mr_ckpt_metric(metric);
+		if (r->metric < 0) {
+			free(name);
+			r->checkpoint = NULL;
+			return mr_tsv_err(t, col[C_METRIC],
+					  "unknown checkpoint metric \"%s\"", metric);
+		}
+	} else {
+		r->metric = mr_run_metric(metric);
+		if (r->metric < 0)
+			return mr_tsv_err(t, col[C_METRIC],
+					  "unknown run metric \"%s\" (checkpoint is -)",
+					  metric);
+	}
+	if (mr_tsv_num(t, col[C_MEDIAN], 0, &r->median) < 0 ||
+	    mr_tsv_num(t, col[C_MIN], 0, &r->min) < 0 ||
+	    mr_tsv_num(t, col[C_MAX], 0, &r->max) < 0 ||
+	    mr_tsv_int(t, col[C_N], 1, 1000000, &n) < 0 ||
+	    mr_tsv_num(t, col[C_TOL], 0, &r->tol) < 0)
+		goto fail;
+	r->n = (long)n;
+	if (r->tol < 0) {
+		mr_tsv_err(t, col[C_TOL], "negative tolerance %s",
+			   mr_tsv_get(t, col[C_TOL]));
+		goto fail;
+	}
+	r->config = estrdup(mr_tsv_get(t, col[C_CONFIG]));
+	return 0;
+fail:
+	free(r->checkpoint);
+	r->checkpoint = NULL;
+	return -1;
+}
+
+int
+mr_baseline_read(const char *path, struct mr_baseline *b)
+{
+	struct mr_tsv t;
+	struct mr_bl_row **sorted = NULL;
+	int col[NCOLS], i, rc;
+
+	memset(b, 0, sizeof *b);
+	rc = mr_tsv_open(&t, path);
+	if (rc < 0)
+		return rc;
+	b->path = estrdup(path);
+	for (i = 0; i < t.ncomments; i++) {
+		char *tab = strchr(t.comments[i], '\t');
+
+		/* Free-text comments are allowed; "key<TAB>value" is kept. */
+		if (tab) {
+			*tab = '\0';
+			mr_baseline_kv(b, t.comments[i], tab + 1);
+			*tab = '\t';
+		}
+	}
+	for (i = 0; i < NCOLS; i++)
+		if ((col[i] = mr_tsv_need(&t, columns[i])) < 0)
+			goto fail;
+	for (;;) {
+		struct mr_bl_row r;
+
+		rc = mr_tsv_next(&t);
+		if (rc < 0)
+			goto fail;
+		if (rc == 0)
+			break;
+		if (read_row(&t, col, &r) < 0)
+			goto fail;
+		b->row = erealloc(b->row, sizeof *b->row * (b->nrow + 1));
+		b->row[b->nrow++] = r;
+	}
+	/* The same (config, checkpoint, metric) twice is a mistake: which
+	 * one would count? */
+	sorted = emalloc(sizeof *sorted * (b->nrow ? b->nrow : 1));
+	for (i = 0; i < b->nrow; i++)
+		sorted[i] = &b->row[i];
+	qsort(sorted, b->nrow, sizeof *sorted, rowpcmp);
+	for (i = 1; i < b->nrow; i++) {
+		if (!rowcmp(sorted[i - 1], sorted[i])) {
+			const struct mr_bl_row *x = sorted[i - 1], *y = sorted[i];
+
+			if (x->line > y->line)
+				x = sorted[i], y = sorted[i - 1];
+			mr_errat(path, y->line, 1,
+				 "%s %s%s%s again (first on line %ld)", y->config,
+				 mr_bl_metric(y), y->checkpoint ? "@" : "",
+				 y->checkpoint ? y->checkpoint : "", x->line);
+			goto fail;
+		}
+	}
+	free(sorted);
+	mr_tsv_close(&t);
+	return 0;
+fail:
+	free(sorted);
+	mr_tsv_close(&t);
+	mr_baseline_free(b);
+	return -1;
+}
+
+/* A number as a TSV field: integers as such, others with up to three
+ * decimals. */
+static void
+putnum(FILE *f, double v)
+{
+	char buf[64];
+	size_t n;
+
+	if (v == floor(v) && fabs(v) < 1e15) {
+		fprintf(f, "%.0f", v == 0 ? 0.0 : v);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.3f", v);
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	fputs(buf, f);
+}
+
+/* Print s with tabs and newlines as spaces (they would break the line). */
+static void
+putclean(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+int
+mr_baseline_write(const struct mr_baseline *b, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp;
+	const struct mr_bl_row **sorted;
+	FILE *f;
+	int fd, i, j, err = 0;
+
+	if (slash)
+		tmp = esprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		tmp = esprintf(".%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		weprintf("%s: cannot create a temporary file:", tmp);
+		free(tmp);
+		return -1;
+	}
+	/* mkstemp makes 0600; a baseline is meant to be read and committed. */
+	if (fchmod(fd, 0644) < 0 || !(f = fdopen(fd, "w"))) {
+		weprintf("%s:", tmp);
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < b->nkv; i++) {
+		fputs("# ", f);
+		putclean(f, b->key[i]);
+		fputc('\t', f);
+		putclean(f, b->val[i]);
+		fputc('\n', f);
+	}
+	for (j = 0; j < NCOLS; j++)
+		fprintf(f, "%s%c", columns[j], j + 1 < NCOLS ? '\t' : '\n');
+	sorted = emalloc(sizeof *sorted * (b->nrow ? b->nrow : 1));
+	for (i = 0; i < b->nrow; i++)
+		sorted[i] = &b->row[i];
+	qsort(sorted, b->nrow, sizeof *sorted, rowpcmp);
+	for (i = 0; i < b->nrow; i++) {
+		const struct mr_bl_row *r = sorted[i];
+		char *ck = mr_bl_checkpoint(r);
+
+		fprintf(f, "%s\t%s\t%s\t", r->config, ck, mr_bl_metric(r));
+		putnum(f, r->median);
+		fputc('\t', f);
+		putnum(f, r->min);
+		fputc('\t', f);
+		putnum(f, r->max);
+		fprintf(f, "\t%ld\t", r->n);
+		putnum(f, r->tol);
+		fputc('\n', f);
+		free(ck);
+	}
+	free(sorted);
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) < 0)
+		err = errno;
+	if (err) {
+		errno = err;
+		weprintf("%s:", path);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,391 @@
+/* matrix: expand a case's dimensions into canonical configs. */
+#include "matrix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+/* A matrix larger than this is a typo in --axis, not an experiment. */
+#define MATRIX_MAX 100000
+
+static int
+in_set(const char *s, const char *set)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || strchr(set, *s)))
+			return 0;
+	return 1;
+}
+
+/* glibc.<ns>.<name>[.<more>]: each part [a-z0-9_]+ */
+static int
+tunable_key(const char *k)
+{
+	const char *p;
+	int parts = 0;
+
+	if (strncmp(k, "glibc.", 6) != 0)
+		return 0;
+	for (p = k + 6; ; p++) {
+		if (*p == '.' || !*p) {
+			if (p[-1] == '.')
+				return 0;
+			parts++;
+			if (!*p)
+				break;
+		} else if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+			     (*p >= 'A' && *p <= 'Z') || *p == '_')) {
+			return 0;
+		}
+	}
+	return parts >= 2;
+}
+
+int
+mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf *err)
+{
+	const char *eq = strchr(arg, '=');
+	char *vals, *s;
+	int i;
+
+	memset(out, 0, sizeof *out);
+	if (!eq || eq == arg) {
+		sb_printf(err, "--axis '%s': want key=value[,value...]", arg);
+		return -1;
+	}
+	out->key = estrndup(arg, (size_t)(eq - arg));
+	if (strncmp(out->key, "glibc.", 6) == 0 ? !tunable_key(out->key) : !in_set(out->key, "_")) {
+		sb_printf(err, "--axis '%s': bad key '%s' (want allocator, glibc.<namespace>.<tunable> or a parameter [a-z0-9_]+)",
+			  arg, out->key);
+		goto bad;
+	}
+	vals = estrdup(eq + 1);
+	for (s = vals;;) {
+		char *comma = strchr(s, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (!*s || !in_set(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.-")) {
+			sb_printf(err, "--axis '%s': bad value '%s' (want [A-Za-z0-9_.-]+, separated by commas)", arg, s);
+			free(vals);
+			goto bad;
+		}
+		for (i = 0; i < out->nvals; i++) {
+			if (strcmp(out->vals[i], s) == 0) {
+				sb_printf(err, "--axis '%s': value '%s' given twice", arg, s);
+				free(vals);
+				goto bad;
+			}
+		}
+		out->vals = erealloc(out->vals, (size_t)(out->nvals + 1) * sizeof *out->vals);
+		out->vals[out->nvals++] = estrdup(s);
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	free(vals);
+	return 0;
+bad:
+	mr_matrix_axis_free(out);
+	return -1;
+}
+
+void
+mr_matrix_axis_free(struct mr_matrix_axis *a)
+{
+	int i;
+
+	free(a->key);
+	for (i = 0; i < a->nvals; i++)
+		free(a->vals[i]);
+	free(a->vals);
+	memset(a, 0, sizeof *a);
+}
+
+/* Every key a --axis could name for these cases, for messages. */
+static void
+valid_keys(const struct mr_cases_desc *cases, int ncases, struct strbuf *b)
+{
+	struct strbuf seen = { 0 };
+	int i, j;
+
+	sb_add(b, "allocator, glibc.<namespace>.<tunable>");
+	sb_add(&seen, ",");
+	for (i = 0; i < ncases; i++) {
+		for (j = 0; j < cases[i].nparams; j++) {
+			char *tag = esprintf(",%s,", cases[i].params[j].name);
+
+			if (!strstr(seen.s, tag)) {
+				sb_printf(b, ", %s", cases[i].params[j].name);
+				sb_printf(&seen, "%s,", cases[i].params[j].name);
+			}
+			free(tag);
+		}
+	}
+	sb_free(&seen);
+}
+
+int
+mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
+		     const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
+{
+	int a, i, j;
+
+	for (a = 0; a < nax; a++) {
+		int known = 0;
+
+		if (strcmp(ax[a].key, "allocator") == 0) {
+			for (j = 0; j < ax[a].nvals; j++) {
+				if (mr_alloc_index(ax[a].vals[j]) < 0) {
+					sb_printf(err, "--axis allocator: unknown allocator '%s'; valid: glibc, jemalloc, tcmalloc, mimalloc",
+						  ax[a].vals[j]);
+					return -1;
+				}
+			}
+			continue;
+		}
+		if (strncmp(ax[a].key, "glibc.", 6) == 0)
+			continue;
+		for (i = 0; i < ncases; i++) {
+			const struct mr_cases_param *p = mr_cases_find_param(&cases[i], ax[a].key);
+
+			if (!p)
+				continue;
+			known = 1;
+			for (j = 0; j < ax[a].nvals; j++) {
+				char *canon;
+
+				if (mr_cases_canon_value(p, ax[a].vals[j], &canon) < 0) {
+					sb_printf(err, "--axis %s: value '%s' is not allowed by case %s; allowed: %s",
+						  ax[a].key, ax[a].vals[j], cases[i].name, p->allowed);
+					return -1;
+				}
+				free(canon);
+			}
+		}
+		if (!known) {
+			sb_printf(err, "--axis: unknown key '%s'; valid keys: ", ax[a].key);
+			valid_keys(cases, ncases, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One dimension of the product. */
+struct dim {
+	const char *key;
+	char **vals;   /* owned copies, canonical */
+	int nvals;
+};
+
+static const struct mr_matrix_axis *
+find_axis(const struct mr_matrix_axis *ax, int nax, const char *key)
+{
+	const struct mr_matrix_axis *hit = NULL;
+	int i;
+
+	for (i = 0; i < nax; i++) /* the last one given wins */
+		if (strcmp(ax[i].key, key) == 0)
+			hit = &ax[i];
+	return hit;
+}
+
+static void
+dim_add(struct dim *d, char *v)
+{
+	int i;
+
+	for (i = 0; i < d->nvals; i++) {
+		if (strcmp(d->vals[i], v) == 0) { /* "01" and "1" are one value */
+			free(v);
+			return;
+		}
+	}
+	d->vals = erealloc(d->vals, (size_t)(d->nvals + 1) * sizeof *d->vals);
+	d->vals[d->nvals++] = v;
+}
+
+static int
+cmp_dim(const void *a, const void *b)
+{
+	return strcmp(((const struct dim *)a)->key, ((const struct dim *)b)->key);
+}
+
+/* The file-name form of a short config: '=' -> '-', ',' -> '+'.  Keys
+ * have no '-' and values no '+', so distinct configs stay distinct. */
+static char *
+safe_name(const char *shortc, int index)
+{
+	char *s, *p;
+
+	if (!*shortc)
+		return estrdup("default");
+	if (strlen(shortc) > 200)
+		return esprintf("long.%d", index + 1);
+	s = estrdup(shortc);
+	for (p = s; *p; p++) {
+		if (*p == '=')
+			*p = '-';
+		else if (*p == ',')
+			*p = '+';
+	}
+	return s;
+}
+
+int
+mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
+		int nax, int quick, struct mr_matrix *m, struct strbuf *err)
+{
+	struct dim *d = ecalloc((size_t)(c->nparams + nax + 1), sizeof *d);
+	const struct mr_matrix_axis *o;
+	int nd = 0, i, j, k, rc = 0;
+	long total = 1;
+
+	memset(m, 0, sizeof *m);
+	d[nd].key = "allocator";
+	if ((o = find_axis(ax, nax, "allocator")) != NULL)
+		for (j = 0; j < o->nvals; j++)
+			dim_add(&d[nd], estrdup(o->vals[j]));
+	else
+		for (j = 0; mr_alloc_names[j]; j++)
+			dim_add(&d[nd], estrdup(mr_alloc_names[j]));
+	nd++;
+	for (i = 0; i < c->nparams; i++) {
+		const struct mr_cases_param *p = &c->params[i];
+
+		d[nd].key = p->name;
+		if ((o = find_axis(ax, nax, p->name)) != NULL) {
+			for (j = 0; j < o->nvals; j++) {
+				char *v;
+
+				if (mr_cases_canon_value(p, o->vals[j], &v) < 0) {
+					sb_printf(err, "--axis %s: value '%s' is not allowed by case %s; allowed: %s",
+						  p->name, o->vals[j], c->name, p->allowed);
+					rc = -1;
+					goto out;
+				}
+				dim_add(&d[nd], v);
+			}
+		} else if (p->axis) {
+			for (j = 0; j < p->naxis; j++)
+				dim_add(&d[nd], estrdup(p->axis[j]));
+		} else {
+			dim_add(&d[nd], estrdup(quick ? p->quick : p->def));
+		}
+		nd++;
+	}
+	for (i = 0; i < nax; i++) {
+		if (strncmp(ax[i].key, "glibc.", 6) != 0 || find_axis(ax, nax, ax[i].key) != &ax[i])
+			continue;
+		d[nd].key = ax[i].key;
+		for (j = 0; j < ax[i].nvals; j++)
+			dim_add(&d[nd], estrdup(ax[i].vals[j]));
+		nd++;
+	}
+	qsort(d, (size_t)nd, sizeof *d, cmp_dim);
+	for (i = 0; i < nd; i++) {
+		total *= d[i].nvals;
+		if (total > MATRIX_MAX) {
+			sb_printf(err, "case %s: the matrix has more than %d configs", c->name, MATRIX_MAX);
+			rc = -1;
+			goto out;
+		}
+		if (d[i].nvals > 1)
+			m->nvary++;
+	}
+	m->n = (int)total;
+	m->cfg = ecalloc((size_t)total, sizeof *m->cfg);
+	for (k = 0; k < m->n; k++) {
+		struct mr_matrix_cfg *cf = &m->cfg[k];
+		struct strbuf canon = { 0 }, shortc = { 0 }, tun = { 0 };
+		long rest = k;
+
+		cf->kv = ecalloc((size_t)nd, sizeof *cf->kv);
+		cf->nkv = nd;
+		/* first key slowest: index digits from the last dimension */
+		for (i = nd - 1; i >= 0; i--) {
+			cf->kv[i].key = estrdup(d[i].key);
+			cf->kv[i].val = estrdup(d[i].vals[rest % d[i].nvals]);
+			rest /= d[i].nvals;
+		}
+		for (i = 0; i < nd; i++) {
+			const char *kk = cf->kv[i].key, *vv = cf->kv[i].val;
+
+			sb_printf(&canon, "%s%s=%s", i ? "," : "", kk, vv);
+			if (d[i].nvals > 1)
+				sb_printf(&shortc, "%s%s=%s", shortc.len ? "," : "", kk, vv);
+			if (strncmp(kk, "glibc.", 6) == 0)
+				sb_printf(&tun, "%s%s=%s", tun.len ? ":" : "", kk, vv);
+			if (strcmp(kk, "allocator") == 0)
+				cf->allocator = vv;
+		}
+		cf->canon = canon.s;
+		cf->shortc = shortc.s ? shortc.s : estrdup("");
+		cf->tunables = tun.s;
+		cf->safe = safe_name(cf->shortc, k);
+	}
+out:
+	for (i = 0; i < nd; i++) {
+		for (j = 0; j < d[i].nvals; j++)
+			free(d[i].vals[j]);
+		free(d[i].vals);
+	}
+	free(d);
+	if (rc)
+		mr_matrix_free(m);
+	return rc;
+}
+
+void
+mr_matrix_free(struct mr_matrix *m)
+{
+	int k, i;
+
+	for (k = 0; k < m->n; k++) {
+		struct mr_matrix_cfg *cf = &m->cfg[k];
+
+		for (i = 0; i < cf->nkv; i++) {
+			free(cf->kv[i].key);
+			free(cf->kv[i].val);
+		}
+		free(cf->kv);
+		free(cf->canon);
+		free(cf->shortc);
+		free(cf->safe);
+		free(cf->tunables);
+	}
+	free(m->cfg);
+	memset(m, 0, sizeof *m);
+}
+
+char **
+mr_matrix_argv(const struct mr_cases_desc *c, const struct mr_matrix_cfg *cfg)
+{
+	char **argv = ecalloc((size_t)(2 * c->nparams + 2), sizeof *argv);
+	int n = 0, i, j;
+
+	argv[n++] = estrdup(c->path);
+	for (i = 0; i < c->nparams; i++) {
+		for (j = 0; j < cfg->nkv; j++) {
+			if (strcmp(cfg->kv[j].key, c->params[i].name) == 0) {
+				argv[n++] = estrdup("--param");
+				argv[n++] = esprintf("%s=%s", cfg->kv[j].key, cfg->kv[j].val);
+				break;
+			}
+		}
+	}
+	argv[n] = NULL;
+	return argv;
+}
+
+void
+mr_matrix_argv_free(char **argv)
+{
+	int i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}

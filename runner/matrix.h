@@ -1,0 +1,72 @@
+/* matrix: the configs a case runs under.
+ *
+ * A case's matrix is the product of its dimensions: the allocator axis
+ * (glibc, jemalloc, tcmalloc, mimalloc unless --axis allocator=... narrows
+ * it), every parameter of the case (its axis values, or one fixed value:
+ * the quick or the default one by profile), and any glibc.* tunable given
+ * with --axis.  --axis key=v1,v2 replaces a dimension's values; each value
+ * must be one the case allows.  Configs are written canonically as in
+ * docs/formats.md: every key=value sorted by key, joined by commas.
+ */
+#ifndef MR_MATRIX_H
+#define MR_MATRIX_H
+
+#include "cases.h"
+#include "util.h"
+
+/* One --axis option. */
+struct mr_matrix_axis {
+	char *key;    /* "allocator", "glibc.<ns>.<name>" or a case parameter */
+	char **vals;  /* owned, as given (canonicalised per case later) */
+	int nvals;
+};
+
+/* Parse "key=v1,v2" into *out.  Returns 0, or -1 with a message in err. */
+int mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out,
+			 struct strbuf *err);
+void mr_matrix_axis_free(struct mr_matrix_axis *a);
+
+/* Check every option against the cases it will apply to: a key some case
+ * knows (or allocator, or glibc.*), values each such case allows.  A case
+ * without the key ignores the option.  Returns 0, or -1 with a message
+ * naming the key or value and listing the valid ones in err. */
+int mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
+			 const struct mr_matrix_axis *ax, int nax,
+			 struct strbuf *err);
+
+struct mr_matrix_kv {
+	char *key;
+	char *val;
+};
+
+/* One config. */
+struct mr_matrix_cfg {
+	struct mr_matrix_kv *kv;    /* sorted by key; owned */
+	int nkv;
+	char *canon;         /* "allocator=glibc,fibers=10000,madvise=free" */
+	char *shortc;        /* only the keys that vary; "" when none does */
+	char *safe;          /* shortc as a file name ("default" when empty) */
+	const char *allocator; /* the allocator value (points into kv) */
+	char *tunables;      /* GLIBC_TUNABLES value "k=v:k=v", or NULL */
+};
+
+struct mr_matrix {
+	struct mr_matrix_cfg *cfg; /* in product order, first key slowest */
+	int n;
+	int nvary;             /* how many keys vary */
+};
+
+/* Expand c's matrix under the options (already checked) and profile
+ * (quick: non-axis parameters take their quick value).  Returns 0, or -1
+ * with a message in err (a matrix over 100000 configs). */
+int mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
+		    int nax, int quick, struct mr_matrix *m, struct strbuf *err);
+void mr_matrix_free(struct mr_matrix *m);
+
+/* The case's argv for a config: path, then "--param" "k=v" for every
+ * parameter of the case.  Owned, NULL-terminated; free with
+ * mr_matrix_argv_free. */
+char **mr_matrix_argv(const struct mr_cases_desc *c, const struct mr_matrix_cfg *cfg);
+void mr_matrix_argv_free(char **argv);
+
+#endif

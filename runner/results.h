@@ -1,0 +1,65 @@
+/* results: the results directory (docs/formats.md, "Results directory").
+ *
+ * env.tsv, runs.tsv, checkpoints.tsv and series.tsv, each with its header
+ * row, plus logs/<case>/<config>.<repeat>.log.  A run's rows are written
+ * together and flushed when the run ends, so a crash or an interrupt of
+ * the runner never leaves half a row and never loses a finished run.
+ */
+#ifndef MR_RESULTS_H
+#define MR_RESULTS_H
+
+#include <stdio.h>
+
+#include "envfp.h"
+#include "spawn.h"
+
+struct mr_results {
+	char *dir;      /* owned */
+	FILE *env;
+	FILE *runs;
+	FILE *ckpts;
+	FILE *series;
+};
+
+/* One finished (or skipped) run, as runs.tsv shows it. */
+struct mr_results_run {
+	const char *casename;
+	const char *config;    /* canonical */
+	int repeat;            /* 1..N */
+	const char *outcome;   /* the runs.tsv word */
+	const char *detail;    /* "-" when none */
+	const struct mr_spawn_res *res; /* NULL: never started (skipped) */
+	const char *log;       /* relative to the directory, or "-" */
+};
+
+/* The default directory name: "results/<YYYYmmdd-HHMMSS>", with "-2",
+ * "-3"... appended when that exists already.  Owned. */
+char *mr_results_default_dir(void);
+
+/* Create dir (and parents) and its files with their header rows.  An
+ * existing non-empty dir is refused.  Returns 0, or -1 with a message
+ * printed (not writable, not empty, ...). */
+int mr_results_open(struct mr_results *r, const char *dir);
+
+/* Write env.tsv.  Returns 0 or -1 (message printed). */
+int mr_results_env(struct mr_results *r, const struct mr_envfp *fp);
+
+/* The log path of a run relative to the directory
+ * ("logs/<case>/<safe>.<repeat>.log"), creating logs/<case>/.  Owned;
+ * NULL with a message printed when the directory cannot be made. */
+char *mr_results_log(struct mr_results *r, const char *casename,
+		     const char *safe, int repeat);
+
+/* Append the run's rows to runs.tsv, checkpoints.tsv and series.tsv and
+ * flush them.  Returns 0 or -1 (a write failed; message printed). */
+int mr_results_add(struct mr_results *r, const struct mr_results_run *run);
+
+/* Close every file; returns 0 or -1 when a final flush failed. */
+int mr_results_close(struct mr_results *r);
+
+/* One progress line for a run:
+ * "fiber-stacks madvise=free #1/3 ok 0.61 s rss@cleared 74.2 MiB". */
+void mr_results_progress(FILE *out, const struct mr_results_run *run,
+			 const char *shortc, int nrepeat);
+
+#endif

@@ -1,0 +1,1021 @@
+/* spawn: fork, exec, sample, enforce the deadline, reap — see spawn.h. */
+#include "spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mr_proc.h"
+
+/* The fds the case finds its checkpoint channel on (MEMREPRO_CKPT_FD,
+ * MEMREPRO_ACK_FD): fixed, so a case run by hand can be given them too. */
+#define CKPT_FD 3
+#define ACK_FD 4
+/* The longest record docs/formats.md allows, newline included. */
+#define RECORD_MAX 1024
+/* More processes than any case should start; the rest go unmeasured. */
+#define TREE_MAX 4096
+/* How long leftovers of a case may take to die after SIGKILL. */
+#define REAP_LIMIT_MS 5000
+
+extern char **environ;
+
+volatile sig_atomic_t mr_spawn_interrupted;
+
+const char *const mr_spawn_ckpt_metric[MR_SPAWN_NCKPT] = {
+	"t_ms", "rss_kb", "vsz_kb", "pss_kb", "private_clean_kb",
+	"private_dirty_kb", "shared_dirty_kb", "anon_kb", "lazyfree_kb",
+	"swap_kb", "hwm_kb", "user_ms", "sys_ms", "minflt", "majflt",
+};
+
+const char *const mr_spawn_ckpt_field[MR_SPAWN_NCKPT] = {
+	"t_us", "rss_kb", "vsz_kb", "pss_kb", "private_clean_kb",
+	"private_dirty_kb", "shared_dirty_kb", "anon_kb", "lazyfree_kb",
+	"swap_kb", "hwm_kb", "user_ms", "sys_ms", "minflt", "majflt",
+};
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	mr_spawn_interrupted = 1;
+}
+
+void
+mr_spawn_init(void)
+{
+	struct sigaction sa = { 0 };
+	int fd;
+
+	/* fds 0-2 must be taken, or a pipe could land there and be lost to
+	 * the child's dup2 onto its standard fds. */
+	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2)
+		;
+	if (fd > 2)
+		close(fd);
+	/* Orphans of a case come back to us, so they can be found and
+	 * killed even when they left the case's process group. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		weprintf("prctl PR_SET_CHILD_SUBREAPER:");
+	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* In the child, before exec: default dispositions and an empty mask. */
+static void
+child_signals(void)
+{
+	struct sigaction dfl = { 0 };
+	sigset_t none;
+
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* In the child: report errno on the error pipe and die. */
+static _Noreturn void
+child_fail(int errfd)
+{
+	int e = errno;
+	ssize_t n = write(errfd, &e, sizeof e);
+
+	(void)n;
+	_exit(127);
+}
+
+/* --- environment ----------------------------------------------------- */
+
+char **
+mr_spawn_env(const char *const *extra)
+{
+	size_t n = 0, i, k = 0;
+	char **env;
+
+	for (i = 0; environ && environ[i]; i++)
+		n++;
+	for (i = 0; extra && extra[i]; i++)
+		n++;
+	env = ecalloc(n + 1, sizeof *env);
+	for (i = 0; environ && environ[i]; i++) {
+		const char *e = environ[i];
+
+		if (strncmp(e, "LD_PRELOAD=", 11) == 0 ||
+		    strncmp(e, "GLIBC_TUNABLES=", 15) == 0 ||
+		    strncmp(e, "MEMREPRO_", 9) == 0)
+			continue;
+		env[k++] = estrdup(e);
+	}
+	for (i = 0; extra && extra[i]; i++)
+		env[k++] = estrdup(extra[i]);
+	env[k] = NULL;
+	return env;
+}
+
+void
+mr_spawn_env_free(char **env)
+{
+	size_t i;
+
+	for (i = 0; env && env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+/* --- the process tree ------------------------------------------------ */
+
+struct pinfo {
+	pid_t pid, ppid, pgid;
+};
+
+/* Without CONFIG_PROC_CHILDREN: every process's parent and group from
+ * /proc/PID/stat.  Returns how many, in a fresh array. */
+static int
+scan_proc(struct pinfo **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct pinfo *v = NULL;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char path[300], buf[1024], *rp;
+		long long ppid, pgid;
+		long len;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+		len = mr_proc_read(path, buf, sizeof buf);
+		if (len < 0 || !(rp = strrchr(buf, ')')))
+			continue;
+		/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
+		if (sscanf(rp + 1, " %*c %lld %lld", &ppid, &pgid) != 2)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = erealloc(v, (size_t)cap * sizeof *v);
+		}
+		v[n].pid = (pid_t)atoi(de->d_name);
+		v[n].ppid = (pid_t)ppid;
+		v[n].pgid = (pid_t)pgid;
+		n++;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+static int
+in_list(const pid_t *v, int n, pid_t p)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == p)
+			return 1;
+	return 0;
+}
+
+/* The fallback tree: root, every descendant by parent links, and every
+ * member of group pgid (0: none). */
+static int
+tree_scan(pid_t root, pid_t pgid, pid_t *out, int max)
+{
+	struct pinfo *v;
+	int nv = scan_proc(&v), n = 0, i, grew = 1;
+
+	out[n++] = root;
+	while (grew && n < max) {
+		grew = 0;
+		for (i = 0; i < nv && n < max; i++) {
+			if (in_list(out, n, v[i].pid))
+				continue;
+			if (in_list(out, n, v[i].ppid) || (pgid > 0 && v[i].pgid == pgid)) {
+				out[n++] = v[i].pid;
+				grew = 1;
+			}
+		}
+	}
+	free(v);
+	return n;
+}
+
+/* root and its descendants (breadth first, root at [0]); pgid's members
+ * too when the kernel cannot list children.  Returns how many. */
+static int
+tree_list(pid_t root, pid_t pgid, pid_t *out, int max)
+{
+	int n = 0, i;
+
+	out[n++] = root;
+	for (i = 0; i < n && n < max; i++) {
+		int k = mr_proc_children(out[i], out + n, max - n);
+
+		if (k == -ENOTSUP)
+			return tree_scan(root, pgid, out, max);
+		if (k < 0)
+			continue;
+		n += k < max - n ? k : max - n;
+	}
+	return n;
+}
+
+/* The case's tree: every descendant of the runner ([0] is the runner
+ * itself).  During a run the case is our only child and, as we are a
+ * subreaper, its orphans become our children: so this finds the case, its
+ * descendants, and those of them that were orphaned or left its group. */
+static int
+case_tree(pid_t pgid, pid_t *buf)
+{
+	return tree_list(getpid(), pgid, buf, TREE_MAX);
+}
+
+/* SIGKILL the case's group and every descendant, in or out of it. */
+static void
+kill_tree(pid_t pid, pid_t *buf)
+{
+	int n, i;
+
+	kill(-pid, SIGKILL);
+	n = case_tree(pid, buf);
+	for (i = 1; i < n; i++)
+		kill(buf[i], SIGKILL);
+}
+
+/* After the case process is reaped: kill and reap whatever it left.  We
+ * are a subreaper, so its orphans are our children now; the case is our
+ * only child during a run, so every child we have is a leftover. */
+static void
+reap_leftovers(pid_t pgid, pid_t *buf)
+{
+	uint64_t limit = now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
+	int n, i;
+
+	for (;;) {
+		pid_t r;
+
+		kill(-pgid, SIGKILL);
+		n = case_tree(pgid, buf);
+		for (i = 1; i < n; i++)
+			kill(buf[i], SIGKILL);
+		r = waitpid(-1, NULL, WNOHANG | __WALL);
+		if (r > 0)
+			continue;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break; /* ECHILD: nothing left */
+		if (now_ns() > limit) {
+			weprintf("leftover processes of group %d did not die within %d s",
+				 (int)pgid, REAP_LIMIT_MS / 1000);
+			break;
+		}
+		usleep(1000);
+	}
+}
+
+/* --- capture (describe, probes) -------------------------------------- */
+
+int
+mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
+		 size_t max, int keep_stderr, struct strbuf *out, int *status)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000u;
+	int outp[2], errp[2], devnull, e, rc = 0, st = 0;
+	ssize_t n;
+	pid_t pid;
+
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull < 0)
+		return -errno;
+	if (pipe2(outp, O_CLOEXEC) < 0) {
+		rc = -errno;
+		close(devnull);
+		return rc;
+	}
+	if (pipe2(errp, O_CLOEXEC) < 0) {
+		rc = -errno;
+		close(devnull);
+		close(outp[0]);
+		close(outp[1]);
+		return rc;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		close(devnull);
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		return rc;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		child_signals();
+		if (dup2(devnull, 0) < 0 || dup2(outp[1], 1) < 0 ||
+		    (!keep_stderr && dup2(devnull, 2) < 0))
+			child_fail(errp[1]);
+		execve(argv[0], argv, envp);
+		child_fail(errp[1]);
+	}
+	setpgid(pid, pid);
+	close(devnull);
+	close(outp[1]);
+	close(errp[1]);
+	do
+		n = read(errp[0], &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	close(errp[0]);
+	if (n == (ssize_t)sizeof e) {
+		rc = -e;
+		goto reap;
+	}
+	for (;;) {
+		struct pollfd pfd = { outp[0], POLLIN, 0 };
+		uint64_t now = now_ns();
+		char buf[4096];
+		int r;
+
+		if (mr_spawn_interrupted) {
+			rc = -EINTR;
+			break;
+		}
+		if (now >= deadline) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		r = poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		n = read(outp[0], buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (out->len + (size_t)n > max) {
+			rc = -EFBIG;
+			break;
+		}
+		sb_addn(out, buf, (size_t)n);
+	}
+	/* Output ended: give the process the rest of its time to exit. */
+	while (rc == 0) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid) {
+			close(outp[0]);
+			*status = st;
+			return 0;
+		}
+		if (r < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		if (mr_spawn_interrupted)
+			rc = -EINTR;
+		else if (now_ns() >= deadline)
+			rc = -ETIMEDOUT;
+		else
+			usleep(1000);
+	}
+reap:
+	close(outp[0]);
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*status = st;
+	return rc;
+}
+
+/* --- one run --------------------------------------------------------- */
+
+/* State of one run while it is going on. */
+struct run {
+	const struct mr_spawn_req *rq;
+	struct mr_spawn_res *res;
+	pid_t pid;
+	uint64_t t0;        /* fork time, ns */
+	int ack_fd;         /* our write end of the ack pipe */
+	char line[RECORD_MAX + 1];
+	size_t len;         /* bytes in line */
+	int skipping;       /* dropping the rest of an overlong line */
+	unsigned long nrec; /* records seen, good or bad */
+	pid_t *tree;        /* TREE_MAX scratch pids */
+};
+
+static void
+bad_record(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+bad_record(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (r->res->bad_records++)
+		return;
+	n = snprintf(r->res->bad_detail, sizeof r->res->bad_detail,
+		     "bad checkpoint record %lu: ", r->nrec);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof r->res->bad_detail)
+		vsnprintf(r->res->bad_detail + n, sizeof r->res->bad_detail - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* A whole number: digits only, fits in 64 bits. */
+static int
+parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static void
+ack(struct run *r)
+{
+	char b = '\n';
+	ssize_t n;
+
+	/* Non-blocking: a case that never reads acks must not stall us. */
+	do
+		n = write(r->ack_fd, &b, 1);
+	while (n < 0 && errno == EINTR);
+}
+
+/* The runner's share of a checkpoint: the whole tree, measured while the
+ * case waits for its ack. */
+static void
+measure_tree(struct run *r, struct mr_spawn_ckpt *row)
+{
+	int n = case_tree(r->pid, r->tree), i;
+
+	for (i = 1; i < n; i++) {
+		struct mr_rollup ru;
+		struct mr_statm sm;
+
+		if (mr_proc_statm(r->tree[i], &sm) < 0 || mr_proc_rollup(r->tree[i], &ru) < 0)
+			continue;
+		row->tree_rss_kb += sm.rss_kb;
+		row->tree_pss_kb += ru.pss_kb;
+		row->tree_private_dirty_kb += ru.private_dirty_kb;
+		row->tree_nproc++;
+	}
+}
+
+/* "ckpt NAME SEQ key=value..." with every metric present and numeric. */
+static void
+on_record(struct run *r, char *line)
+{
+	struct mr_spawn_res *res = r->res;
+	struct mr_spawn_ckpt row = { 0 };
+	char *f[64];
+	unsigned long have = 0, prev = 0;
+	uint64_t seq;
+	size_t i;
+	int nf, k, j;
+
+	r->nrec++;
+	nf = split(line, '\t', f, 64);
+	if (strcmp(f[0], "ckpt") != 0) {
+		bad_record(r, "does not start with 'ckpt'");
+		return;
+	}
+	if (nf < 3) {
+		bad_record(r, "no name and seq");
+		return;
+	}
+	if (!mr_cases_has_ckpt(r->rq->c, f[1])) {
+		bad_record(r, "checkpoint '%.40s' not declared by the case", f[1]);
+		return;
+	}
+	for (i = 0; i < res->nckpts; i++)
+		if (strcmp(res->ckpts[i].name, f[1]) == 0)
+			prev++;
+	if (parse_u64(f[2], &seq) < 0 || seq != prev + 1) {
+		bad_record(r, "%s: seq '%.20s', want %lu", f[1], f[2], prev + 1);
+		return;
+	}
+	for (k = 3; k < nf; k++) {
+		char *eq = strchr(f[k], '=');
+		uint64_t v;
+
+		if (!eq) {
+			bad_record(r, "%s: field '%.40s' is not key=value", f[1], f[k]);
+			return;
+		}
+		*eq = '\0';
+		if (parse_u64(eq + 1, &v) < 0) {
+			bad_record(r, "%s: %.40s='%.40s' is not a number", f[1], f[k], eq + 1);
+			return;
+		}
+		for (j = 0; j < MR_SPAWN_NCKPT; j++)
+			if (strcmp(f[k], mr_spawn_ckpt_field[j]) == 0)
+				break;
+		if (j == MR_SPAWN_NCKPT)
+			continue; /* a metric a newer lib adds: columns can be added */
+		if (have & (1ul << j)) {
+			bad_record(r, "%s: %.40s given twice", f[1], f[k]);
+			return;
+		}
+		have |= 1ul << j;
+		if (j == 0)
+			row.t_us = v;
+		else
+			row.v[j] = v;
+	}
+	for (j = 0; j < MR_SPAWN_NCKPT; j++) {
+		if (!(have & (1ul << j))) {
+			bad_record(r, "%s: no %s", f[1], mr_spawn_ckpt_field[j]);
+			return;
+		}
+	}
+	snprintf(row.name, sizeof row.name, "%s", f[1]);
+	row.seq = (unsigned long)seq;
+	measure_tree(r, &row);
+	if (res->nckpts == res->capckpts) {
+		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
+		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
+	}
+	res->ckpts[res->nckpts++] = row;
+}
+
+/* Feed bytes read from the checkpoint pipe; each complete line is a
+ * record and gets one ack, good or bad (the case is waiting for it). */
+static void
+on_bytes(struct run *r, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '\n') {
+			if (r->skipping) {
+				r->skipping = 0;
+			} else {
+				r->line[r->len] = '\0';
+				on_record(r, r->line);
+			}
+			r->len = 0;
+			ack(r);
+			continue;
+		}
+		if (r->skipping)
+			continue;
+		if (r->len == RECORD_MAX - 1) {
+			r->nrec++;
+			bad_record(r, "longer than %d bytes", RECORD_MAX);
+			r->skipping = 1;
+			continue;
+		}
+		r->line[r->len++] = c;
+	}
+}
+
+/* Read what the checkpoint pipe holds now, at most 64 KiB (a writer
+ * faster than us must not keep us here).  Returns 0 at EOF. */
+static int
+read_records(struct run *r, int fd)
+{
+	char buf[4096];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		ssize_t n = read(fd, buf, sizeof buf);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 1; /* EAGAIN: all read */
+		if (n == 0)
+			return 0;
+		on_bytes(r, buf, (size_t)n);
+	}
+	return 1;
+}
+
+static void
+sample(struct run *r, uint64_t now)
+{
+	struct mr_spawn_res *res = r->res;
+	struct mr_spawn_sample s = { 0 };
+	struct mr_statm sm;
+	int n, i;
+
+	/* A zombie has no mm: nothing to sample once the case has exited. */
+	if (mr_proc_statm(r->pid, &sm) < 0)
+		return;
+	s.t_ms = (now - r->t0) / 1000000u;
+	s.rss_kb = sm.rss_kb;
+	s.vsz_kb = sm.vsz_kb;
+	n = case_tree(r->pid, r->tree);
+	for (i = 1; i < n; i++) {
+		struct mr_statm t;
+
+		if (mr_proc_statm(r->tree[i], &t) < 0)
+			continue;
+		s.tree_rss_kb += t.rss_kb;
+		s.tree_nproc++;
+	}
+	if (s.rss_kb > res->peak_rss_kb)
+		res->peak_rss_kb = s.rss_kb;
+	if (s.tree_rss_kb > res->peak_tree_rss_kb)
+		res->peak_tree_rss_kb = s.tree_rss_kb;
+	if (res->nsamples == res->capsamples) {
+		res->capsamples = res->capsamples ? res->capsamples * 2 : 256;
+		res->samples = erealloc(res->samples, res->capsamples * sizeof *res->samples);
+	}
+	res->samples[res->nsamples++] = s;
+}
+
+static void
+set_rusage(struct mr_spawn_res *res, const struct rusage *ru)
+{
+	res->user_ms = (uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
+	res->sys_ms = (uint64_t)ru->ru_stime.tv_sec * 1000 + (uint64_t)ru->ru_stime.tv_usec / 1000;
+	res->maxrss_kb = (uint64_t)ru->ru_maxrss;
+	res->minflt = (uint64_t)ru->ru_minflt;
+	res->majflt = (uint64_t)ru->ru_majflt;
+}
+
+/* The environment of the run: the request's plus the channel's fds. */
+static char **
+run_env(char *const *envp)
+{
+	size_t n = 0, i;
+	char **env;
+
+	while (envp[n])
+		n++;
+	env = ecalloc(n + 3, sizeof *env);
+	for (i = 0; i < n; i++)
+		env[i] = envp[i];
+	env[n] = "MEMREPRO_CKPT_FD=3";
+	env[n + 1] = "MEMREPRO_ACK_FD=4";
+	env[n + 2] = NULL;
+	return env;
+}
+
+/* A pidfd for pid, or -1 (kernel before 5.3, or valgrind, which does not
+ * know the syscall: asked once, then the tick loop polls with WNOHANG). */
+static int
+open_pidfd(pid_t pid)
+{
+	static int unsupported;
+	int fd;
+
+	if (unsupported)
+		return -1;
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0 && errno == ENOSYS)
+		unsupported = 1;
+	return fd;
+}
+
+/* In the child: fds 0-4 as the case expects them, exec. */
+static _Noreturn void
+child_exec(const struct mr_spawn_req *rq, char **env, pid_t parent, int devnull,
+	   int logfd, int ckpt_w, int ack_r, int errfd)
+{
+	int fds[4] = { devnull, logfd, ckpt_w, ack_r }, i;
+
+	setpgid(0, 0);
+	child_signals();
+	/* Should the runner be killed outright, the case dies with it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	/* Lift every fd we need above the targets first, so no dup2 below
+	 * closes one we still need (the error pipe included). */
+	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
+	if (errfd < 0)
+		_exit(127);
+	for (i = 0; i < 4; i++)
+		if ((fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
+			child_fail(errfd);
+	/* dup2 clears close-on-exec on the target: exactly these survive. */
+	if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
+	    dup2(fds[2], CKPT_FD) < 0 || dup2(fds[3], ACK_FD) < 0)
+		child_fail(errfd);
+	/* Whatever the runner inherited (a bats fd 3 and friends) stays out. */
+	close_range(ACK_FD + 1, ~0u, CLOSE_RANGE_CLOEXEC);
+	execve(rq->argv[0], rq->argv, env);
+	child_fail(errfd);
+}
+
+int
+mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
+{
+	struct run r = { 0 };
+	int logfd, devnull = -1, ckpt[2] = { -1, -1 }, ackp[2] = { -1, -1 };
+	int errp[2] = { -1, -1 }, pidfd = -1, ckpt_open = 1, reaped = 0;
+	int timed_out = 0, st = 0, e, rc = 0;
+	uint64_t deadline, next, end;
+	struct rusage ru = { 0 };
+	char **env;
+	ssize_t n;
+	pid_t self;
+
+	memset(res, 0, sizeof *res);
+	logfd = open(rq->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		rc = -errno;
+		weprintf("open %s:", rq->log_path);
+		return rc;
+	}
+	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0 ||
+	    pipe2(ckpt, O_CLOEXEC) < 0 || pipe2(ackp, O_CLOEXEC) < 0 ||
+	    pipe2(errp, O_CLOEXEC) < 0) {
+		rc = -errno;
+		weprintf("pipe:");
+		goto close_all;
+	}
+	env = run_env(rq->envp);
+	r.rq = rq;
+	r.res = res;
+	r.ack_fd = ackp[1];
+	fflush(NULL);
+	self = getpid();
+	r.t0 = now_ns();
+	r.pid = fork();
+	if (r.pid < 0) {
+		rc = -errno;
+		weprintf("fork:");
+		free(env);
+		goto close_all;
+	}
+	if (r.pid == 0)
+		child_exec(rq, env, self, devnull, logfd, ckpt[1], ackp[0], errp[1]);
+	free(env);
+	/* Both sides set the group: whichever runs first wins the race
+	 * against a kill(-pgid) coming early. */
+	setpgid(r.pid, r.pid);
+	close(logfd);
+	close(devnull);
+	close(ckpt[1]);
+	close(ackp[0]);
+	close(errp[1]);
+	logfd = devnull = ckpt[1] = ackp[0] = errp[1] = -1;
+	r.tree = emalloc(TREE_MAX * sizeof *r.tree);
+
+	do
+		n = read(errp[0], &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof e) {
+		while (wait4(r.pid, &st, 0, &ru) < 0 && errno == EINTR)
+			;
+		res->wall_ms = (now_ns() - r.t0) / 1000000u;
+		set_rusage(res, &ru);
+		res->out.kind = MR_SPAWN_EXEC_FAILED;
+		res->out.code = e;
+		goto cleanup;
+	}
+
+	fcntl(ckpt[0], F_SETFL, O_NONBLOCK);
+	fcntl(ackp[1], F_SETFL, O_NONBLOCK);
+	pidfd = open_pidfd(r.pid);
+	deadline = r.t0 + (uint64_t)rq->timeout_ms * 1000000u;
+	next = r.t0 + (uint64_t)rq->interval_ms * 1000000u;
+	for (;;) {
+		struct pollfd pfd[2];
+		uint64_t now = now_ns(), until;
+		int np = 0, ckpt_i = -1, pid_i = -1, p;
+
+		if (mr_spawn_interrupted) {
+			kill_tree(r.pid, r.tree);
+			rc = -EINTR;
+			break;
+		}
+		if (now >= deadline) {
+			kill_tree(r.pid, r.tree);
+			timed_out = 1;
+			break;
+		}
+		if (now >= next) {
+			sample(&r, now);
+			next += (uint64_t)rq->interval_ms * 1000000u;
+			if (next <= now)
+				next = now + (uint64_t)rq->interval_ms * 1000000u;
+		}
+		if (pidfd >= 0) {
+			pfd[np] = (struct pollfd){ pidfd, POLLIN, 0 };
+			pid_i = np++;
+		}
+		if (ckpt_open) {
+			pfd[np] = (struct pollfd){ ckpt[0], POLLIN, 0 };
+			ckpt_i = np++;
+		}
+		until = next < deadline ? next : deadline;
+		p = poll(pfd, (nfds_t)np, (int)((until - now + 999999u) / 1000000u));
+		if (p < 0 && errno != EINTR) {
+			weprintf("poll:");
+			usleep(1000);
+		}
+		if (p > 0 && ckpt_i >= 0 && pfd[ckpt_i].revents)
+			ckpt_open = read_records(&r, ckpt[0]);
+		if (p > 0 && pid_i >= 0 && pfd[pid_i].revents)
+			break;
+		if (pidfd < 0) {
+			/* No pidfd (old kernel): ask at each tick instead. */
+			pid_t w = wait4(r.pid, &st, WNOHANG, &ru);
+
+			if (w == r.pid) {
+				reaped = 1;
+				break;
+			}
+		}
+	}
+	end = now_ns();
+	if (!reaped) {
+		/* While the case is an unreaped zombie its group id cannot be
+		 * reused: the safe moment to kill what is left in the group. */
+		kill(-r.pid, SIGKILL);
+		while (wait4(r.pid, &st, 0, &ru) < 0 && errno == EINTR)
+			;
+	}
+	res->wall_ms = (end - r.t0) / 1000000u;
+	set_rusage(res, &ru);
+	/* Records written just before the exit are still in the pipe. */
+	if (ckpt_open && rc == 0)
+		read_records(&r, ckpt[0]);
+	if (r.len && rc == 0) {
+		r.nrec++;
+		bad_record(&r, "cut short (no newline before the case ended)");
+	}
+	if (timed_out) {
+		res->out.kind = MR_SPAWN_TIMEOUT;
+	} else if (WIFSIGNALED(st)) {
+		res->out.kind = MR_SPAWN_SIGNALLED;
+		res->out.code = WTERMSIG(st);
+	} else {
+		res->out.kind = MR_SPAWN_EXITED;
+		res->out.code = WEXITSTATUS(st);
+		if (res->out.code == 0 && res->bad_records)
+			res->out.kind = MR_SPAWN_BAD_OUTPUT;
+	}
+cleanup:
+	reap_leftovers(r.pid, r.tree);
+	free(r.tree);
+close_all:
+	if (pidfd >= 0)
+		close(pidfd);
+	if (logfd >= 0)
+		close(logfd);
+	if (devnull >= 0)
+		close(devnull);
+	for (e = 0; e < 2; e++) {
+		if (ckpt[e] >= 0)
+			close(ckpt[e]);
+		if (ackp[e] >= 0)
+			close(ackp[e]);
+		if (errp[e] >= 0)
+			close(errp[e]);
+	}
+	return rc;
+}
+
+void
+mr_spawn_res_free(struct mr_spawn_res *res)
+{
+	free(res->samples);
+	free(res->ckpts);
+	res->samples = NULL;
+	res->ckpts = NULL;
+	res->nsamples = res->capsamples = res->nckpts = res->capckpts = 0;
+}
+
+/* The last non-empty line of the log (skip reasons live there), without a
+ * "skipped: " prefix; tabs become spaces. */
+static void
+last_line(const char *path, char *dst, size_t size)
+{
+	char buf[4096];
+	long len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	off_t off;
+	char *end, *start;
+
+	dst[0] = '\0';
+	if (fd < 0)
+		return;
+	off = lseek(fd, 0, SEEK_END);
+	off = off > (off_t)sizeof buf - 1 ? off - (off_t)sizeof buf + 1 : 0;
+	len = (long)pread(fd, buf, sizeof buf - 1, off);
+	close(fd);
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	end = buf + len;
+	while (end > buf && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	start = end;
+	while (start > buf && start[-1] != '\n')
+		start--;
+	if (strncmp(start, "skipped: ", 9) == 0)
+		start += 9;
+	snprintf(dst, size, "%s", start);
+}
+
+static void
+clean_detail(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\t' || *s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+const char *
+mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
+		 const char *log_path, char *detail, size_t size)
+{
+	const char *word = "ok";
+	const char *abbrev;
+
+	snprintf(detail, size, "-");
+	switch (res->out.kind) {
+	case MR_SPAWN_EXITED:
+		if (res->out.code == 0)
+			break;
+		if (res->out.code == 4) {
+			word = "skipped";
+			last_line(log_path, detail, size);
+			if (!detail[0])
+				snprintf(detail, size, "exit 4 without a reason");
+			break;
+		}
+		word = "failed";
+		snprintf(detail, size, "exit %d", res->out.code);
+		break;
+	case MR_SPAWN_SIGNALLED:
+		word = "crashed";
+		abbrev = sigabbrev_np(res->out.code);
+		if (abbrev)
+			snprintf(detail, size, "SIG%s", abbrev);
+		else
+			snprintf(detail, size, "signal %d", res->out.code);
+		break;
+	case MR_SPAWN_TIMEOUT:
+		word = "timeout";
+		snprintf(detail, size, "timeout after %g s", (double)timeout_ms / 1000);
+		break;
+	case MR_SPAWN_EXEC_FAILED:
+		word = "exec-failed";
+		snprintf(detail, size, "execve: %s", strerror(res->out.code));
+		break;
+	case MR_SPAWN_BAD_OUTPUT:
+		word = "bad-output";
+		snprintf(detail, size, "%s", res->bad_detail);
+		break;
+	}
+	clean_detail(detail);
+	if (!detail[0])
+		snprintf(detail, size, "-");
+	return word;
+}
