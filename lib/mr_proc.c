@@ -366,7 +366,7 @@ int mr_proc_children(pid_t pid, pid_t *out, int max)
 		len = path_add(path, len, de->d_name);
 		path_add(path, len, "/children");
 		n = read_children(path, out, max, total);
-		if (n == -ENOENT) {
+		if (n == -ENOENT || n == -ESRCH) {
 			/* Either the thread exited since readdir, or the
 			 * kernel has no CONFIG_PROC_CHILDREN: decided below. */
 			continue;

@@ -482,8 +482,11 @@ mr_cases_load(const char *dir, const char *name, struct mr_cases_desc *out,
 	else if (mr_cases_parse(name, origin, text.s ? text.s : "", text.len, out, err) == 0) {
 		out->path = path;
 		path = NULL;
+	} else {
+		rc = -2;
 	}
-	rc = out->path ? 0 : -1;
+	if (rc != -2)
+		rc = out->path ? 0 : -1;
 	free(path);
 	sb_free(&text);
 	free(origin);

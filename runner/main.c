@@ -488,6 +488,17 @@ default_expected_dir(const char *exe_dir)
 
 /* --- case selection -------------------------------------------------- */
 
+/* A bad description is input with a position: one line in the compiler
+ * form (docs/formats.md), no program name.  Other failures are ours. */
+static void
+print_load_error(int rc, const struct strbuf *err)
+{
+	if (rc == -2)
+		fprintf(stderr, "%s\n", err->s);
+	else
+		weprintf("%s", err->s);
+}
+
 /* The named cases (or all), loaded.  Returns how many, or -1 after
  * printing every problem (bad names, unknown cases, bad describes). */
 static int
@@ -495,7 +506,7 @@ load_cases(const struct opts *o, const char *dir, struct mr_cases_desc **out)
 {
 	char **all = NULL;
 	const char **want;
-	int nall, nwant = 0, i, j, n = 0, bad = 0;
+	int nall, nwant = 0, i, j, n = 0, bad = 0, rc;
 	struct mr_cases_desc *v;
 
 	*out = NULL;
@@ -546,8 +557,8 @@ load_cases(const struct opts *o, const char *dir, struct mr_cases_desc **out)
 	for (i = 0; !bad && i < nwant; i++) {
 		struct strbuf err = { 0 };
 
-		if (mr_cases_load(dir, want[i], &v[n], &err) < 0) {
-			weprintf("%s", err.s);
+		if ((rc = mr_cases_load(dir, want[i], &v[n], &err)) < 0) {
+			print_load_error(rc, &err);
 			bad = 1;
 		} else {
 			n++;
@@ -601,7 +612,7 @@ static int
 cmd_list(const char *dir)
 {
 	char **names;
-	int n = mr_cases_discover(dir, &names), i, rc = MR_OK;
+	int n = mr_cases_discover(dir, &names), i, rc = MR_OK, lrc;
 
 	if (n < 0) {
 		errno = -n;
@@ -612,9 +623,9 @@ cmd_list(const char *dir)
 		struct mr_cases_desc c;
 		struct strbuf err = { 0 };
 
-		if (mr_cases_load(dir, names[i], &c, &err) < 0) {
+		if ((lrc = mr_cases_load(dir, names[i], &c, &err)) < 0) {
 			fflush(stdout);
-			weprintf("%s", err.s);
+			print_load_error(lrc, &err);
 			rc = MR_USAGE;
 		} else {
 			list_line(&c);

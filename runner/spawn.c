@@ -822,7 +822,9 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	fcntl(ackp[1], F_SETFL, O_NONBLOCK);
 	pidfd = open_pidfd(r.pid);
 	deadline = r.t0 + (uint64_t)rq->timeout_ms * 1000000u;
-	next = r.t0 + (uint64_t)rq->interval_ms * 1000000u;
+	/* The first sample right after exec: even a case shorter than one
+	 * interval has a point in the series. */
+	next = now_ns();
 	for (;;) {
 		struct pollfd pfd[2];
 		uint64_t now = now_ns(), until;

@@ -1,4 +1,5 @@
 # Shared set-up for memrepro's bats tests.
+bats_require_minimum_version 1.5.0
 # Tests run against the built tree: `make test` builds first.
 
 ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
