@@ -17,13 +17,13 @@
  * (one line).  The path reads /proc and formats with no stdio and no malloc.
  *
  * The record (docs/formats.md), one write() of at most 1024 bytes:
- *   ckpt NAME SEQ t_us= rss_kb= vsz_kb= pss_kb= private_clean_kb=
- *   private_dirty_kb= shared_dirty_kb= anon_kb= lazyfree_kb= swap_kb=
- *   hwm_kb= user_ms= sys_ms= minflt= majflt=        (tab separated)
- * rss_kb and vsz_kb come from /proc/self/statm, hwm_kb from status, the
- * others from smaps_rollup; t_us, user_ms, sys_ms, minflt and majflt are
- * taken first (clock, getrusage), so they do not include the cost of
- * reading /proc for this checkpoint (they do include earlier ones').
+ *   ckpt NAME SEQ t_us= rss_kb= vsz_kb= user_ms= sys_ms= minflt= majflt=
+ * (tab separated): what only the case knows cheaply — its clock, its
+ * rusage, statm.  The runner reads smaps_rollup and status of the case
+ * while it waits for the ack, so that cost (smaps_rollup walks every
+ * mapping) is not charged to the case.  By hand the case reads them itself
+ * for its line.  t_us and the rusage figures are taken first, so they do
+ * not include the cost of reading /proc for this checkpoint.
  *
  * Not thread-safe: take checkpoints from one thread at a time.
  */
