@@ -15,8 +15,8 @@
 /* --- metrics ----------------------------------------------------------- */
 
 const char *const mr_run_metrics[MR_NRUN_METRICS] = {
-	"wall_ms", "user_ms", "sys_ms", "maxrss_kb", "minflt", "majflt",
-	"peak_rss_kb", "peak_tree_rss_kb",
+	"wall_ms", "pause_ms", "user_ms", "sys_ms", "maxrss_kb", "minflt",
+	"majflt", "peak_rss_kb", "peak_tree_rss_kb",
 };
 
 const char *const mr_ckpt_metrics[MR_NCKPT_METRICS] = {

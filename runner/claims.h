@@ -12,7 +12,7 @@
 
 /* --- metrics ----------------------------------------------------------- */
 
-enum { MR_NRUN_METRICS = 8, MR_NCKPT_METRICS = 19 };
+enum { MR_NRUN_METRICS = 9, MR_NCKPT_METRICS = 19 };
 
 /* Columns of runs.tsv a claim may name without @checkpoint. */
 extern const char *const mr_run_metrics[MR_NRUN_METRICS];

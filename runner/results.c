@@ -12,7 +12,7 @@
 #include "util.h"
 
 static const char runs_header[] =
-	"case\tconfig\trepeat\toutcome\tdetail\twall_ms\tuser_ms\tsys_ms\t"
+	"case\tconfig\trepeat\toutcome\tdetail\twall_ms\tpause_ms\tuser_ms\tsys_ms\t"
 	"maxrss_kb\tminflt\tmajflt\tpeak_rss_kb\tpeak_tree_rss_kb\tsamples\tlog\n";
 static const char series_header[] =
 	"case\tconfig\trepeat\tt_ms\trss_kb\tvsz_kb\ttree_rss_kb\ttree_nproc\n";
@@ -167,8 +167,8 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 	snprintf(lead, sizeof lead, "%s\t%s\t%d", run->casename, run->config, run->repeat);
 	if (res) {
 		sb_printf(&b, "%s\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-			  "\t%" PRIu64 "\t%" PRIu64, lead, run->outcome, run->detail,
-			  res->wall_ms, res->user_ms, res->sys_ms, res->maxrss_kb,
+			  "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, lead, run->outcome, run->detail,
+			  res->wall_ms, res->pause_ms, res->user_ms, res->sys_ms, res->maxrss_kb,
 			  res->minflt, res->majflt);
 		/* a run shorter than one interval has no sampled peak */
 		if (res->nsamples)
@@ -179,7 +179,7 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 		sb_printf(&b, "\t%zu\t%s\n", res->nsamples, run->log);
 	} else
 		/* never started: no figures ("-"), no samples */
-		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t0\t%s\n",
+		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t0\t%s\n",
 			  lead, run->outcome, run->detail, run->log);
 	/* checkpoints and series first: a reader that sees the runs.tsv row
 	 * finds the run's other rows already there */

@@ -451,6 +451,7 @@ struct run {
 	int skipping;       /* dropping the rest of an overlong line */
 	unsigned long nrec; /* records seen, good or bad */
 	pid_t *tree;        /* TREE_MAX scratch pids */
+	uint64_t pause_ns;  /* spent measuring at checkpoints */
 };
 
 static void
@@ -547,6 +548,7 @@ on_record(struct run *r, char *line)
 	struct mr_spawn_ckpt row = { 0 };
 	char *f[64];
 	unsigned long have = 0, prev = 0;
+	uint64_t t;
 	uint64_t seq;
 	size_t i;
 	int nf, k, j;
@@ -608,7 +610,9 @@ on_record(struct run *r, char *line)
 	}
 	snprintf(row.name, sizeof row.name, "%s", f[1]);
 	row.seq = (unsigned long)seq;
+	t = now_ns();
 	measure_tree(r, &row);
+	r->pause_ns += now_ns() - t;
 	if (res->nckpts == res->capckpts) {
 		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
 		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
@@ -912,7 +916,10 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		while (wait4(r.pid, &st, 0, &ru) < 0 && errno == EINTR)
 			;
 	}
-	res->wall_ms = (end - r.t0) / 1000000u;
+	/* The case's own time: what it stood still while we measured it at
+	 * its checkpoints is not part of what it did. */
+	res->pause_ms = r.pause_ns / 1000000u;
+	res->wall_ms = (end - r.t0 - r.pause_ns) / 1000000u;
 	set_rusage(res, &ru);
 	/* Records written just before the exit are still in the pipe. */
 	if (ckpt_open && rc == 0)

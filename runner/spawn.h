@@ -89,7 +89,8 @@ struct mr_spawn_req {
 /* What a run gave.  Arrays are owned; mr_spawn_res_free releases them. */
 struct mr_spawn_res {
 	struct mr_spawn_outcome out;
-	uint64_t wall_ms, user_ms, sys_ms;
+	uint64_t wall_ms, user_ms, sys_ms;   /* wall_ms excludes pause_ms */
+	uint64_t pause_ms;   /* stood still at checkpoints while we measured it */
 	uint64_t maxrss_kb, minflt, majflt;  /* wait4's rusage */
 	uint64_t peak_rss_kb, peak_tree_rss_kb;
 	struct mr_spawn_sample *samples;
