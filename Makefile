@@ -24,6 +24,12 @@ BATS ?= bats
 MEMREPRO_FLAGS ?=
 
 # Debian packages the targets need; tools/deps.sh installs what is missing.
+DEPS_BUILD := \
+	gcc \
+	make \
+	libc6-dev \
+	zlib1g-dev
+
 DEPS_TEST := \
 	bats \
 	gnuplot-nox \
@@ -60,11 +66,12 @@ RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 CASE_BIN := $(CASES:%=$(B)/cases/%)
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 
-.PHONY: all check test deps install uninstall clean
+.PHONY: all check test deps deps-build install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN)
 
-$(B)/%.o: %.c
+# Order-only: the install step runs before any compile, never forces one.
+$(B)/%.o: %.c | deps-build
 	@mkdir -p $(@D)
 	$(CC) $(MR_CFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -82,7 +89,10 @@ $(B)/fixtures/%: $(B)/tests/fixtures/%.o $(B)/libmr.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread
 
-deps:
+deps-build:
+	@sh tools/deps.sh $(DEPS_BUILD)
+
+deps: deps-build
 	@sh tools/deps.sh $(DEPS_TEST)
 
 test: deps all

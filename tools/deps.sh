@@ -10,11 +10,18 @@ set -u
 
 [ $# -gt 0 ] || exit 0
 
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "memrepro: not a Debian system (no dpkg-query); make sure these are installed: $*" >&2
+	exit 0
+fi
+
+# One dpkg-query for all: installed packages print "ii  name".
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2>/dev/null |
+	awk '$1 == "ii" { print $2 }')
 missing=
 for p in "$@"; do
-	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null)
-	case "$st" in
-	ii*) ;;
+	case " $(echo $installed) " in
+	*" $p "*) ;;
 	*) missing="$missing $p" ;;
 	esac
 done
