@@ -341,14 +341,10 @@ static _Noreturn void __attribute__((format(printf, 4, 5)))
 perr(struct parser *p, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		eprintf("vasprintf:");
+	mr_verrat(p->path, line, col, fmt, ap);
 	va_end(ap);
-	mr_errat(p->path, line, col, "%s", msg);
-	free(msg);
 	longjmp(p->fail, 1);
 }
 

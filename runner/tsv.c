@@ -9,10 +9,8 @@
 #include "util.h"
 
 void
-mr_errat(const char *path, long line, long col, const char *fmt, ...)
+mr_verrat(const char *path, long line, long col, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	fflush(stdout);
 	if (line <= 0)
 		fprintf(stderr, "%s: ", path);
@@ -20,10 +18,18 @@ mr_errat(const char *path, long line, long col, const char *fmt, ...)
 		fprintf(stderr, "%s:%ld: ", path, line);
 	else
 		fprintf(stderr, "%s:%ld:%ld: ", path, line, col);
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void
+mr_errat(const char *path, long line, long col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mr_verrat(path, line, col, fmt, ap);
+	va_end(ap);
 }
 
 /* Read one line into t->buf without its "\n" (or "\r\n").  Returns its
@@ -194,14 +200,10 @@ int
 mr_tsv_err(const struct mr_tsv *t, int col, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		eprintf("vasprintf:");
+	mr_verrat(t->path, t->line, col >= 0 ? t->fcol[col] : 1, fmt, ap);
 	va_end(ap);
-	mr_errat(t->path, t->line, col >= 0 ? t->fcol[col] : 1, "%s", msg);
-	free(msg);
 	return -1;
 }
 

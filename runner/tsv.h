@@ -8,6 +8,8 @@
 #ifndef MR_TSV_H
 #define MR_TSV_H
 
+#include <stdarg.h>
+
 #include <stdio.h>
 
 struct mr_tsv {
@@ -27,6 +29,7 @@ struct mr_tsv {
 
 /* Print "path:line:col: message" on stderr, as compilers do, so editors can
  * jump to it.  col 0 leaves the column out, line 0 the line too. */
+void mr_verrat(const char *path, long line, long col, const char *fmt, va_list ap);
 void mr_errat(const char *path, long line, long col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
