@@ -10,6 +10,8 @@
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
 .DELETE_ON_ERROR:
+# Keep objects that only feed a link (cases, fixtures): no rebuild next time.
+.SECONDARY:
 
 CC ?= cc
 CFLAGS ?= -O2 -g
