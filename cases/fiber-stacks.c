@@ -80,11 +80,21 @@
  * checkpoints, in every mode alike.  Times are therefore compared between
  * modes, never as absolute figures against the report's.
  *
+ * Memory pressure: the report's point about MADV_FREE is that "RSS will
+ * not reduce until and unless the OS actually reclaims that memory".  With
+ * work_mb > 0 the program goes on working after its last iteration: it
+ * allocates and writes work_mb MiB more and takes checkpoint "worked".  Run
+ * by the runner under the pressure axis (a memory cgroup limited below
+ * what the stacks kept plus the new work need), the kernel reclaims the
+ * lazy-free stack pages to make room — LazyFree and RSS fall — and the
+ * program carries on; without a limit nothing is reclaimed.  (The limit
+ * must stay above what one iteration needs at "created": those pages are
+ * in use and, without swap, an OOM kill is all the kernel could do.)
+ *
  * Left out: the Ruby interpreter itself (its heap, the Fiber and Proc
  * objects, the GC's own work: Ruby's RSS has about 30 MiB more and its user
  * time is mostly the interpreter's), FIBER_POOL_ALLOCATION_FREE (only on
- * 32-bit, where whole chunks are unmapped), memory pressure (nothing makes
- * the kernel reclaim the lazy-free pages here), and threads.
+ * 32-bit, where whole chunks are unmapped), and threads.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"
@@ -111,12 +121,15 @@ static const struct mr_param params[] = {
 	  NULL, "machine stack per fiber in KiB (RUBY_FIBER_MACHINE_STACK_SIZE; 512 KiB on 64-bit)" },
 	{ "frame_kb", "4", NULL, "int:1..4096",
 	  NULL, "machine stack a fiber uses before it yields, in KiB (report: 2 pages freed per fiber, one of them VM stack)" },
+	{ "work_mb", "0", NULL, "int:0..65536",
+	  NULL, "MiB allocated and written after the last iteration, as a program that goes on working (report: 0, the script ends)" },
 	{ 0 }
 };
 
 static const struct mr_checkpoint_desc checkpoints[] = {
 	{ "created", "after creating and resuming every fiber of an iteration" },
 	{ "cleared", "after clearing them and returning their stacks to the pool" },
+	{ "worked", "after writing work_mb MiB more, past the last iteration (only with work_mb > 0)" },
 	{ 0 }
 };
 
@@ -435,6 +448,17 @@ int main(int argc, char **argv)
 		}
 		free(fibers);
 		mr_checkpoint("cleared");
+	}
+	if (mr_param_int("work_mb") > 0) {
+		size_t len = (size_t)mr_param_int("work_mb") << 20;
+		char *work = malloc(len);
+
+		if (!work)
+			mr_fail("malloc %zu MiB:", len >> 20);
+		memset(work, 0x5a, len);
+		mr_keep(work);
+		mr_checkpoint("worked");
+		free(work);
 	}
 
 	n = snprintf(line, sizeof line,
