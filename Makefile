@@ -3,7 +3,14 @@
 #   make            build the runner (build/memrepro) and every case
 #   make check      bats tests, then the corpus on the quick matrix vs expected/
 #   make test       only the bats tests
+#   make report     run the default matrix, then report.md, report.html and
+#                   every chart in the new results directory
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make memcheck   valgrind over the runner: no error, no leak
+#   make sanitize   the runner built with ASan+UBSan (build-san/), the bats
+#                   tests run against it
+#   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
+#   make lint       cppcheck and clang-tidy
 #
 # Honours CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR.  Objects go to build/.
 
@@ -19,6 +26,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SHAREDIR ?= $(PREFIX)/share/memrepro
 LIBEXECDIR ?= $(PREFIX)/libexec/memrepro
+MANDIR ?= $(PREFIX)/share/man
 
 B := build
 MR_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib -MMD -MP
@@ -38,13 +46,16 @@ DEPS_TEST := \
 	valgrind \
 	libjemalloc2 \
 	libtcmalloc-minimal4 \
-	libmimalloc2.0
+	libmimalloc2.0 \
+	jq \
+	libxml2-utils
 
 LIB_SRC := \
 	lib/mr_proc.c \
 	lib/mr_case.c \
 	lib/mr_ckpt.c \
-	lib/mr_fiber.c
+	lib/mr_fiber.c \
+	lib/mr_thread.c
 
 RUNNER_SRC := \
 	runner/main.c \
@@ -53,12 +64,23 @@ RUNNER_SRC := \
 	runner/matrix.c \
 	runner/alloc.c \
 	runner/spawn.c \
+	runner/cgroup.c \
 	runner/results.c \
 	runner/envfp.c \
 	runner/tsv.c \
 	runner/claims.c \
 	runner/baseline.c \
-	runner/compare.c
+	runner/compare.c \
+	runner/rdir.c \
+	runner/stats.c \
+	runner/verdict.c \
+	runner/format.c \
+	runner/term.c \
+	runner/plot.c \
+	runner/charts.c \
+	runner/report.c \
+	runner/diff.c \
+	runner/trend.c
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
@@ -68,7 +90,7 @@ RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 CASE_BIN := $(CASES:%=$(B)/cases/%)
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 
-.PHONY: all check test deps deps-build install uninstall clean
+.PHONY: all check test report deps deps-build install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN)
 
@@ -91,6 +113,82 @@ $(B)/fixtures/%: $(B)/tests/fixtures/%.o $(B)/libmr.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread
 
+# --- proving the runner clean ------------------------------------------
+
+.PHONY: memcheck sanitize fuzz lint deps-lint clean-proofs
+
+# One fuzz target per parser (fuzz/<name>.c).  Linked with fuzz/replay.c
+# they are plain programs that run given inputs once (tests/fuzz.bats runs
+# the seed corpus and every regression input through them); linked by clang
+# with -fsanitize=fuzzer they fuzz (make fuzz).
+FUZZ := \
+	claims \
+	baseline \
+	results \
+	describe \
+	record \
+	proc
+FUZZ_REPLAY := $(FUZZ:%=$(B)/fuzz/%)
+FUZZ_CC := clang
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+FUZZ_SECONDS ?= 60
+# The runner's objects but main: what the fuzz targets call.
+RUNNER_LIB_OBJ = $(filter-out $(B)/runner/main.o,$(RUNNER_OBJ))
+
+all: $(FUZZ_REPLAY)
+
+$(B)/fuzz/%.o: MR_CFLAGS += -Irunner -Ifuzz
+
+$(FUZZ_REPLAY): $(B)/fuzz/%: $(B)/fuzz/%.o $(B)/fuzz/fuzz_util.o $(B)/fuzz/replay.o $(RUNNER_LIB_OBJ) $(B)/libmr.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm
+
+$(FUZZ:%=$(B)/fuzz/%-fuzzer): $(B)/fuzz/%-fuzzer: $(B)/fuzz/%.o $(B)/fuzz/fuzz_util.o $(RUNNER_LIB_OBJ) $(B)/libmr.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ -ldl -lm
+
+# Sanitizers: the runner only (cases keep the plain build: ASan's shadow
+# memory and fiber switches would change what they measure).  Static
+# runtimes, so that the runner re-executed under LD_PRELOAD=<allocator>
+# (the allocator probe) keeps ASan's malloc first.
+SAN := build-san
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
+	MEMREPRO_BUILD=$(SAN) MEMREPRO_SLOW=3
+
+sanitize: all
+	$(MAKE) B=$(SAN) CFLAGS="$(SAN_FLAGS)" \
+		LDFLAGS="$(SAN_FLAGS) -static-libasan -static-libubsan" \
+		$(SAN)/memrepro $(FUZZ:%=$(SAN)/fuzz/%)
+	ln -sfn ../$(B)/cases $(SAN)/cases
+	$(SAN_ENV) $(BATS) tests
+
+memcheck: deps all
+	sh tools/memcheck.sh $(B)
+
+fuzz: all
+	@sh tools/deps.sh clang libclang-rt-14-dev
+	$(MAKE) B=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" \
+		$(FUZZ:%=build-fuzz/fuzz/%-fuzzer)
+	sh tools/fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ)
+
+LINT_SRC = $(LIB_SRC) $(RUNNER_SRC) $(FUZZ:%=fuzz/%.c) fuzz/fuzz_util.c fuzz/replay.c \
+	$(wildcard tests/fixtures/*.c)
+
+deps-lint:
+	@sh tools/deps.sh cppcheck clang-tidy
+
+lint: deps-lint
+	cppcheck --quiet --error-exitcode=1 --std=c11 -D_GNU_SOURCE \
+		--enable=warning,portability,performance --inline-suppr \
+		--suppress=missingIncludeSystem -Ilib -Irunner -Ifuzz $(LINT_SRC)
+	clang-tidy --quiet $(LINT_SRC) -- -std=c11 -D_GNU_SOURCE -Ilib -Irunner -Ifuzz
+
+clean: clean-proofs
+clean-proofs:
+	rm -rf $(SAN) build-fuzz
+
 deps-build:
 	@sh tools/deps.sh $(DEPS_BUILD)
 
@@ -103,17 +201,26 @@ test: deps all
 check: test
 	$(B)/memrepro check --profile quick $(MEMREPRO_FLAGS)
 
+# Not part of check: the full matrix takes minutes.
+report: deps all
+	$(B)/memrepro report $(MEMREPRO_FLAGS)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/cases $(DESTDIR)$(SHAREDIR)
+	mkdir -p $(DESTDIR)$(SHAREDIR)/plots $(DESTDIR)$(SHAREDIR)/cases $(DESTDIR)$(MANDIR)/man1
 	cp $(B)/memrepro $(DESTDIR)$(BINDIR)/memrepro
 	cp $(CASE_BIN) $(DESTDIR)$(LIBEXECDIR)/cases/
 	cp -R expected $(DESTDIR)$(SHAREDIR)/
+	cp plots/*.gp $(DESTDIR)$(SHAREDIR)/plots/
+	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
+	cp docs/memrepro.1 $(DESTDIR)$(MANDIR)/man1/memrepro.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/memrepro
+	rm -f $(DESTDIR)$(BINDIR)/memrepro $(DESTDIR)$(MANDIR)/man1/memrepro.1
 	rm -rf $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SHAREDIR)
 
 clean:
 	rm -rf $(B)
 
 -include $(LIB_OBJ:.o=.d) $(RUNNER_OBJ:.o=.d) $(CASES:%=$(B)/cases/%.d) $(FIXTURES:%=$(B)/tests/fixtures/%.d)
+-include $(FUZZ:%=$(B)/fuzz/%.d) $(B)/fuzz/fuzz_util.d $(B)/fuzz/replay.d

@@ -65,11 +65,11 @@
  *    thread before the threads (sizes 24..1000 bytes; Ruby's heap is 40-byte
  *    slots in 16 KiB pages plus malloc'd bodies: what an allocator and a
  *    child see is small objects on shared pages);
- *  - the threads, as in thread-vsz.c: per Thread.new a calloc'd thread
- *    struct, a malloc'd 1 MiB VM stack with its first frame, a 16 KiB
- *    sigaltstack, pthread_create with a 1 MiB stack (stack_kb); the thread
- *    calls pthread_getattr_np (its first malloc), sigaltstack(), then
- *    sleeps on its condition variable;
+ *  - the threads, as in thread-vsz.c (lib/mr_thread.c), detached as in
+ *    Ruby: per Thread.new a calloc'd thread struct, a malloc'd 1 MiB VM
+ *    stack with its first frame, a 16 KiB sigaltstack, pthread_create with
+ *    a 1 MiB stack (stack_kb); the thread calls pthread_getattr_np (its
+ *    first malloc), sigaltstack(), then sleeps on its condition variable;
  *  - fork{sleep}, `children` times from the main thread: each child does what
  *    Ruby's fork does (rb_thread_atfork: every other thread's struct is
  *    marked killed, its machine stack forgotten), then `child`: none (the
@@ -99,9 +99,10 @@
 #include "mr_case.h"
 #include "mr_ckpt.h"
 #include "mr_proc.h"
+#include "mr_thread.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -151,77 +152,13 @@ static const struct mr_case desc = {
 	.timeout_s = 120,
 };
 
-/* See thread-vsz.c for these. */
-#define THREAD_BYTES 1024
-#define ALTSTACK_BYTES (16 * 1024)
-#define CFP_WORDS 8
 #define CHURN_PAIRS 1000
-#define THP_MARK "MR_FORK_BLOWUP_THP"
 
-struct rthread {
-	pthread_t id;
-	pthread_mutex_t interrupt_lock;
-	pthread_cond_t sleep_cond;
-	int status;                   /* 0 runnable, 1 sleeping, 2 killed */
-	uint64_t *vm_stack;
-	uint64_t *cfp;
-	size_t vm_words;
-	void *altstack;
-	void *machine_stack_start;
-	size_t machine_stack_size;
-};
-_Static_assert(sizeof(struct rthread) <= THREAD_BYTES, "struct rthread grew");
-
-static pthread_key_t native_thread_key;
-static pthread_mutex_t started_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t started_cond = PTHREAD_COND_INITIALIZER;
-static size_t started;
-
-static struct rthread **ths;
-static size_t nthreads;
+static struct mr_thread_set threads; /* the parent's sleeping threads */
 static uint64_t **objs;       /* the parent's heap */
 static size_t nobjs;
 
-/* --- thp=always: the allocators' own THP switches, set before they start */
-
-static void env_append(const char *name, const char *sep, const char *value)
-{
-	const char *old = getenv(name);
-	char buf[1024];
-
-	if (old && *old) {
-		if ((size_t)snprintf(buf, sizeof buf, "%s%s%s", old, sep, value) >= sizeof buf)
-			mr_fail("%s is too long to extend", name);
-		value = buf;
-	}
-	if (setenv(name, value, 1) < 0)
-		mr_fail("setenv %s:", name);
-}
-
-/* Runs before mr_case_init: the checkpoint fds and variables are still
- * untouched, so the re-executed case finds them as the runner left them. */
-static void thp_reexec(int argc, char **argv)
-{
-	int i, want = 0;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--param=thp=always") == 0 ||
-		    (strcmp(argv[i], "--param") == 0 && i + 1 < argc &&
-		     strcmp(argv[i + 1], "thp=always") == 0))
-			want = 1;
-	}
-	if (!want || getenv(THP_MARK))
-		return;
-	env_append("MALLOC_CONF", ",", "thp:always,metadata_thp:always");
-	env_append("GLIBC_TUNABLES", ":", "glibc.malloc.hugetlb=1");
-	if (setenv("MIMALLOC_LARGE_OS_PAGES", "1", 1) < 0 ||
-	    setenv(THP_MARK, "1", 1) < 0)
-		mr_fail("setenv:");
-	execv("/proc/self/exe", argv);
-	mr_fail("re-executing with the allocators' THP options: execv /proc/self/exe:");
-}
-
-/* --- the parent: heap and threads (thread-vsz.c's model) ----------------- */
+/* --- the parent's heap --------------------------------------------------- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -260,113 +197,13 @@ static void build_heap(size_t bytes)
 	}
 }
 
-static struct rthread *th_init(size_t vm_bytes)
-{
-	struct rthread *th = calloc(1, THREAD_BYTES);
-
-	if (!th || !(th->altstack = malloc(ALTSTACK_BYTES)))
-		mr_fail("calloc/malloc of a thread struct:");
-	if (vm_bytes) {
-		size_t i;
-
-		th->vm_words = vm_bytes / sizeof(uint64_t);
-		if (!(th->vm_stack = malloc(th->vm_words * sizeof(uint64_t))))
-			mr_fail("malloc of a VM stack:");
-		th->cfp = th->vm_stack + th->vm_words - CFP_WORDS;
-		for (i = 0; i < CFP_WORDS; i++)
-			th->cfp[i] = (uint64_t)(uintptr_t)th + i;
-		for (i = 0; i < 3; i++)
-			th->vm_stack[i] = (uint64_t)(uintptr_t)th ^ i;
-		mr_keep(th->cfp);
-		mr_keep(th->vm_stack);
-	}
-	if (pthread_mutex_init(&th->interrupt_lock, NULL) != 0 ||
-	    pthread_cond_init(&th->sleep_cond, NULL) != 0)
-		mr_fail("pthread_mutex_init/pthread_cond_init failed");
-	return th;
-}
-
-static void *thread_start(void *arg)
-{
-	struct rthread *th = arg;
-	pthread_attr_t attr;
-	stack_t ss;
-	int rc;
-
-	if ((rc = pthread_getattr_np(pthread_self(), &attr)) != 0 ||
-	    (rc = pthread_attr_getstack(&attr, &th->machine_stack_start,
-					&th->machine_stack_size)) != 0) {
-		errno = rc;
-		mr_fail("pthread_getattr_np:");
-	}
-	pthread_attr_destroy(&attr);
-	ss.ss_sp = th->altstack;
-	ss.ss_size = ALTSTACK_BYTES;
-	ss.ss_flags = 0;
-	if (sigaltstack(&ss, NULL) < 0)
-		mr_fail("sigaltstack:");
-	pthread_setspecific(native_thread_key, th);
-
-	pthread_mutex_lock(&th->interrupt_lock);
-	th->status = 1;
-	pthread_mutex_lock(&started_lock);
-	started++;
-	pthread_cond_signal(&started_cond);
-	pthread_mutex_unlock(&started_lock);
-	for (;;) /* sleep: until the process exits */
-		pthread_cond_wait(&th->sleep_cond, &th->interrupt_lock);
-	return NULL;
-}
-
-static void create_threads(size_t n, size_t stack, size_t vm)
-{
-	pthread_attr_t attr;
-	size_t i;
-	int rc;
-
-	if (!(ths = calloc(n ? n : 1, sizeof *ths)))
-		mr_fail("calloc:");
-	if (pthread_key_create(&native_thread_key, NULL) != 0 ||
-	    pthread_attr_init(&attr) != 0 ||
-	    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) != 0)
-		mr_fail("pthread attributes failed");
-	if (stack && (rc = pthread_attr_setstacksize(&attr, stack)) != 0) {
-		errno = rc;
-		mr_fail("pthread_attr_setstacksize(%zu):", stack);
-	}
-	for (i = 0; i < n; i++) {
-		ths[i] = th_init(vm);
-		rc = pthread_create(&ths[i]->id, &attr, thread_start, ths[i]);
-		if (rc == EAGAIN)
-			mr_skip("pthread_create: thread %zu of %zu: %s (RLIMIT_NPROC, "
-				"kernel.threads-max or memory)", i + 1, n, strerror(rc));
-		if (rc) {
-			errno = rc;
-			mr_fail("pthread_create of thread %zu:", i + 1);
-		}
-	}
-	pthread_attr_destroy(&attr);
-	pthread_mutex_lock(&started_lock);
-	while (started < n)
-		pthread_cond_wait(&started_cond, &started_lock);
-	pthread_mutex_unlock(&started_lock);
-	nthreads = n;
-}
-
 /* --- a child ------------------------------------------------------------- */
 
 static int child_action(const char *what)
 {
 	size_t i;
 
-	/* rb_thread_atfork: every other thread is gone; Ruby marks each
-	 * killed and forgets its machine stack (thread_cleanup_func). */
-	for (i = 0; i < nthreads; i++) {
-		ths[i]->status = 2;
-		ths[i]->machine_stack_start = NULL;
-		ths[i]->machine_stack_size = 0;
-		mr_keep(ths[i]);
-	}
+	mr_thread_atfork_child(&threads);
 	if (strcmp(what, "churn") == 0) {
 		for (i = 0; i < CHURN_PAIRS; i++) {
 			size_t sz = 16 + next_rand() % 4096;
@@ -386,11 +223,7 @@ static int child_action(const char *what)
 	} else if (strcmp(what, "free") == 0) {
 		for (i = 0; i < nobjs; i++)
 			free(objs[i]);
-		for (i = 0; i < nthreads; i++) {
-			free(ths[i]->vm_stack);
-			free(ths[i]->altstack);
-			free(ths[i]);
-		}
+		mr_thread_free_all(&threads);
 	}
 	return 0;
 }
@@ -428,19 +261,6 @@ static long proc_kb(pid_t pid, const char *file, const char *key)
 	return 0;
 }
 
-/* thp=always needs THP to be "always" or "madvise" on this machine. */
-static void thp_check(void)
-{
-	char buf[256];
-
-	if (!mr_param_is("thp", "always"))
-		return;
-	if (mr_proc_read("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof buf) < 0)
-		mr_skip("thp=always: this kernel has no transparent huge pages");
-	if (strstr(buf, "[never]"))
-		mr_skip("thp=always: transparent huge pages are disabled here ([never])");
-}
-
 int main(int argc, char **argv)
 {
 	int ready[2], release[2];
@@ -451,9 +271,9 @@ int main(int argc, char **argv)
 	int len, failed = 0;
 	struct timespec settle;
 
-	thp_reexec(argc, argv);
+	mr_thread_thp_reexec(argc, argv);
 	mr_case_init(&desc, argc, argv);
-	thp_check();
+	mr_thread_thp_check();
 	nchildren = (size_t)mr_param_int("children");
 	if (mr_param_int("stack_kb") && mr_param_int("stack_kb") * 1024 < PTHREAD_STACK_MIN)
 		mr_usage("stack_kb=%lld is below PTHREAD_STACK_MIN", mr_param_int("stack_kb"));
@@ -464,9 +284,10 @@ int main(int argc, char **argv)
 	mr_checkpoint("start");
 
 	build_heap((size_t)mr_param_int("heap_mb") << 20);
-	create_threads((size_t)mr_param_int("threads"),
-		       (size_t)mr_param_int("stack_kb") * 1024,
-		       (size_t)mr_param_int("vm_stack_kb") * 1024);
+	mr_thread_prepare(&threads, (size_t)mr_param_int("threads"),
+			  (size_t)mr_param_int("stack_kb") * 1024,
+			  (size_t)mr_param_int("vm_stack_kb") * 1024, MR_THREAD_DETACHED);
+	mr_thread_create_all(&threads);
 	mr_checkpoint("threads");
 
 	/* 10.times { fork { sleep } } */
@@ -527,7 +348,7 @@ int main(int argc, char **argv)
 	len = snprintf(line, sizeof line,
 		       "fork-blowup: %zu threads, %zu children (child=%s, thp=%s), heap %zu objects; "
 		       "parent's huge pages %ld KiB; page tables: parent %ld KiB, children %ld KiB in all\n",
-		       nthreads, nchildren, mr_param("child"), mr_param("thp"), nobjs,
+		       threads.n, nchildren, mr_param("child"), mr_param("thp"), nobjs,
 		       huge_parent, pte_parent, pte_children);
 	if (len > 0)
 		(void)!write(1, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);

@@ -53,13 +53,14 @@
  *
  * What is modelled, after Ruby 2.1/2.2 (vm.c th_init, thread.c
  * thread_create_core, thread_pthread.c native_thread_create and
- * thread_start_func_1; read, not copied):
+ * thread_start_func_1; read, not copied; the model is lib/mr_thread.c):
  *  - Thread.new, in the creating thread: the rb_thread_t is calloc'd
- *    (THREAD_BYTES, its order of size), its VM stack malloc'd (vm_stack_kb:
- *    RUBY_VM_THREAD_VM_STACK_SIZE = 128 Ki words = 1 MiB on 64-bit) with the
- *    first control frame pushed at its top and the first environment values
- *    at its bottom (vm_push_frame: the first and last pages are touched),
- *    and its sigaltstack malloc'd (rb_sigaltstack_size(): 16 KiB); then
+ *    (MR_RTHREAD_BYTES, its order of size), its VM stack malloc'd
+ *    (vm_stack_kb: RUBY_VM_THREAD_VM_STACK_SIZE = 128 Ki words = 1 MiB on
+ *    64-bit) with the first control frame pushed at its top and the first
+ *    environment values at its bottom (vm_push_frame: the first and last
+ *    pages are touched), and its sigaltstack malloc'd
+ *    (rb_sigaltstack_size(): 16 KiB); then
  *    pthread_create, detached in Ruby, with pthread_attr_setstacksize of
  *    RUBY_VM_THREAD_MACHINE_STACK_SIZE (stack_kb: 1 MiB; 0 leaves the libc
  *    default, RLIMIT_STACK: 8 MiB on most machines);
@@ -97,16 +98,13 @@
 #include "mr_case.h"
 #include "mr_ckpt.h"
 #include "mr_proc.h"
+#include "mr_thread.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <malloc.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -143,166 +141,6 @@ static const struct mr_case desc = {
 	.timeout_s = 120,
 };
 
-/* rb_thread_t of Ruby 2.x is of this order (a jmp_buf, the saved machine
- * registers, some sixty VALUE fields, a mutex and a condition variable). */
-#define THREAD_BYTES 1024
-/* rb_sigaltstack_size(): 16 KiB (at least MINSIGSTKSZ and a page). */
-#define ALTSTACK_BYTES (16 * 1024)
-/* rb_control_frame_t: 7 or 8 words. */
-#define CFP_WORDS 8
-/* Set in the environment of the re-executed case (thp=always). */
-#define THP_MARK "MR_THREAD_VSZ_THP"
-
-/* A Ruby thread: what rb_thread_t holds that the model needs. */
-struct rthread {
-	pthread_t id;
-	pthread_mutex_t interrupt_lock;
-	pthread_cond_t sleep_cond;    /* native_thread_data.sleep_cond */
-	int interrupted;              /* RUBY_VM_INTERRUPTED: time to go */
-	uint64_t *vm_stack;           /* values grow up from here */
-	uint64_t *cfp;                /* control frames grow down from the top */
-	size_t vm_words;
-	void *altstack;
-	void *machine_stack_start;    /* from pthread_getattr_np */
-	size_t machine_stack_size;
-};
-_Static_assert(sizeof(struct rthread) <= THREAD_BYTES, "struct rthread grew");
-
-static pthread_key_t native_thread_key;       /* ruby_native_thread_key */
-static pthread_mutex_t started_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t started_cond = PTHREAD_COND_INITIALIZER;
-static size_t started;
-static size_t stacks_seen;   /* threads whose machine stack had the size asked */
-
-/* vm.c th_init, in the creating thread. */
-static struct rthread *th_init(size_t vm_bytes)
-{
-	struct rthread *th = calloc(1, THREAD_BYTES);
-
-	if (!th)
-		mr_fail("calloc of a thread struct:");
-	th->altstack = malloc(ALTSTACK_BYTES);
-	if (!th->altstack)
-		mr_fail("malloc of a sigaltstack:");
-	if (vm_bytes) {
-		size_t i;
-
-		th->vm_words = vm_bytes / sizeof(uint64_t);
-		th->vm_stack = malloc(th->vm_words * sizeof(uint64_t));
-		if (!th->vm_stack)
-			mr_fail("malloc of a %zu KiB VM stack:", vm_bytes / 1024);
-		/* vm_push_frame of the dummy top frame: the control frame at
-		 * the top, its environment values at the bottom. */
-		th->cfp = th->vm_stack + th->vm_words - CFP_WORDS;
-		for (i = 0; i < CFP_WORDS; i++)
-			th->cfp[i] = (uint64_t)(uintptr_t)th + i;
-		for (i = 0; i < 3; i++)
-			th->vm_stack[i] = (uint64_t)(uintptr_t)th ^ i;
-		mr_keep(th->cfp);
-		mr_keep(th->vm_stack);
-	}
-	if (pthread_mutex_init(&th->interrupt_lock, NULL) != 0 ||
-	    pthread_cond_init(&th->sleep_cond, NULL) != 0)
-		mr_fail("pthread_mutex_init/pthread_cond_init failed");
-	return th;
-}
-
-/* thread_start_func_1 .. native_sleep, then the way out. */
-static void *thread_start(void *arg)
-{
-	struct rthread *th = arg;
-	pthread_attr_t attr;
-	stack_t ss;
-	int rc;
-
-	/* native_thread_init_stack: glibc's pthread_getattr_np reallocs the
-	 * CPU set here, the thread's first call into malloc. */
-	if ((rc = pthread_getattr_np(pthread_self(), &attr)) != 0 ||
-	    (rc = pthread_attr_getstack(&attr, &th->machine_stack_start,
-					&th->machine_stack_size)) != 0) {
-		errno = rc;
-		mr_fail("pthread_getattr_np:");
-	}
-	pthread_attr_destroy(&attr);
-	/* rb_register_sigaltstack */
-	ss.ss_sp = th->altstack;
-	ss.ss_size = ALTSTACK_BYTES;
-	ss.ss_flags = 0;
-	if (sigaltstack(&ss, NULL) < 0)
-		mr_fail("sigaltstack:");
-	pthread_setspecific(native_thread_key, th);
-
-	/* sleep: native_sleep waits on the thread's own condition variable. */
-	pthread_mutex_lock(&th->interrupt_lock);
-	pthread_mutex_lock(&started_lock);
-	started++;
-	pthread_cond_signal(&started_cond);
-	pthread_mutex_unlock(&started_lock);
-	while (!th->interrupted)
-		pthread_cond_wait(&th->sleep_cond, &th->interrupt_lock);
-	pthread_mutex_unlock(&th->interrupt_lock);
-
-	/* The end of thread_start_func_2: the VM stack is released by the
-	 * exiting thread itself. */
-	free(th->vm_stack);
-	th->vm_stack = NULL;
-	ss.ss_flags = SS_DISABLE;
-	sigaltstack(&ss, NULL);
-	return NULL;
-}
-
-/* --- thp=always: the allocators' own THP switches, set before they start */
-
-static void env_append(const char *name, const char *sep, const char *value)
-{
-	const char *old = getenv(name);
-	char buf[1024];
-
-	if (old && *old) {
-		if ((size_t)snprintf(buf, sizeof buf, "%s%s%s", old, sep, value) >= sizeof buf)
-			mr_fail("%s is too long to extend", name);
-		value = buf;
-	}
-	if (setenv(name, value, 1) < 0)
-		mr_fail("setenv %s:", name);
-}
-
-/* Runs before mr_case_init: the checkpoint fds and variables are still
- * untouched, so the re-executed case finds them as the runner left them. */
-static void thp_reexec(int argc, char **argv)
-{
-	int i, want = 0;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--param=thp=always") == 0 ||
-		    (strcmp(argv[i], "--param") == 0 && i + 1 < argc &&
-		     strcmp(argv[i + 1], "thp=always") == 0))
-			want = 1;
-	}
-	if (!want || getenv(THP_MARK))
-		return;
-	env_append("MALLOC_CONF", ",", "thp:always,metadata_thp:always");
-	env_append("GLIBC_TUNABLES", ":", "glibc.malloc.hugetlb=1");
-	if (setenv("MIMALLOC_LARGE_OS_PAGES", "1", 1) < 0 ||
-	    setenv(THP_MARK, "1", 1) < 0)
-		mr_fail("setenv:");
-	execv("/proc/self/exe", argv);
-	mr_fail("re-executing with the allocators' THP options: execv /proc/self/exe:");
-}
-
-/* thp=always needs THP to be "always" or "madvise" on this machine. */
-static void thp_check(void)
-{
-	char buf[256];
-
-	if (!mr_param_is("thp", "always"))
-		return;
-	if (mr_proc_read("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof buf) < 0)
-		mr_skip("thp=always: this kernel has no transparent huge pages");
-	if (strstr(buf, "[never]"))
-		mr_skip("thp=always: transparent huge pages are disabled here ([never])");
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -326,17 +164,16 @@ static long vm_pte_kb(void)
 
 int main(int argc, char **argv)
 {
-	struct rthread **ths;
-	pthread_attr_t attr;
-	size_t n, i, stack, vm, stack_seen = 0;
+	struct mr_thread_set ts;
+	size_t n, i, stack, vm, stack_seen = 0, stacks_short = 0;
 	double t0, t1, t2;
 	long pte_start, pte_created;
 	char line[512];
-	int len, rc;
+	int len;
 
-	thp_reexec(argc, argv);
+	mr_thread_thp_reexec(argc, argv);
 	mr_case_init(&desc, argc, argv);
-	thp_check();
+	mr_thread_thp_check();
 	n = (size_t)mr_param_int("threads");
 	stack = (size_t)mr_param_int("stack_kb") * 1024;
 	vm = (size_t)mr_param_int("vm_stack_kb") * 1024;
@@ -347,71 +184,34 @@ int main(int argc, char **argv)
 		mr_usage("stack_kb=%lld is below PTHREAD_STACK_MIN (%d bytes)",
 			 mr_param_int("stack_kb"), (int)PTHREAD_STACK_MIN);
 
-	ths = calloc(n, sizeof *ths);
-	if (!ths)
-		mr_fail("calloc:");
-	if (pthread_key_create(&native_thread_key, NULL) != 0)
-		mr_fail("pthread_key_create failed");
-	if (pthread_attr_init(&attr) != 0)
-		mr_fail("pthread_attr_init failed");
-	if (stack && (rc = pthread_attr_setstacksize(&attr, stack)) != 0) {
-		errno = rc;
-		mr_fail("pthread_attr_setstacksize(%zu):", stack);
-	}
+	/* Joinable, unlike Ruby's: joining makes the end certain. */
+	mr_thread_prepare(&ts, n, stack, vm, 0);
 	pte_start = vm_pte_kb();
 	mr_checkpoint("start");
 
 	/* 1000.times { Thread.new { sleep } } */
 	t0 = now_s();
-	for (i = 0; i < n; i++) {
-		ths[i] = th_init(vm);
-		rc = pthread_create(&ths[i]->id, &attr, thread_start, ths[i]);
-		if (rc == EAGAIN)
-			mr_skip("pthread_create: thread %zu of %zu: %s (RLIMIT_NPROC, "
-				"kernel.threads-max or memory)", i + 1, n, strerror(rc));
-		if (rc) {
-			errno = rc;
-			mr_fail("pthread_create of thread %zu:", i + 1);
-		}
-	}
-	pthread_mutex_lock(&started_lock);
-	while (started < n)
-		pthread_cond_wait(&started_cond, &started_lock);
-	pthread_mutex_unlock(&started_lock);
+	mr_thread_create_all(&ts);
 	t1 = now_s();
 	pte_created = vm_pte_kb();
 	mr_checkpoint("created");
 
 	/* Exit: rb_thread_terminate_all wakes every thread, each one goes. */
-	for (i = 0; i < n; i++) {
-		pthread_mutex_lock(&ths[i]->interrupt_lock);
-		ths[i]->interrupted = 1;
-		pthread_cond_signal(&ths[i]->sleep_cond);
-		pthread_mutex_unlock(&ths[i]->interrupt_lock);
-	}
-	for (i = 0; i < n; i++) {
-		if ((rc = pthread_join(ths[i]->id, NULL)) != 0) {
-			errno = rc;
-			mr_fail("pthread_join:");
-		}
-		if (!stack || ths[i]->machine_stack_size >= stack)
-			stacks_seen++;
-		stack_seen = ths[i]->machine_stack_size;
-	}
+	mr_thread_stop_all(&ts);
 	t2 = now_s();
 	mr_checkpoint("ended");
 
-	if (stacks_seen != n)
-		mr_fail("%zu of %zu threads had a machine stack smaller than %zu bytes",
-			n - stacks_seen, n, stack);
 	for (i = 0; i < n; i++) {
-		if (ths[i]->vm_stack)
+		stack_seen = ts.threads[i]->machine_stack_size;
+		if (stack && stack_seen < stack)
+			stacks_short++;
+		if (ts.threads[i]->vm_stack)
 			mr_fail("thread %zu did not free its VM stack", i + 1);
-		free(ths[i]->altstack);
-		free(ths[i]);
 	}
-	free(ths);
-	pthread_attr_destroy(&attr);
+	if (stacks_short)
+		mr_fail("%zu of %zu threads had a machine stack smaller than %zu bytes",
+			stacks_short, n, stack);
+	mr_thread_free_all(&ts);
 
 	len = snprintf(line, sizeof line,
 		       "thread-vsz: %zu threads, stack %zu KiB%s, VM stack %zu KiB, arena_max %s, thp %s: "

@@ -129,6 +129,8 @@ static const char *check_value(const char *allowed, const char *value, size_t vl
 
 	if (r == 0)
 		return in_list(allowed, value, vlen) ? NULL : "not one of the allowed values";
+	if (r < 0)
+		return "the case's own range is malformed";
 	switch (parse_int(value, vlen, &v)) {
 	case -EINVAL:
 		return "not a decimal integer";

@@ -67,6 +67,7 @@ long mr_proc_read(const char *path, char *buf, size_t size)
 
 	if (size < 2)
 		return -EINVAL;
+	buf[0] = '\0'; /* never garbage, whatever errno says below */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -261,7 +261,8 @@ parse_param(struct pos *ps, char **f, struct mr_cases_desc *c)
 
 	if (!charset(f[1], "_", 0))
 		return perr(ps, f[1], "bad parameter name '%s' (want [a-z0-9_]+)", f[1]);
-	if (strcmp(f[1], "allocator") == 0 || strncmp(f[1], "glibc", 5) == 0)
+	if (strcmp(f[1], "allocator") == 0 || strcmp(f[1], "pressure") == 0 ||
+	    strncmp(f[1], "glibc", 5) == 0)
 		return perr(ps, f[1], "parameter name '%s' is reserved for the runner", f[1]);
 	if (mr_cases_find_param(c, f[1]))
 		return perr(ps, f[1], "parameter '%s' declared twice", f[1]);

@@ -12,7 +12,7 @@
 
 /* --- metrics ----------------------------------------------------------- */
 
-enum { MR_NRUN_METRICS = 9, MR_NCKPT_METRICS = 19 };
+enum { MR_NRUN_METRICS = 10, MR_NCKPT_METRICS = 20 };
 
 /* Columns of runs.tsv a claim may name without @checkpoint. */
 extern const char *const mr_run_metrics[MR_NRUN_METRICS];

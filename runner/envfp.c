@@ -123,7 +123,13 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	memset(fp, 0, sizeof *fp);
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof u);
-	sscanf(u.release, "%u.%u", &maj, &min);
+	{
+		char *e;
+
+		maj = (unsigned)strtoul(u.release, &e, 10);
+		if (*e == '.')
+			min = (unsigned)strtoul(e + 1, NULL, 10);
+	}
 	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
 	bracketed("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag);
 	add(fp, "platform", "%s-glibc%s-linux%u.%u-thp_%s", u.machine,
@@ -135,7 +141,7 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	proc_field("/proc/cpuinfo", "model name", buf, sizeof buf);
 	add(fp, "cpu_model", "%s", buf);
 	proc_field("/proc/meminfo", "MemTotal", buf, sizeof buf);
-	sscanf(buf, "%lld", &memkb);
+	memkb = strtoll(buf, NULL, 10);
 	add(fp, "mem_total_kb", "%lld", memkb);
 	add(fp, "thp", "%s", thp);
 	add(fp, "thp_defrag", "%s", defrag);
@@ -165,6 +171,12 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		snprintf(key, sizeof key, "allocator.%s.version", a->name);
 		add(fp, key, "%s", a->version ? a->version : "-");
 	}
+}
+
+void
+mr_envfp_add(struct mr_envfp *fp, const char *key, const char *val)
+{
+	add(fp, key, "%s", val);
 }
 
 const char *

@@ -29,6 +29,10 @@ struct mr_envfp_run {
 void mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		      const struct mr_alloc *allocs);
 
+/* Append key = val (tabs and newlines in val become blanks; "" becomes
+ * "-").  Copies both. */
+void mr_envfp_add(struct mr_envfp *fp, const char *key, const char *val);
+
 /* The value of key, or NULL. */
 const char *mr_envfp_get(const struct mr_envfp *fp, const char *key);
 

@@ -3,22 +3,33 @@
  * main: the command line, and the loop over cases x repeats x configs.
  * Everything else lives in its module: cases (discovery, --describe),
  * matrix (configs), alloc (allocators by soname), envfp (fingerprint),
- * spawn (one measured run), results (the TSV files), compare (verdicts).
+ * spawn (one measured run), results (the TSV files), compare (verdicts),
+ * format (how they are printed), term (progress and colour), report,
+ * charts and plot (report.md/html and gnuplot), diff (compare OLD NEW),
+ * trend (a history of results).
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "cases.h"
+#include "cgroup.h"
 #include "compare.h"
+#include "diff.h"
 #include "envfp.h"
 #include "matrix.h"
+#include "plot.h"
+#include "report.h"
 #include "results.h"
 #include "spawn.h"
+#include "term.h"
+#include "trend.h"
 #include "util.h"
 
 #define DEFAULT_TIMEOUT_S 60
@@ -43,10 +54,18 @@ enum {
 	O_VERBOSE = 1 << 10,
 	O_HELP = 1 << 11,  /* only for listing the help option */
 	O_ALLOC = 1 << 12,
+	O_FORMAT = 1 << 13,
+	O_QUIET = 1 << 14,
+	O_YES = 1 << 15,
+	O_PLOTS = 1 << 16,
+	O_FAILON = 1 << 17,
+	/* high bits: clear of options added below 1 << 20 */
+	O_MEMCAP = 1 << 20,
+	O_RESUME = 1 << 21,
 };
 
 #define O_RUN (O_AXIS | O_PROFILE | O_REPEAT | O_OUT | O_TIMEOUT | O_FACTOR | \
-	       O_INTERVAL | O_CASES | O_VERBOSE | O_ALLOC)
+	       O_INTERVAL | O_CASES | O_VERBOSE | O_ALLOC | O_MEMCAP | O_RESUME)
 
 static const struct option_def {
 	const char *name;
@@ -64,6 +83,15 @@ static const struct option_def {
 	{ "--cases", O_CASES, 1 },
 	{ "--expected", O_EXPECTED, 1 },
 	{ "--from", O_FROM, 1 },
+	{ "--mem-cap", O_MEMCAP, 1 },
+	{ "--resume", O_RESUME, 1 },
+	{ "--format", O_FORMAT, 1 },
+	{ "--quiet", O_QUIET, 0 },
+	{ "-q", O_QUIET, 0 },
+	{ "--yes", O_YES, 0 },
+	{ "-y", O_YES, 0 },
+	{ "--plots", O_PLOTS, 1 },
+	{ "--fail-on", O_FAILON, 1 },
 	{ "--verbose", O_VERBOSE, 0 },
 	{ "-v", O_VERBOSE, 0 },
 	{ NULL, 0, 0 },
@@ -92,7 +120,7 @@ static const struct command {
 	  "\n"
 	  "Example:\n"
 	  "  memrepro describe fiber-stacks --axis allocator=glibc,jemalloc\n" },
-	{ "run", O_RUN, 0, -1,
+	{ "run", O_RUN | O_QUIET, 0, -1,
 	  "memrepro run [OPTIONS] [CASE...]",
 	  "Run every case (or the named ones) under its matrix of configs, each\n"
 	  "--repeat times, and write a results directory (docs/formats.md).\n"
@@ -102,25 +130,75 @@ static const struct command {
 	  "\n"
 	  "Example:\n"
 	  "  memrepro run fiber-stacks --axis madvise=free,dontneed --repeat 5\n" },
-	{ "check", O_RUN | O_EXPECTED | O_FROM, 0, -1,
+	{ "check", O_RUN | O_EXPECTED | O_FROM | O_FORMAT | O_QUIET, 0, -1,
 	  "memrepro check [OPTIONS] [--from RESULTS] [CASE...]",
 	  "Run (profile: quick unless --profile full) and compare the results\n"
 	  "with the claims and baselines in the expected directory; or, with\n"
 	  "--from, compare an existing results directory without running.\n"
-	  "Verdicts go to stdout, progress to stderr.  Status: 0 when everything\n"
-	  "held, 1 on a regression or a failed run, 2 on bad usage/input.\n"
+	  "Verdicts go to stdout (--format: human, tap, junit, json), progress\n"
+	  "to stderr.  Status: 0 when everything held, 1 on a regression or a\n"
+	  "failed run, 2 on bad usage/input.\n"
 	  "\n"
 	  "Examples:\n"
 	  "  memrepro check\n"
-	  "  memrepro check --from results/20250101-120000 fiber-stacks\n" },
-	{ "bless", O_RUN | O_EXPECTED | O_FROM, 0, -1,
+	  "  memrepro check --from results/20250101-120000 fiber-stacks\n"
+	  "  memrepro check --format junit > junit.xml\n" },
+	{ "bless", O_RUN | O_EXPECTED | O_FROM | O_YES | O_QUIET, 0, -1,
 	  "memrepro bless [OPTIONS] [--from RESULTS] [CASE...]",
 	  "Run (profile: quick unless --profile full), or take --from an existing\n"
 	  "results directory, and write the baselines of this platform:\n"
-	  "<expected>/<platform>/<case>.tsv.\n"
+	  "<expected>/<platform>/<case>.tsv.  First shows what changes: rows whose\n"
+	  "median moves beyond the old tolerance, new and gone rows (--verbose:\n"
+	  "every new and gone row).  On a terminal it then asks; --yes writes\n"
+	  "without asking; not on a terminal it writes (scripts, CI).  A baseline\n"
+	  "whose rows would not change is left as it is.  Status: 1 when the\n"
+	  "question was declined or a file could not be written.\n"
+	  "\n"
+	  "Examples:\n"
+	  "  memrepro bless fiber-stacks --repeat 5\n"
+	  "  memrepro bless --from results/20250101-120000 --yes\n" },
+	{ "report", O_RUN | O_EXPECTED | O_FROM | O_PLOTS | O_QUIET, 0, -1,
+	  "memrepro report [OPTIONS] [DIR | CASE...]",
+	  "Write DIR/report.md, a self-contained DIR/report.html and every chart\n"
+	  "(DIR/plots/*.png and *.svg) for the results directory DIR, without\n"
+	  "rerunning anything; with no DIR, first run the cases (every case, or\n"
+	  "the named ones; profile full unless --profile quick) into a new\n"
+	  "results directory, as run does.  A single argument that names an\n"
+	  "existing directory is DIR (or say --from DIR).  Needs gnuplot.\n"
+	  "Status: 0 when the report and every chart were written (whatever the\n"
+	  "verdicts), 1 when something could not be, 2 on bad usage/input.\n"
+	  "\n"
+	  "Examples:\n"
+	  "  memrepro report                  # run the default matrix, then report\n"
+	  "  memrepro report results/20250101-120000\n" },
+	{ "compare", O_OUT | O_PLOTS | O_FAILON | O_VERBOSE, 2, 2,
+	  "memrepro compare [--fail-on PCT] [--out DIR] OLD NEW",
+	  "Compare two results directories (before and after an upgrade, two\n"
+	  "machines): per case, config, checkpoint and metric both measured, the\n"
+	  "medians, the change in percent and whether it is beyond the noise of\n"
+	  "the repeats (Mann-Whitney U, p < 0.05, with 4 repeats or more on each\n"
+	  "side; else non-overlapping ranges; never for a change below the\n"
+	  "metric's smallest change: memory 3 % and 512 kB, time 10 % and 30 ms,\n"
+	  "counts 10 % and 100).  Prints the changes beyond noise (--verbose:\n"
+	  "every row); writes DIR/compare.tsv and a chart per case (DIR: --out,\n"
+	  "default NEW/compare).  Status: 1 with --fail-on when a figure is worse\n"
+	  "beyond noise by more than PCT percent, else 0; 2 on bad usage/input.\n"
 	  "\n"
 	  "Example:\n"
-	  "  memrepro bless fiber-stacks --repeat 5\n" },
+	  "  memrepro compare results/before results/after --fail-on 10\n" },
+	{ "trend", O_OUT | O_PLOTS | O_VERBOSE, 2, -1,
+	  "memrepro trend [--out DIR] DIR DIR...",
+	  "Follow figures over many results directories (a nightly history),\n"
+	  "ordered by the time each started: per case, config, checkpoint and\n"
+	  "metric the medians as a series, with its step changes found by binary\n"
+	  "segmentation of the medians (a step: the median shifts by more than\n"
+	  "3 x the repeats' range and the metric's smallest change, as compare's).\n"
+	  "Prints the steps (--verbose: every series); writes DIR/trend.tsv and\n"
+	  "a chart per case (DIR: --out, default the newest results' trend/).\n"
+	  "Status: 0, 1 when a chart could not be drawn, 2 on bad usage/input.\n"
+	  "\n"
+	  "Example:\n"
+	  "  memrepro trend results/2025*\n" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -131,12 +209,21 @@ static const struct {
 } options_help[] = {
 	{ O_AXIS,
 	  "  --axis KEY=V1[,V2...]  set the values of an axis, or fix a parameter\n"
-	  "                         (repeatable; the last one for a key wins).  KEY is\n"
+	  "                         (repeatable, each KEY once).  KEY is\n"
 	  "                         allocator (glibc|jemalloc|tcmalloc|mimalloc),\n"
 	  "                         glibc.<namespace>.<tunable> (passed in\n"
 	  "                         GLIBC_TUNABLES, part of the config), or a case\n"
 	  "                         parameter (values must be allowed by each case\n"
-	  "                         that has it; cases without it ignore it)\n" },
+	  "                         that has it; cases without it ignore it), or\n"
+	  "                         pressure (none or MiB: run in a memory cgroup\n"
+	  "                         limited to that size; off unless given)\n" },
+	{ O_MEMCAP,
+	  "  --mem-cap MIB          cap each run's memory (its own memory cgroup; the\n"
+	  "                         sampler kills past it where none can be made):\n"
+	  "                         over it the outcome is memory-cap\n" },
+	{ O_RESUME,
+	  "  --resume DIR           continue the interrupted run whose results are in\n"
+	  "                         DIR, with the options it recorded (no others)\n" },
 	{ O_ALLOC,
 	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
 	  "                         from another library, e.g.\n"
@@ -148,7 +235,8 @@ static const struct {
 	{ O_REPEAT, "  --repeat N             runs per config (default 3)\n" },
 	{ O_OUT,
 	  "  --out DIR              results directory (default\n"
-	  "                         results/<YYYYmmdd-HHMMSS>); must be new or empty\n" },
+	  "                         results/<YYYYmmdd-HHMMSS>); must be new or empty.\n"
+	  "                         compare, trend: where the table and charts go\n" },
 	{ O_TIMEOUT,
 	  "  --timeout S            per-run timeout in seconds (default: the case's\n"
 	  "                         own, else 60)\n" },
@@ -161,6 +249,17 @@ static const struct {
 	  "  --expected DIR         claims and baselines (default: ./expected if it\n"
 	  "                         exists, else <exe dir>/../share/memrepro/expected)\n" },
 	{ O_FROM, "  --from DIR             compare this results directory, do not run\n" },
+	{ O_FORMAT,
+	  "  --format FMT           verdicts as human (default), tap (TAP 13, as\n"
+	  "                         kselftest), junit (JUnit XML) or json\n" },
+	{ O_YES, "  -y, --yes              write the baselines without asking\n" },
+	{ O_PLOTS,
+	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
+	  "                         the tree, else <exe dir>/../share/memrepro/plots)\n" },
+	{ O_FAILON,
+	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
+	  "                         more than PCT percent\n" },
+	{ O_QUIET, "  -q, --quiet            no progress, only what went wrong and the result\n" },
 	{ O_VERBOSE, "  -v, --verbose          more detail (command lines, every verdict)\n" },
 	{ O_HELP, "  -h, --help             help (memrepro COMMAND --help for a command's)\n" },
 	{ 0, NULL },
@@ -221,6 +320,16 @@ struct opts {
 	const char *sonames[MR_ALLOC_N]; /* --alloc overrides, NULL: default */
 	const char **names;        /* positional, NULL-terminated */
 	int nnames;
+	int format;                /* --format: enum mr_fmt */
+	int quiet;                 /* --quiet */
+	int yes;                   /* --yes */
+	const char *plots;         /* --plots, else the default (set by main) */
+	double fail_on;            /* --fail-on, -1: none */
+	long mem_cap_mib;          /* --mem-cap, 0: none */
+	const char *resume;        /* --resume DIR */
+	struct strbuf record;      /* the options that shape the results, as
+	                              env.tsv's "options" records them */
+	char **owned;              /* argument strings read back by --resume */
 };
 
 static void
@@ -232,6 +341,28 @@ opts_free(struct opts *o)
 		mr_matrix_axis_free(&o->axes[i]);
 	free(o->axes);
 	free(o->names);
+	sb_free(&o->record);
+	for (i = 0; o->owned && o->owned[i]; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	memset(o, 0, sizeof *o);
+}
+
+/* Add one argument to the record: blanks separate arguments, so a blank
+ * inside one is written \s and a backslash \\. */
+static void
+record_arg(struct strbuf *b, const char *a)
+{
+	if (b->len)
+		sb_add(b, " ");
+	for (; *a; a++) {
+		if (*a == ' ')
+			sb_add(b, "\\s");
+		else if (*a == '\\')
+			sb_add(b, "\\\\");
+		else
+			sb_addn(b, a, 1);
+	}
 }
 
 static _Noreturn void
@@ -268,8 +399,10 @@ real_arg(struct opts *o, const char *opt, const char *v)
 {
 	double x;
 
-	if (parse_double(v, &x) < 0 || x <= 0 || x > 1e6)
-		usage_error(o, "%s '%s': want a positive number", opt, v);
+	/* decimal only: strtod would take 0x10, infinity, blanks */
+	if (strspn(v, "0123456789.eE+-") != strlen(v) ||
+	    parse_double(v, &x) < 0 || x <= 0 || x > 1e6)
+		usage_error(o, "%s '%s': want a positive number (at most 1e6)", opt, v);
 	return x;
 }
 
@@ -279,6 +412,16 @@ set_option(struct opts *o, const struct option_def *d, const char *v)
 	struct strbuf err = { 0 };
 
 	o->given |= d->bit;
+	if (strpbrk(v, "\t\n\r"))
+		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in env.tsv", d->name);
+	/* what --resume needs to run the same matrix the same way */
+	if (!(d->bit & (O_OUT | O_VERBOSE | O_RESUME | O_FORMAT | O_QUIET | O_YES |
+			O_PLOTS | O_FAILON))) {
+		char *a = d->has_arg ? esprintf("%s=%s", d->name, v) : estrdup(d->name);
+
+		record_arg(&o->record, a);
+		free(a);
+	}
 	switch (d->bit) {
 	case O_AXIS:
 		o->axes = erealloc(o->axes, (size_t)(o->nax + 1) * sizeof *o->axes);
@@ -338,9 +481,36 @@ set_option(struct opts *o, const struct option_def *d, const char *v)
 	case O_FROM:
 		o->from = v;
 		break;
+	case O_MEMCAP:
+		o->mem_cap_mib = num_arg(o, d->name, v, 1, MR_MATRIX_MAX_MIB);
+		break;
+	case O_RESUME:
+		o->resume = v;
+		break;
 	case O_VERBOSE:
 		o->verbose = 1;
 		break;
+	case O_FORMAT:
+		if ((o->format = mr_fmt_parse(v)) < 0)
+			usage_error(o, "--format '%s': want human, tap, junit or json", v);
+		break;
+	case O_QUIET:
+		o->quiet = 1;
+		break;
+	case O_YES:
+		o->yes = 1;
+		break;
+	case O_PLOTS:
+		o->plots = v;
+		break;
+	case O_FAILON: {
+		double x;
+
+		if (parse_double(v, &x) < 0 || x < 0 || x > 1e6)
+			usage_error(o, "--fail-on '%s': want a percentage (0 or more)", v);
+		o->fail_on = x;
+		break;
+	}
 	}
 }
 
@@ -364,6 +534,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->repeat = DEFAULT_REPEAT;
 	o->factor = 1;
 	o->interval_ms = DEFAULT_INTERVAL_MS;
+	o->fail_on = -1;
 	o->names = ecalloc((size_t)argc + 1, sizeof *o->names);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = "";
@@ -374,7 +545,7 @@ parse_args(struct opts *o, int argc, char **argv)
 			if (!o->cmd) {
 				o->cmd = find_command(a);
 				if (!o->cmd) {
-					usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless", a);
+					usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend", a);
 				}
 			} else {
 				o->names[o->nnames++] = a;
@@ -424,19 +595,47 @@ parse_args(struct opts *o, int argc, char **argv)
 			usage_error(o, "%s does not apply to %s", optab[i].name, o->cmd->name);
 	if (o->from) {
 		/* --cases is harmless (nothing is run, so it is not needed) */
-		int extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES);
+		int extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES |
+					 O_FORMAT | O_QUIET | O_YES | O_PLOTS);
 
 		for (i = 0; optab[i].name; i++)
 			if (extra & optab[i].bit)
 				usage_error(o, "%s does not apply with --from (nothing is run)", optab[i].name);
 	}
+	if (o->resume) {
+		int extra = o->given & ~(O_RESUME | O_VERBOSE | O_FORMAT | O_QUIET | O_YES |
+					 O_PLOTS);
+
+		for (i = 0; optab[i].name; i++)
+			if (extra & optab[i].bit)
+				usage_error(o, "%s cannot be given with --resume: it continues with the options %s/env.tsv recorded",
+					    optab[i].name, o->resume);
+		if (o->nnames)
+			usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/env.tsv recorded",
+				    o->resume);
+	}
+	for (i = 0; i < o->nnames; i++)
+		if (strpbrk(o->names[i], "\t\n\r"))
+			usage_error(o, "a case name with a tab or a newline");
+	if (!strcmp(o->cmd->name, "compare") && o->nnames != 2)
+		usage_error(o, "compare needs two results directories, OLD and NEW");
+	if (!strcmp(o->cmd->name, "trend") && o->nnames < 2)
+		usage_error(o, "trend needs two results directories or more");
 	if (o->nnames < o->cmd->min_names)
 		usage_error(o, "%s needs a case name", o->cmd->name);
 	if (o->cmd->max_names >= 0 && o->nnames > o->cmd->max_names)
 		usage_error(o, "%s takes %s", o->cmd->name,
 			    o->cmd->max_names ? "one case name" : "no case names");
-	if (o->quick < 0)
+	if (o->quick < 0) {
 		o->quick = strcmp(o->cmd->name, "check") == 0 || strcmp(o->cmd->name, "bless") == 0;
+		/* the profile the command chose, so a resume by another
+		 * command keeps it */
+		record_arg(&o->record, o->quick ? "--profile=quick" : "--profile=full");
+	}
+	if (o->nnames)
+		record_arg(&o->record, "--");
+	for (i = 0; i < o->nnames; i++)
+		record_arg(&o->record, o->names[i]);
 }
 
 /* --- paths ----------------------------------------------------------- */
@@ -700,50 +899,16 @@ failing(const char *word)
 	return strcmp(word, "ok") != 0 && strcmp(word, "skipped") != 0;
 }
 
-/* The last lines of a failed run's log, each prefixed "# " so that they
- * cannot be mistaken for the runner's own lines. */
-static void
-log_tail(FILE *out, const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *lines[LOG_TAIL] = { 0 }, *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int n = 0, i;
-
-	if (!f)
-		return;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		ssize_t j;
-
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		/* a case's junk must not drive the terminal */
-		for (j = 0; j < len; j++)
-			if ((unsigned char)line[j] < 0x20 && line[j] != '\t')
-				line[j] = '?';
-			else if (line[j] == 0x7f)
-				line[j] = '?';
-		free(lines[n % LOG_TAIL]);
-		lines[n % LOG_TAIL] = estrdup(line);
-		n++;
-	}
-	free(line);
-	fclose(f);
-	for (i = n > LOG_TAIL ? n - LOG_TAIL : 0; i < n; i++)
-		fprintf(out, "# %s\n", lines[i % LOG_TAIL]);
-	for (i = 0; i < LOG_TAIL; i++)
-		free(lines[i]);
-}
-
 /* The state shared by the runs of one invocation. */
 struct session {
 	const struct opts *o;
 	struct mr_results res;
 	struct mr_alloc allocs[MR_ALLOC_N];
 	FILE *progress;
+	struct mr_term term; /* the progress line or lines */
 	int failed;       /* some run failed */
 	int interrupted;
+	struct mr_results_done done; /* --resume: the runs that had ended */
 };
 
 static long
@@ -775,7 +940,8 @@ run_one(struct session *s, const struct mr_cases_desc *c, const struct mr_matrix
 	(void)m;
 	if (a->missing) {
 		rc = mr_results_add(&s->res, &row);
-		mr_results_progress(s->progress, &row, cf->shortc, (int)o->repeat);
+		mr_term_start(&s->term, c->name, cf->shortc, repeat, (int)o->repeat);
+		mr_term_end(&s->term, &row, cf->shortc, (int)o->repeat, 0);
 		return rc;
 	}
 	log = mr_results_log(&s->res, c->name, cf->safe, repeat);
@@ -789,6 +955,7 @@ run_one(struct session *s, const struct mr_cases_desc *c, const struct mr_matrix
 	env = mr_spawn_env((const char *const *)extra);
 	argv = mr_matrix_argv(c, cf);
 	if (o->verbose) {
+		mr_term_clear(&s->term);
 		fprintf(s->progress, "# exec:");
 		for (i = 0; i < nx; i++)
 			fprintf(s->progress, " %s", extra[i]);
@@ -802,17 +969,38 @@ run_one(struct session *s, const struct mr_cases_desc *c, const struct mr_matrix
 	rq.log_path = abs;
 	rq.timeout_ms = timeout_ms(o, c);
 	rq.interval_ms = (int)o->interval_ms;
+	rq.tick = mr_term_tick;
+	rq.tick_ctx = &s->term;
+	mr_term_start(&s->term, c->name, cf->shortc, repeat, (int)o->repeat);
+	rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
+	rq.pressure_kb = (uint64_t)cf->pressure_mib * 1024;
 	rc = mr_spawn_run(&rq, &res);
-	if (rc == 0) {
+	if (rc == -ENOTSUP) {
+		/* a pressure config where no memory cgroup can be made */
+		snprintf(detail, sizeof detail, "pressure=%ld needs a memory cgroup: %s",
+			 cf->pressure_mib, res.cgroup_why);
+		row.detail = detail;
+		rc = mr_results_add(&s->res, &row);
+		mr_term_end(&s->term, &row, cf->shortc, (int)o->repeat, 0);
+	} else if (rc == 0) {
 		row.outcome = mr_spawn_describe(&res, rq.timeout_ms, abs, detail, sizeof detail);
 		row.detail = detail;
 		row.res = &res;
 		row.log = log;
 		rc = mr_results_add(&s->res, &row);
-		mr_results_progress(s->progress, &row, cf->shortc, (int)o->repeat);
+		mr_term_end(&s->term, &row, cf->shortc, (int)o->repeat,
+			    failing(row.outcome));
 		if (failing(row.outcome)) {
 			s->failed = 1;
-			log_tail(s->progress, abs);
+			mr_log_tail(s->progress, abs, LOG_TAIL, "# ");
+		}
+		if (res.log_errno) {
+			/* the results' disk is full, or gone: going on would
+			 * lose the next runs' rows too */
+			errno = res.log_errno;
+			weprintf("write %s: stopping, the runs that ended are in %s:",
+				 abs, s->res.dir);
+			rc = -1;
 		}
 	} else if (rc == -EINTR) {
 		s->interrupted = 1;
@@ -833,22 +1021,120 @@ static int
 run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	struct mr_matrix *mats)
 {
-	int i, r, k;
+	int i, r, k, total = 0;
 
 	for (i = 0; i < ncases; i++)
 		for (r = 1; r <= s->o->repeat; r++)
 			for (k = 0; k < mats[i].n; k++)
-				if (mr_spawn_interrupted ||
-				    run_one(s, &cases[i], &mats[i], &mats[i].cfg[k], r) < 0)
+				total += !mr_results_done_has(&s->done, cases[i].name,
+							      mats[i].cfg[k].canon, r);
+	mr_term_init(&s->term, s->progress, total, s->o->quiet);
+	for (i = 0; i < ncases; i++)
+		for (r = 1; r <= s->o->repeat; r++)
+			for (k = 0; k < mats[i].n; k++) {
+				if (mr_spawn_interrupted)
 					goto stop;
+				if (mr_results_done_has(&s->done, cases[i].name,
+							mats[i].cfg[k].canon, r))
+					continue;
+				if (run_one(s, &cases[i], &mats[i], &mats[i].cfg[k], r) < 0)
+					goto stop;
+			}
+	mr_term_finish(&s->term);
 	return s->failed ? MR_FAILED : MR_OK;
 stop:
+	mr_term_clear(&s->term);
 	if (s->interrupted || mr_spawn_interrupted) {
-		weprintf("interrupted; the runs that ended are in %s", s->res.dir);
-		return 130;
+		int sig = mr_spawn_interrupted ? (int)mr_spawn_interrupted : SIGINT;
+		const char *abbrev = sigabbrev_np(sig);
+
+		weprintf("interrupted by SIG%s: the runs that ended are in %s; continue them with: memrepro %s --resume %s",
+			 abbrev ? abbrev : "?", s->res.dir, s->o->cmd->name, s->res.dir);
+		return 128 + sig;
 	}
 	return MR_FAILED;
 }
+
+/* The keys env.tsv adds for the run itself: what --resume needs to run
+ * it on, and the memory cgroup the runs went to. */
+static void
+run_env_keys(struct mr_envfp *fp, const struct opts *o, const char *cases_dir,
+	     const struct mr_cases_desc *cases, int ncases)
+{
+	const char *parent, *why;
+	char *abs = realpath(cases_dir, NULL), buf[32];
+	int v = mr_cgroup_probe(&parent, &why), i;
+	struct strbuf names = { 0 };
+
+	mr_envfp_add(fp, "options", o->record.s ? o->record.s : "");
+	for (i = 0; i < ncases; i++)
+		sb_printf(&names, "%s%s", i ? " " : "", cases[i].name);
+	mr_envfp_add(fp, "cases", names.s ? names.s : "");
+	sb_free(&names);
+	mr_envfp_add(fp, "cases_dir", abs ? abs : cases_dir);
+	free(abs);
+	snprintf(buf, sizeof buf, "%ld", o->mem_cap_mib);
+	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
+	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
+	mr_envfp_add(fp, v ? "memory_cgroup.parent" : "memory_cgroup.why", v ? parent : why);
+}
+
+/* Keys of env.tsv that may differ between a run and its resume. */
+static int
+resume_may_differ(const char *key)
+{
+	/* options: the resume's own are read from it (plus --cases) */
+	return strcmp(key, "started") == 0 || strcmp(key, "cases_dir") == 0 ||
+	       strcmp(key, "options") == 0 ||
+	       strncmp(key, "memory_cgroup.", 14) == 0 || strncmp(key, "resumed.", 8) == 0;
+}
+
+/* --resume: the machine, its allocators and the options must be those the
+ * interrupted run recorded, or the results would mix two setups.  Returns
+ * MR_OK (a "resumed.N" key added), or MR_USAGE / MR_FAILED after saying
+ * why. */
+static int
+resume_env(struct session *s, const struct mr_envfp *now)
+{
+	struct mr_envfp was;
+	int i, n = 1, rc = MR_OK;
+	char key[32], stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (mr_results_read_env(s->res.dir, &was) < 0)
+		return MR_USAGE;
+	for (i = 0; rc == MR_OK && i < now->n; i++) {
+		const char *v = mr_envfp_get(&was, now->key[i]);
+
+		if (resume_may_differ(now->key[i]) || (v && strcmp(v, now->val[i]) == 0))
+			continue;
+		weprintf("--resume %s: %s was '%s' when the runs began, is '%s' now: refusing to mix the two (start a new run)",
+			 s->res.dir, now->key[i], v ? v : "(not recorded)", now->val[i]);
+		rc = MR_USAGE;
+	}
+	for (i = 0; rc == MR_OK && i < was.n; i++) {
+		if (!resume_may_differ(was.key[i]) && !mr_envfp_get(now, was.key[i])) {
+			weprintf("--resume %s: %s was '%s' when the runs began, is not known now: refusing to mix the two",
+				 s->res.dir, was.key[i], was.val[i]);
+			rc = MR_USAGE;
+		}
+		if (strncmp(was.key[i], "resumed.", 8) == 0)
+			n++;
+	}
+	mr_envfp_free(&was);
+	if (rc != MR_OK)
+		return rc;
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(key, sizeof key, "resumed.%d", n);
+	fprintf(s->progress, "resuming %s: %d run%s had ended\n", s->res.dir, s->done.n,
+		s->done.n == 1 ? "" : "s");
+	return mr_results_env_add(&s->res, key, stamp) < 0 ? MR_FAILED : MR_OK;
+}
+
+static int report(const struct opts *o, const char *dir, const char *cases_dir,
+		  const char *expected_dir, const char *const *names);
 
 static int
 cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
@@ -880,22 +1166,28 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 		goto out;
 	}
 	outdir = o->out ? estrdup(o->out) : mr_results_default_dir();
-	if (mr_results_open(&s.res, outdir) < 0) {
+	if ((o->resume ? mr_results_reopen(&s.res, outdir, &s.done) :
+			 mr_results_open(&s.res, outdir)) < 0) {
 		free(outdir);
 		rc = MR_USAGE;
 		goto out;
 	}
 	free(outdir);
+	/* what runners killed outright (SIGKILL) could not clean up */
+	mr_cgroup_sweep();
 	mr_alloc_resolve(s.allocs, self_exe, o->sonames);
 	er.profile = o->quick ? "quick" : "full";
 	er.repeat = (int)o->repeat;
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S) * o->factor;
 	mr_envfp_collect(&fp, &er, s.allocs);
+	run_env_keys(&fp, o, cases_dir, cases, ncases);
 	if (o->verbose)
 		for (i = 0; i < fp.n; i++)
 			fprintf(s.progress, "# %s: %s\n", fp.key[i], fp.val[i]);
-	if (mr_results_env(&s.res, &fp) < 0)
+	if (o->resume)
+		rc = resume_env(&s, &fp);
+	else if (mr_results_env(&s.res, &fp) < 0)
 		rc = MR_FAILED;
 	mr_envfp_free(&fp);
 	if (rc == MR_OK)
@@ -914,10 +1206,16 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 		co.cases = names;
 		co.verbose = o->verbose;
 		co.out = stdout;
+		co.format = o->format;
+		co.color = mr_term_color(stdout);
+		co.yes = o->yes;
+		co.interactive = isatty(0);
 		if (strcmp(o->cmd->name, "check") == 0)
 			crc = mr_check(&co);
 		else if (strcmp(o->cmd->name, "bless") == 0)
 			crc = mr_bless(&co);
+		else if (strcmp(o->cmd->name, "report") == 0)
+			crc = report(o, s.res.dir, cases_dir, expected_dir, names);
 		free(names);
 		if (crc == MR_USAGE)
 			rc = MR_USAGE;
@@ -926,6 +1224,7 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 	}
 	if (mr_results_close(&s.res) < 0 && rc == MR_OK)
 		rc = MR_FAILED;
+	mr_results_done_free(&s.done);
 	mr_alloc_free(s.allocs);
 out:
 	sb_free(&err);
@@ -946,28 +1245,194 @@ cmd_compare(const struct opts *o, const char *expected_dir)
 	co.cases = o->nnames ? o->names : NULL;
 	co.verbose = o->verbose;
 	co.out = stdout;
+	co.format = o->format;
+	co.color = mr_term_color(stdout);
+	co.yes = o->yes;
+	co.interactive = isatty(0);
 	return strcmp(o->cmd->name, "check") == 0 ? mr_check(&co) : mr_bless(&co);
+}
+
+/* --- report, compare, trend ------------------------------------------ */
+
+static int
+report(const struct opts *o, const char *dir, const char *cases_dir,
+       const char *expected_dir, const char *const *names)
+{
+	struct mr_report_opts ro = { 0 };
+
+	ro.results_dir = dir;
+	ro.expected_dir = expected_dir;
+	ro.cases_dir = cases_dir;
+	ro.plots_dir = o->plots;
+	ro.cases = names;
+	ro.verbose = o->verbose;
+	ro.out = stdout;
+	return mr_report(&ro);
+}
+
+/* report DIR (or --from DIR): the results exist; no case names then. */
+static int
+cmd_report_dir(const struct opts *o, const char *dir, const char *cases_dir,
+	       const char *expected_dir)
+{
+	struct stat st;
+	int i, extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES |
+				    O_PLOTS | O_QUIET);
+
+	for (i = 0; optab[i].name; i++) {
+		if (extra & optab[i].bit) {
+			weprintf("%s does not apply to the report of an existing results directory (nothing is run)",
+				 optab[i].name);
+			return MR_USAGE;
+		}
+	}
+	if (stat(dir, &st) < 0) {
+		weprintf("results directory %s:", dir);
+		return MR_USAGE;
+	}
+	return report(o, dir, cases_dir, expected_dir,
+		      o->from && o->nnames ? o->names : NULL);
+}
+
+static int
+cmd_diff(const struct opts *o)
+{
+	struct mr_diff_opts d = { 0 };
+
+	d.old_dir = o->names[0];
+	d.new_dir = o->names[1];
+	d.out_dir = o->out;
+	d.plots_dir = o->plots;
+	d.fail_on = o->fail_on;
+	d.verbose = o->verbose;
+	d.color = mr_term_color(stdout);
+	d.out = stdout;
+	return mr_diff(&d);
+}
+
+static int
+cmd_trend(const struct opts *o)
+{
+	struct mr_trend_opts t = { 0 };
+
+	t.dirs = o->names;
+	t.ndirs = o->nnames;
+	t.out_dir = o->out;
+	t.plots_dir = o->plots;
+	t.verbose = o->verbose;
+	t.out = stdout;
+	return mr_trend(&t);
+}
+
+/* --resume DIR: the options DIR/env.tsv recorded replace the command
+ * line's (only --verbose is taken from it), parsed as if given again. */
+static void
+resume_args(struct opts *o)
+{
+	struct opts n = { 0 };
+	struct mr_envfp fp;
+	const char *rec, *cdir, *cnames;
+	char **argv, *copy, *tok, *save = NULL;
+	int argc = 0, named = 0;
+
+	if (mr_results_read_env(o->resume, &fp) < 0) {
+		opts_free(o);
+		exit(MR_USAGE);
+	}
+	rec = mr_envfp_get(&fp, "options");
+	cnames = mr_envfp_get(&fp, "cases");
+	if (!rec || !cnames) {
+		weprintf("--resume %s: env.tsv records no options: not a run this memrepro can resume",
+			 o->resume);
+		mr_envfp_free(&fp);
+		opts_free(o);
+		exit(MR_USAGE);
+	}
+	cdir = mr_envfp_get(&fp, "cases_dir");
+	argv = ecalloc(strlen(rec) + strlen(cnames) + 6, sizeof *argv);
+	argv[argc++] = estrdup("memrepro");
+	argv[argc++] = estrdup(o->cmd->name);
+	if (cdir)
+		argv[argc++] = esprintf("--cases=%s", cdir);
+	copy = estrdup(strcmp(rec, "-") ? rec : "");
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *a = emalloc(strlen(tok) + 1), *d = a;
+
+		for (; *tok; tok++) {
+			if (tok[0] == '\\' && tok[1] == 's') {
+				*d++ = ' ';
+				tok++;
+			} else if (tok[0] == '\\' && tok[1] == '\\') {
+				*d++ = '\\';
+				tok++;
+			} else {
+				*d++ = *tok;
+			}
+		}
+		*d = '\0';
+		if (cdir && strncmp(a, "--cases=", 8) == 0) {
+			free(a); /* the resolved directory above wins */
+			continue;
+		}
+		named |= strcmp(a, "--") == 0;
+		argv[argc++] = a;
+	}
+	free(copy);
+	/* Run without names, it ran every case found then: exactly those. */
+	if (!named && strcmp(cnames, "-") != 0) {
+		argv[argc++] = estrdup("--");
+		copy = estrdup(cnames);
+		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			argv[argc++] = estrdup(tok);
+		free(copy);
+	}
+	mr_envfp_free(&fp);
+	n.owned = argv;
+	parse_args(&n, argc, argv);
+	n.resume = o->resume;
+	n.out = o->resume;
+	n.verbose |= o->verbose;
+	n.quiet |= o->quiet;
+	n.yes |= o->yes;
+	n.format = o->format;
+	n.plots = o->plots;
+	opts_free(o);
+	*o = n;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	char *exe, *exe_dir, *cases_dir, *expected_dir;
+	char *exe, *exe_dir, *cases_dir, *expected_dir, *plots_dir;
 	int rc;
 
 	/* The allocator probe: this binary re-executed with LD_PRELOAD. */
 	if (argc == 3 && strcmp(argv[1], "__probe-alloc") == 0)
 		return mr_alloc_probe_main(argv[2]);
 	parse_args(&o, argc, argv);
+	if (o.resume)
+		resume_args(&o);
 	self_paths(&exe, &exe_dir);
 	cases_dir = o.cases_dir ? estrdup(o.cases_dir) : default_cases_dir(exe_dir);
 	expected_dir = o.expected_dir ? estrdup(o.expected_dir) : default_expected_dir(exe_dir);
+	plots_dir = o.plots ? NULL : mr_plot_default_dir(exe_dir);
+	if (plots_dir)
+		o.plots = plots_dir;
 	mr_spawn_init();
 	if (strcmp(o.cmd->name, "list") == 0)
 		rc = cmd_list(cases_dir);
 	else if (strcmp(o.cmd->name, "describe") == 0)
 		rc = cmd_describe(&o, cases_dir);
+	else if (strcmp(o.cmd->name, "compare") == 0)
+		rc = cmd_diff(&o);
+	else if (strcmp(o.cmd->name, "trend") == 0)
+		rc = cmd_trend(&o);
+	else if (strcmp(o.cmd->name, "report") == 0 && o.from)
+		rc = cmd_report_dir(&o, o.from, cases_dir, expected_dir);
+	else if (strcmp(o.cmd->name, "report") == 0 && o.nnames == 1 &&
+		 is_dir(o.names[0]))
+		rc = cmd_report_dir(&o, o.names[0], cases_dir, expected_dir);
 	else if (o.from)
 		rc = cmd_compare(&o, expected_dir);
 	else
@@ -977,6 +1442,7 @@ main(int argc, char **argv)
 	free(exe_dir);
 	free(cases_dir);
 	free(expected_dir);
+	free(plots_dir);
 	opts_free(&o);
 	return rc;
 }

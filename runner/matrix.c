@@ -126,6 +126,21 @@ valid_keys(const struct mr_cases_desc *cases, int ncases, struct strbuf *b)
 	sb_free(&seen);
 }
 
+/* A value of the pressure axis: "none" or MiB as a plain decimal in
+ * 1..MR_MATRIX_MAX_MIB.  Returns the MiB (0 for none) or -1. */
+static long
+pressure_value(const char *v)
+{
+	long long x;
+
+	if (strcmp(v, "none") == 0)
+		return 0;
+	if (!*v || strspn(v, "0123456789") != strlen(v) || parse_ll(v, &x) < 0 ||
+	    x < 1 || x > MR_MATRIX_MAX_MIB)
+		return -1;
+	return (long)x;
+}
+
 int
 mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		     const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
@@ -133,8 +148,27 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 	int a, i, j;
 
 	for (a = 0; a < nax; a++) {
+		for (i = 0; i < a; i++) {
+			if (strcmp(ax[i].key, ax[a].key) == 0) {
+				sb_printf(err, "--axis %s given twice: give all its values in one --axis %s=V1,V2",
+					  ax[a].key, ax[a].key);
+				return -1;
+			}
+		}
+	}
+	for (a = 0; a < nax; a++) {
 		int known = 0;
 
+		if (strcmp(ax[a].key, "pressure") == 0) {
+			for (j = 0; j < ax[a].nvals; j++) {
+				if (pressure_value(ax[a].vals[j]) < 0) {
+					sb_printf(err, "--axis pressure: bad value '%s'; want none or a memory limit in MiB (1..%d)",
+						  ax[a].vals[j], MR_MATRIX_MAX_MIB);
+					return -1;
+				}
+			}
+			continue;
+		}
 		if (strcmp(ax[a].key, "allocator") == 0) {
 			for (j = 0; j < ax[a].nvals; j++) {
 				if (mr_alloc_index(ax[a].vals[j]) < 0) {
@@ -238,7 +272,7 @@ int
 mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 		int nax, int quick, struct mr_matrix *m, struct strbuf *err)
 {
-	struct dim *d = ecalloc((size_t)(c->nparams + nax + 1), sizeof *d);
+	struct dim *d = ecalloc((size_t)c->nparams + (size_t)nax + 2, sizeof *d);
 	const struct mr_matrix_axis *o;
 	int nd = 0, i, j, k, rc = 0;
 	long total = 1;
@@ -284,6 +318,20 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 			dim_add(&d[nd], estrdup(ax[i].vals[j]));
 		nd++;
 	}
+	if ((o = find_axis(ax, nax, "pressure")) != NULL) {
+		d[nd].key = "pressure";
+		for (j = 0; j < o->nvals; j++) {
+			long mib = pressure_value(o->vals[j]);
+
+			if (mib < 0) {
+				sb_printf(err, "--axis pressure: bad value '%s'", o->vals[j]);
+				rc = -1;
+				goto out;
+			}
+			dim_add(&d[nd], mib ? esprintf("%ld", mib) : estrdup("none"));
+		}
+		nd++;
+	}
 	qsort(d, (size_t)nd, sizeof *d, cmp_dim);
 	for (i = 0; i < nd; i++) {
 		total *= d[i].nvals;
@@ -320,6 +368,8 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 				sb_printf(&tun, "%s%s=%s", tun.len ? ":" : "", kk, vv);
 			if (strcmp(kk, "allocator") == 0)
 				cf->allocator = vv;
+			if (strcmp(kk, "pressure") == 0)
+				cf->pressure_mib = pressure_value(vv);
 		}
 		cf->canon = canon.s;
 		cf->shortc = shortc.s ? shortc.s : estrdup("");
@@ -363,7 +413,7 @@ mr_matrix_free(struct mr_matrix *m)
 char **
 mr_matrix_argv(const struct mr_cases_desc *c, const struct mr_matrix_cfg *cfg)
 {
-	char **argv = ecalloc((size_t)(2 * c->nparams + 2), sizeof *argv);
+	char **argv = ecalloc(2 * (size_t)c->nparams + 2, sizeof *argv);
 	int n = 0, i, j;
 
 	argv[n++] = estrdup(c->path);

@@ -5,7 +5,9 @@
  * it), every parameter of the case (its axis values, or one fixed value:
  * the quick or the default one by profile), and any glibc.* tunable given
  * with --axis.  --axis key=v1,v2 replaces a dimension's values; each value
- * must be one the case allows.  Configs are written canonically as in
+ * must be one the case allows; a key may be given once.  The runner's own
+ * axis "pressure" (none, or a memory cgroup limit in MiB) is a dimension
+ * only when given.  Configs are written canonically as in
  * docs/formats.md: every key=value sorted by key, joined by commas.
  */
 #ifndef MR_MATRIX_H
@@ -48,7 +50,12 @@ struct mr_matrix_cfg {
 	char *safe;          /* shortc as a file name ("default" when empty) */
 	const char *allocator; /* the allocator value (points into kv) */
 	char *tunables;      /* GLIBC_TUNABLES value "k=v:k=v", or NULL */
+	long pressure_mib;   /* the pressure axis: the memory cgroup's limit
+	                        in MiB; 0: none (or not an axis) */
 };
+
+/* The largest pressure (and --mem-cap) in MiB: 1 TiB. */
+#define MR_MATRIX_MAX_MIB 1048576
 
 struct mr_matrix {
 	struct mr_matrix_cfg *cfg; /* in product order, first key slowest */

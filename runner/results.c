@@ -3,19 +3,28 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "tsv.h"
 #include "util.h"
+
+/* Less free space than this where the results go is refused before any
+ * run starts: one run's log alone may take MR_SPAWN_LOG_MAX. */
+#define MIN_FREE_KB (32u << 10)
 
 static const char runs_header[] =
 	"case\tconfig\trepeat\toutcome\tdetail\twall_ms\tpause_ms\tuser_ms\tsys_ms\t"
-	"maxrss_kb\tminflt\tmajflt\tpeak_rss_kb\tpeak_tree_rss_kb\tsamples\tlog\n";
+	"maxrss_kb\tminflt\tmajflt\tpeak_rss_kb\tpeak_tree_rss_kb\tcgroup_peak_kb\t"
+	"samples\tlog\n";
 static const char series_header[] =
-	"case\tconfig\trepeat\tt_ms\trss_kb\tvsz_kb\ttree_rss_kb\ttree_nproc\n";
+	"case\tconfig\trepeat\tt_ms\trss_kb\tvsz_kb\ttree_rss_kb\ttree_nproc\tcgroup_kb\n";
 
 char *
 mr_results_default_dir(void)
@@ -53,6 +62,37 @@ empty_dir(const char *dir)
 	return empty;
 }
 
+/* Refuse a filesystem with less than MIN_FREE_KB free: dir, or its
+ * nearest existing parent when it is still to be made. */
+static int
+check_space(const char *dir)
+{
+	char *p = estrdup(dir), *slash;
+	struct statvfs sv;
+	unsigned long long kb;
+	int rc = 0;
+
+	while (statvfs(*p ? p : "/", &sv) < 0) {
+		if (errno != ENOENT || strcmp(p, ".") == 0) {
+			weprintf("results directory %s:", dir);
+			free(p);
+			return -1;
+		}
+		if ((slash = strrchr(p, '/')) != NULL)
+			*slash = '\0';
+		else
+			strcpy(p, ".");
+	}
+	kb = (unsigned long long)sv.f_bavail * sv.f_frsize / 1024;
+	if (kb < MIN_FREE_KB) {
+		weprintf("results directory %s: only %llu KiB free on its filesystem, "
+			 "need at least %u MiB: nothing was run", dir, kb, MIN_FREE_KB >> 10);
+		rc = -1;
+	}
+	free(p);
+	return rc;
+}
+
 static FILE *
 create(struct mr_results *r, const char *name, const char *header)
 {
@@ -69,13 +109,24 @@ create(struct mr_results *r, const char *name, const char *header)
 	return f;
 }
 
+static void
+ckpt_header(struct strbuf *h)
+{
+	int i;
+
+	sb_add(h, "case\tconfig\trepeat\tcheckpoint\tseq");
+	for (i = 0; i < MR_SPAWN_NCKPT; i++)
+		sb_printf(h, "\t%s", mr_spawn_ckpt_metric[i]);
+	sb_add(h, "\ttree_rss_kb\ttree_pss_kb\ttree_private_dirty_kb\ttree_nproc\tcgroup_kb\n");
+}
+
 int
 mr_results_open(struct mr_results *r, const char *dir)
 {
 	struct strbuf h = { 0 };
 	struct stat st;
 	char *logs;
-	int i, rc;
+	int rc;
 
 	memset(r, 0, sizeof *r);
 	if (stat(dir, &st) == 0) {
@@ -88,6 +139,8 @@ mr_results_open(struct mr_results *r, const char *dir)
 			return -1;
 		}
 	}
+	if (check_space(dir) < 0)
+		return -1;
 	if ((rc = mkdir_p(dir)) < 0) {
 		errno = -rc;
 		weprintf("create %s:", dir);
@@ -99,10 +152,7 @@ mr_results_open(struct mr_results *r, const char *dir)
 	if (rc < 0)
 		weprintf("create %s:", logs);
 	free(logs);
-	sb_add(&h, "case\tconfig\trepeat\tcheckpoint\tseq");
-	for (i = 0; i < MR_SPAWN_NCKPT; i++)
-		sb_printf(&h, "\t%s", mr_spawn_ckpt_metric[i]);
-	sb_add(&h, "\ttree_rss_kb\ttree_pss_kb\ttree_private_dirty_kb\ttree_nproc\n");
+	ckpt_header(&h);
 	if (rc == 0 &&
 	    (r->env = create(r, "env.tsv", "key\tvalue\n")) != NULL &&
 	    (r->runs = create(r, "runs.tsv", runs_header)) != NULL &&
@@ -117,14 +167,49 @@ mr_results_open(struct mr_results *r, const char *dir)
 	return rc;
 }
 
+/* Append b to f whole or not at all: write() straight to the file (the
+ * FILE's buffer is always empty here), and on a short write (a full disk)
+ * cut the file back to where it was, so no reader ever meets half a row. */
 static int
 put(struct mr_results *r, FILE *f, const char *name, const struct strbuf *b)
 {
-	if (b->len && (fwrite(b->s, 1, b->len, f) != b->len || fflush(f) == EOF)) {
+	int fd = fileno(f), e;
+	const char *p = b->s;
+	size_t left = b->len;
+	off_t at;
+
+	if (!left)
+		return 0;
+	if (fflush(f) == EOF || (at = lseek(fd, 0, SEEK_END)) < 0) {
 		weprintf("write %s/%s:", r->dir, name);
 		return -1;
 	}
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? errno : ENOSPC;
+			if (ftruncate(fd, at) < 0)
+				weprintf("truncate %s/%s:", r->dir, name);
+			errno = e;
+			weprintf("write %s/%s:", r->dir, name);
+			return -1;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
 	return 0;
+}
+
+static void
+add_kb(struct strbuf *b, uint64_t kb)
+{
+	if (kb == MR_SPAWN_NONE)
+		sb_add(b, "\t-");
+	else
+		sb_printf(b, "\t%" PRIu64, kb);
 }
 
 int
@@ -176,10 +261,11 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 				  res->peak_tree_rss_kb);
 		else
 			sb_add(&b, "\t-\t-");
+		add_kb(&b, res->cgroup_peak_kb);
 		sb_printf(&b, "\t%zu\t%s\n", res->nsamples, run->log);
 	} else
 		/* never started: no figures ("-"), no samples */
-		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t0\t%s\n",
+		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t0\t%s\n",
 			  lead, run->outcome, run->detail, run->log);
 	/* checkpoints and series first: a reader that sees the runs.tsv row
 	 * finds the run's other rows already there */
@@ -193,9 +279,11 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 				  k->t_us / 1000, (unsigned)(k->t_us % 1000));
 			for (j = 1; j < MR_SPAWN_NCKPT; j++)
 				sb_printf(&c, "\t%" PRIu64, k->v[j]);
-			sb_printf(&c, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+			sb_printf(&c, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64,
 				  k->tree_rss_kb, k->tree_pss_kb, k->tree_private_dirty_kb,
 				  k->tree_nproc);
+			add_kb(&c, k->cgroup_kb);
+			sb_add(&c, "\n");
 		}
 		rc |= put(r, r->ckpts, "checkpoints.tsv", &c);
 		sb_free(&c);
@@ -206,8 +294,10 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 		for (i = 0; i < res->nsamples; i++) {
 			const struct mr_spawn_sample *x = &res->samples[i];
 
-			sb_printf(&s, "%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+			sb_printf(&s, "%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64,
 				  lead, x->t_ms, x->rss_kb, x->vsz_kb, x->tree_rss_kb, x->tree_nproc);
+			add_kb(&s, x->cgroup_kb);
+			sb_add(&s, "\n");
 		}
 		rc |= put(r, r->series, "series.tsv", &s);
 		sb_free(&s);
@@ -215,6 +305,241 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 	rc |= put(r, r->runs, "runs.tsv", &b);
 	sb_free(&b);
 	return rc ? -1 : 0;
+}
+
+/* --- resume --------------------------------------------------------- */
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The run key of a row: its first three fields, "case\tconfig\trepeat";
+ * NULL when the row has fewer. */
+static char *
+row_key(const char *line)
+{
+	const char *p = line;
+	int tabs = 0;
+
+	for (; *p && *p != '\n'; p++)
+		if (*p == '\t' && ++tabs == 3)
+			break;
+	if (tabs < 2)
+		return NULL;
+	return estrndup(line, (size_t)(p - line));
+}
+
+/* Repair one file of dir for a resume: its first line must be header;
+ * a last line without newline is cut off; with done, rows of a run not in
+ * done are dropped; without, the runs are collected into *out (runs.tsv).
+ * Rewrites the file (temporary + rename) only when something is dropped.
+ * Returns 0 or -1 (printed). */
+static int
+repair(const char *dir, const char *name, const char *header,
+       const struct mr_results_done *done, struct mr_results_done *out)
+{
+	char *path = esprintf("%s/%s", dir, name), *line = NULL;
+	struct strbuf keep = { 0 };
+	size_t cap = 0, ntabs = 0;
+	long lineno = 0, dropped = 0, cut = 0;
+	const char *p;
+	ssize_t n;
+	FILE *f = fopen(path, "re");
+	int rc = 0;
+
+	for (p = header; *p; p++)
+		ntabs += *p == '\t';
+	if (!f) {
+		weprintf("--resume: %s:", path);
+		free(path);
+		return -1;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		size_t tabs = 0;
+		ssize_t i;
+
+		lineno++;
+		if (line[n - 1] != '\n') {
+			cut = 1; /* a write the runner did not finish */
+			break;
+		}
+		if (lineno == 1) {
+			if (strcmp(line, header) != 0) {
+				mr_errat(path, 1, 1, "not the header this memrepro writes "
+					 "(results of another version?): cannot resume");
+				rc = -1;
+				break;
+			}
+			sb_add(&keep, line);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			tabs += line[i] == '\t';
+		if (tabs != ntabs) {
+			mr_errat(path, lineno, 1, "expected %zu tab-separated fields as in the header, got %zu: cannot resume",
+				 ntabs + 1, tabs + 1);
+			rc = -1;
+			break;
+		}
+		if (done || out) {
+			char *k = row_key(line);
+
+			if (done && !bsearch(&k, done->key, (size_t)done->n, sizeof *done->key, cmp_key)) {
+				dropped++;
+				free(k);
+				continue;
+			}
+			if (out) {
+				out->key = erealloc(out->key, (size_t)(out->n + 1) * sizeof *out->key);
+				out->key[out->n++] = k;
+			} else {
+				free(k);
+			}
+		}
+		sb_add(&keep, line);
+	}
+	if (rc == 0 && lineno == 0) {
+		mr_errat(path, 0, 0, "empty: not a results directory this memrepro wrote");
+		rc = -1;
+	}
+	fclose(f);
+	free(line);
+	if (rc == 0 && (cut || dropped)) {
+		char *tmp = esprintf("%s.resume.%ld", path, (long)getpid());
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		size_t off = 0;
+
+		while (fd >= 0 && off < keep.len) {
+			ssize_t w = write(fd, keep.s + off, keep.len - off);
+
+			if (w <= 0)
+				break;
+			off += (size_t)w;
+		}
+		if (fd < 0 || off < keep.len || fsync(fd) < 0 || close(fd) < 0 ||
+		    rename(tmp, path) < 0) {
+			weprintf("--resume: rewrite %s:", path);
+			unlink(tmp);
+			rc = -1;
+		} else {
+			fprintf(stderr, "%s: resuming: dropped %s%s%ld row%s of the run that was interrupted\n",
+				path, cut ? "a line cut short" : "", cut && dropped ? " and " : "",
+				dropped, dropped == 1 ? "" : "s");
+		}
+		free(tmp);
+	}
+	sb_free(&keep);
+	free(path);
+	return rc;
+}
+
+int
+mr_results_reopen(struct mr_results *r, const char *dir,
+		  struct mr_results_done *done)
+{
+	struct strbuf h = { 0 };
+	static const char *const names[] = { "env.tsv", "runs.tsv", "checkpoints.tsv", "series.tsv" };
+	FILE **files[] = { &r->env, &r->runs, &r->ckpts, &r->series };
+	int i, rc = 0;
+
+	memset(r, 0, sizeof *r);
+	memset(done, 0, sizeof *done);
+	if (check_space(dir) < 0)
+		return -1;
+	ckpt_header(&h);
+	if (repair(dir, "env.tsv", "key\tvalue\n", NULL, NULL) < 0 ||
+	    repair(dir, "runs.tsv", runs_header, NULL, done) < 0)
+		rc = -1;
+	if (rc == 0) {
+		qsort(done->key, (size_t)done->n, sizeof *done->key, cmp_key);
+		for (i = 1; i < done->n; i++) {
+			if (strcmp(done->key[i - 1], done->key[i]) == 0) {
+				mr_errat(dir, 0, 0, "runs.tsv has a run twice: cannot resume");
+				rc = -1;
+				break;
+			}
+		}
+	}
+	if (rc == 0 && (repair(dir, "checkpoints.tsv", h.s, done, NULL) < 0 ||
+			repair(dir, "series.tsv", series_header, done, NULL) < 0))
+		rc = -1;
+	sb_free(&h);
+	r->dir = estrdup(dir);
+	for (i = 0; rc == 0 && i < 4; i++) {
+		char *path = esprintf("%s/%s", dir, names[i]);
+
+		if (!(*files[i] = fopen(path, "ae"))) {
+			weprintf("--resume: open %s:", path);
+			rc = -1;
+		}
+		free(path);
+	}
+	if (rc < 0) {
+		mr_results_close(r);
+		mr_results_done_free(done);
+	}
+	return rc;
+}
+
+int
+mr_results_done_has(const struct mr_results_done *done, const char *casename,
+		    const char *config, int repeat)
+{
+	char *k = esprintf("%s\t%s\t%d", casename, config, repeat);
+	int has = done->n && bsearch(&k, done->key, (size_t)done->n, sizeof *done->key, cmp_key);
+
+	free(k);
+	return has;
+}
+
+void
+mr_results_done_free(struct mr_results_done *done)
+{
+	int i;
+
+	for (i = 0; i < done->n; i++)
+		free(done->key[i]);
+	free(done->key);
+	memset(done, 0, sizeof *done);
+}
+
+int
+mr_results_read_env(const char *dir, struct mr_envfp *fp)
+{
+	char *path = esprintf("%s/env.tsv", dir);
+	struct mr_tsv t;
+	int rc = mr_tsv_open(&t, path), ck, cv;
+
+	memset(fp, 0, sizeof *fp);
+	if (rc == -ENOENT)
+		mr_errat(path, 0, 0, "no such file: not a results directory");
+	free(path);
+	if (rc < 0)
+		return -1;
+	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0) {
+		mr_tsv_close(&t);
+		return -1;
+	}
+	while ((rc = mr_tsv_next(&t)) > 0)
+		mr_envfp_add(fp, mr_tsv_get(&t, ck), mr_tsv_get(&t, cv));
+	mr_tsv_close(&t);
+	if (rc < 0)
+		mr_envfp_free(fp);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+mr_results_env_add(struct mr_results *r, const char *key, const char *val)
+{
+	struct strbuf b = { 0 };
+	int rc;
+
+	sb_printf(&b, "%s\t%s\n", key, val);
+	rc = put(r, r->env, "env.tsv", &b);
+	sb_free(&b);
+	return rc;
 }
 
 int

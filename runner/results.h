@@ -41,6 +41,35 @@ char *mr_results_default_dir(void);
  * printed (not writable, not empty, ...). */
 int mr_results_open(struct mr_results *r, const char *dir);
 
+/* The runs a results directory already has, for run --resume: sorted
+ * "case<TAB>config<TAB>repeat" keys. */
+struct mr_results_done {
+	char **key;  /* owned */
+	int n;
+};
+
+/* Reopen dir, written by an interrupted run, to continue it.  Its TSV
+ * headers must be the ones this runner writes.  Repairs what an
+ * interruption can leave: a last line without its newline (a runner killed
+ * outright in the middle of a write) is cut off, and the checkpoint and
+ * series rows of a run that has no runs.tsv row (the run in progress: it
+ * will be run again) are dropped.  Fills done with the runs that ended.
+ * Returns 0, or -1 with a message printed. */
+int mr_results_reopen(struct mr_results *r, const char *dir,
+		      struct mr_results_done *done);
+
+/* Non-zero when done has the run. */
+int mr_results_done_has(const struct mr_results_done *done, const char *casename,
+			const char *config, int repeat);
+void mr_results_done_free(struct mr_results_done *done);
+
+/* Read dir/env.tsv into fp (every key and value, in order).  Returns 0, or
+ * -1 with a message printed. */
+int mr_results_read_env(const char *dir, struct mr_envfp *fp);
+
+/* Append one key to env.tsv (a resume, say).  0 or -1 (printed). */
+int mr_results_env_add(struct mr_results *r, const char *key, const char *val);
+
 /* Write env.tsv.  Returns 0 or -1 (message printed). */
 int mr_results_env(struct mr_results *r, const struct mr_envfp *fp);
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "mr_proc.h"
 
 /* The fds the case finds its checkpoint channel on (MEMREPRO_CKPT_FD,
@@ -61,8 +62,7 @@ enum {
 static void
 on_signal(int sig)
 {
-	(void)sig;
-	mr_spawn_interrupted = 1;
+	mr_spawn_interrupted = sig;
 }
 
 void
@@ -125,6 +125,10 @@ child_fail(int errfd)
 	_exit(127);
 }
 
+/* What the child sends when it could not join its memory cgroup: the
+ * errno plus this, to tell it from an exec failure. */
+#define CGROUP_FAILED 0x10000
+
 /* --- environment ----------------------------------------------------- */
 
 char **
@@ -183,7 +187,7 @@ scan_proc(struct pinfo **out)
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
-		char path[300], buf[1024], *rp;
+		char path[300], buf[1024], *rp, *end, *end2;
 		long long ppid, pgid;
 		long len;
 
@@ -194,13 +198,19 @@ scan_proc(struct pinfo **out)
 		if (len < 0 || !(rp = strrchr(buf, ')')))
 			continue;
 		/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
-		if (sscanf(rp + 1, " %*c %lld %lld", &ppid, &pgid) != 2)
+		if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+			continue;
+		ppid = strtoll(rp + 4, &end, 10);
+		if (end == rp + 4 || *end != ' ')
+			continue;
+		pgid = strtoll(end + 1, &end2, 10);
+		if (end2 == end + 1)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
 			v = erealloc(v, (size_t)cap * sizeof *v);
 		}
-		v[n].pid = (pid_t)atoi(de->d_name);
+		v[n].pid = (pid_t)strtol(de->d_name, NULL, 10);
 		v[n].ppid = (pid_t)ppid;
 		v[n].pgid = (pid_t)pgid;
 		n++;
@@ -287,6 +297,30 @@ kill_tree(pid_t pid, pid_t *buf)
 		kill(buf[i], SIGKILL);
 }
 
+/* Is pid alive (not a zombie, not gone)? */
+static int
+alive(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return 0;
+	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+/* Once the case has ended by itself (a zombie not yet reaped, so nothing
+ * was killed yet): how many of its descendants are still alive. */
+static int
+count_leftovers(pid_t pid, pid_t *buf)
+{
+	int n = case_tree(pid, buf), i, left = 0;
+
+	for (i = 1; i < n; i++)
+		left += buf[i] != pid && alive(buf[i]);
+	return left;
+}
+
 /* After the case process is reaped: kill and reap whatever it left.  We
  * are a subreaper, so its orphans are our children now; the case is our
  * only child during a run, so every child we have is a leftover. */
@@ -360,7 +394,8 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		setpgid(0, 0);
 		child_signals();
 		if (dup2(devnull, 0) < 0 || dup2(outp[1], 1) < 0 ||
-		    (!keep_stderr && dup2(devnull, 2) < 0))
+		    (!keep_stderr && dup2(devnull, 2) < 0) ||
+		    (keep_stderr == 2 && dup2(outp[1], 2) < 0))
 			child_fail(errp[1]);
 		execve(argv[0], argv, envp);
 		child_fail(errp[1]);
@@ -452,6 +487,11 @@ struct run {
 	unsigned long nrec; /* records seen, good or bad */
 	pid_t *tree;        /* TREE_MAX scratch pids */
 	uint64_t pause_ns;  /* spent measuring at checkpoints */
+	struct mr_cgroup cg; /* the run's memory cgroup (cg.v 0: none) */
+	int memcap;         /* went over its limit: killed */
+	int log_fd;         /* the log file */
+	uint64_t logged;    /* bytes written to it */
+	int log_error;      /* writing the log failed (disk full): drop */
 };
 
 static void
@@ -538,54 +578,56 @@ measure_tree(struct run *r, struct mr_spawn_ckpt *row)
 		row->tree_private_dirty_kb += ru.private_dirty_kb;
 		row->tree_nproc++;
 	}
+	if (r->cg.v && mr_cgroup_usage(&r->cg, &row->cgroup_kb) < 0)
+		row->cgroup_kb = MR_SPAWN_NONE;
 }
 
 /* "ckpt NAME SEQ key=value..." with every metric present and numeric. */
-static void
-on_record(struct run *r, char *line)
+int
+mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
+		      const struct mr_spawn_ckpt *prev, size_t nprev,
+		      struct mr_spawn_ckpt *row, char *why, size_t size)
 {
-	struct mr_spawn_res *res = r->res;
-	struct mr_spawn_ckpt row = { 0 };
 	char *f[64];
-	unsigned long have = 0, prev = 0;
-	uint64_t t;
+	unsigned long have = 0, seen = 0;
 	uint64_t seq;
 	size_t i;
 	int nf, k, j;
 
-	r->nrec++;
+	memset(row, 0, sizeof *row);
+	row->cgroup_kb = MR_SPAWN_NONE;
 	nf = split(line, '\t', f, 64);
 	if (strcmp(f[0], "ckpt") != 0) {
-		bad_record(r, "does not start with 'ckpt'");
-		return;
+		snprintf(why, size, "does not start with 'ckpt'");
+		return -1;
 	}
 	if (nf < 3) {
-		bad_record(r, "no name and seq");
-		return;
+		snprintf(why, size, "no name and seq");
+		return -1;
 	}
-	if (!mr_cases_has_ckpt(r->rq->c, f[1])) {
-		bad_record(r, "checkpoint '%.40s' not declared by the case", f[1]);
-		return;
+	if (!mr_cases_has_ckpt(c, f[1])) {
+		snprintf(why, size, "checkpoint '%.40s' not declared by the case", f[1]);
+		return -1;
 	}
-	for (i = 0; i < res->nckpts; i++)
-		if (strcmp(res->ckpts[i].name, f[1]) == 0)
-			prev++;
-	if (parse_u64(f[2], &seq) < 0 || seq != prev + 1) {
-		bad_record(r, "%s: seq '%.20s', want %lu", f[1], f[2], prev + 1);
-		return;
+	for (i = 0; i < nprev; i++)
+		if (strcmp(prev[i].name, f[1]) == 0)
+			seen++;
+	if (parse_u64(f[2], &seq) < 0 || seq != seen + 1) {
+		snprintf(why, size, "%.40s: seq '%.20s', want %lu", f[1], f[2], seen + 1);
+		return -1;
 	}
 	for (k = 3; k < nf; k++) {
 		char *eq = strchr(f[k], '=');
 		uint64_t v;
 
 		if (!eq) {
-			bad_record(r, "%s: field '%.40s' is not key=value", f[1], f[k]);
-			return;
+			snprintf(why, size, "%.40s: field '%.40s' is not key=value", f[1], f[k]);
+			return -1;
 		}
 		*eq = '\0';
 		if (parse_u64(eq + 1, &v) < 0) {
-			bad_record(r, "%s: %.40s='%.40s' is not a number", f[1], f[k], eq + 1);
-			return;
+			snprintf(why, size, "%.40s: %.40s='%.40s' is not a number", f[1], f[k], eq + 1);
+			return -1;
 		}
 		for (j = 0; j < MR_SPAWN_NCKPT; j++)
 			if (strcmp(f[k], mr_spawn_ckpt_field[j]) == 0)
@@ -593,23 +635,40 @@ on_record(struct run *r, char *line)
 		if (j == MR_SPAWN_NCKPT || !(CK_FROM_CASE & (1ul << j)))
 			continue; /* a newer lib's metric, or one the runner reads */
 		if (have & (1ul << j)) {
-			bad_record(r, "%s: %.40s given twice", f[1], f[k]);
-			return;
+			snprintf(why, size, "%.40s: %.40s given twice", f[1], f[k]);
+			return -1;
 		}
 		have |= 1ul << j;
 		if (j == 0)
-			row.t_us = v;
+			row->t_us = v;
 		else
-			row.v[j] = v;
+			row->v[j] = v;
 	}
 	for (j = 0; j < MR_SPAWN_NCKPT; j++) {
 		if ((CK_FROM_CASE & (1ul << j)) && !(have & (1ul << j))) {
-			bad_record(r, "%s: no %s", f[1], mr_spawn_ckpt_field[j]);
-			return;
+			snprintf(why, size, "%.40s: no %s", f[1], mr_spawn_ckpt_field[j]);
+			return -1;
 		}
 	}
-	snprintf(row.name, sizeof row.name, "%s", f[1]);
-	row.seq = (unsigned long)seq;
+	snprintf(row->name, sizeof row->name, "%s", f[1]);
+	row->seq = (unsigned long)seq;
+	return 0;
+}
+
+static void
+on_record(struct run *r, char *line)
+{
+	struct mr_spawn_res *res = r->res;
+	struct mr_spawn_ckpt row;
+	char why[160];
+	uint64_t t;
+
+	r->nrec++;
+	if (mr_spawn_parse_record(line, r->rq->c, res->ckpts, res->nckpts, &row,
+				  why, sizeof why) < 0) {
+		bad_record(r, "%s", why);
+		return;
+	}
 	t = now_ns();
 	measure_tree(r, &row);
 	r->pause_ns += now_ns() - t;
@@ -698,10 +757,19 @@ sample(struct run *r, uint64_t now)
 		s.tree_rss_kb += t.rss_kb;
 		s.tree_nproc++;
 	}
+	s.cgroup_kb = MR_SPAWN_NONE;
+	if (r->cg.v && mr_cgroup_usage(&r->cg, &s.cgroup_kb) < 0)
+		s.cgroup_kb = MR_SPAWN_NONE;
 	if (s.rss_kb > res->peak_rss_kb)
 		res->peak_rss_kb = s.rss_kb;
 	if (s.tree_rss_kb > res->peak_tree_rss_kb)
 		res->peak_tree_rss_kb = s.tree_rss_kb;
+	/* No cgroup to enforce --mem-cap: the sampler does, coarsely (the
+	 * tree may grow past the cap for up to one interval). */
+	if (!r->cg.v && r->rq->cap_kb && s.tree_rss_kb > r->rq->cap_kb) {
+		r->memcap = 1;
+		res->memcap_sampled = 1;
+	}
 	if (res->nsamples == res->capsamples) {
 		res->capsamples = res->capsamples ? res->capsamples * 2 : 256;
 		res->samples = erealloc(res->samples, res->capsamples * sizeof *res->samples);
@@ -753,12 +821,13 @@ open_pidfd(pid_t pid)
 	return fd;
 }
 
-/* In the child: fds 0-4 as the case expects them, exec. */
+/* In the child: its memory cgroup, fds 0-4 as the case expects them,
+ * exec. */
 static _Noreturn void
 child_exec(const struct mr_spawn_req *rq, char **env, pid_t parent, int devnull,
-	   int logfd, int ckpt_w, int ack_r, int errfd)
+	   int outfd, int ckpt_w, int ack_r, int errfd, int cgfd)
 {
-	int fds[4] = { devnull, logfd, ckpt_w, ack_r }, i;
+	int fds[4] = { devnull, outfd, ckpt_w, ack_r }, i;
 
 	setpgid(0, 0);
 	child_signals();
@@ -771,6 +840,15 @@ child_exec(const struct mr_spawn_req *rq, char **env, pid_t parent, int devnull,
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
 	if (errfd < 0)
 		_exit(127);
+	/* Join the run's cgroup before anything of the case is allocated:
+	 * "0" is the writing process. */
+	if (cgfd >= 0 && write(cgfd, "0", 1) != 1) {
+		int e = errno | CGROUP_FAILED;
+		ssize_t n = write(errfd, &e, sizeof e);
+
+		(void)n;
+		_exit(127);
+	}
 	for (i = 0; i < 4; i++)
 		if ((fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
 			child_fail(errfd);
@@ -784,29 +862,124 @@ child_exec(const struct mr_spawn_req *rq, char **env, pid_t parent, int devnull,
 	child_fail(errfd);
 }
 
+/* Keep n bytes of the case's output in the log, up to MR_SPAWN_LOG_MAX;
+ * the rest (or all, once a write failed: a full disk) is counted and
+ * dropped, never left in the pipe. */
+static void
+log_output(struct run *r, const char *buf, size_t n)
+{
+	size_t keep = 0;
+
+	if (!r->log_error && r->logged < MR_SPAWN_LOG_MAX)
+		keep = n < MR_SPAWN_LOG_MAX - r->logged ? n : (size_t)(MR_SPAWN_LOG_MAX - r->logged);
+	while (keep) {
+		ssize_t w = write(r->log_fd, buf, keep);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			r->log_error = 1;
+			r->res->log_errno = w < 0 ? errno : ENOSPC;
+			break;
+		}
+		r->logged += (uint64_t)w;
+		buf += w;
+		keep -= (size_t)w;
+		n -= (size_t)w;
+	}
+	r->res->log_dropped += n;
+}
+
+/* Move what the output pipe holds now to the log, at most 256 KiB (a case
+ * writing faster than we read must not keep us here).  Returns 0 at EOF,
+ * 2 when the pipe is empty, 1 when it may hold more. */
+static int
+read_output(struct run *r, int fd)
+{
+	char buf[16384];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		ssize_t n = read(fd, buf, sizeof buf);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 2; /* EAGAIN: all read */
+		if (n == 0)
+			return 0;
+		log_output(r, buf, (size_t)n);
+	}
+	return 1;
+}
+
+/* After the run: the rest of the output, and a note when some was
+ * dropped.  Every writer is dead by now, so this ends; a writer that
+ * somehow survived (EAGAIN) ends it too. */
+static void
+finish_output(struct run *r, int fd, int open)
+{
+	char note[160];
+	int n;
+
+	while (open && read_output(r, fd) == 1)
+		;
+	if (!r->res->log_dropped)
+		return;
+	n = snprintf(note, sizeof note,
+		     "\n[memrepro: the log stops at %u MiB: %llu more bytes of output were dropped]\n",
+		     MR_SPAWN_LOG_MAX >> 20, (unsigned long long)r->res->log_dropped);
+	if (!r->log_error && n > 0)
+		(void)!write(r->log_fd, note, (size_t)n);
+}
+
+/* Has the kernel OOM-killed in the run's limited cgroup? */
+static int
+oom_struck(const struct run *r)
+{
+	uint64_t n = 0;
+
+	return r->cg.v && r->cg.limit_kb && mr_cgroup_oom_kills(&r->cg, &n) == 0 && n > 0;
+}
+
 int
 mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 {
 	struct run r = { 0 };
-	int logfd, devnull = -1, ckpt[2] = { -1, -1 }, ackp[2] = { -1, -1 };
-	int errp[2] = { -1, -1 }, pidfd = -1, ckpt_open = 1, reaped = 0;
+	int devnull = -1, outp[2] = { -1, -1 }, ckpt[2] = { -1, -1 }, ackp[2] = { -1, -1 };
+	int errp[2] = { -1, -1 }, pidfd = -1, ckpt_open = 1, out_open = 1, reaped = 0;
 	int timed_out = 0, st = 0, e, rc = 0;
-	uint64_t deadline, next, end;
+	uint64_t deadline, next, end, limit_kb;
 	struct rusage ru = { 0 };
 	char **env;
 	ssize_t n;
 	pid_t self;
 
 	memset(res, 0, sizeof *res);
-	logfd = open(rq->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd < 0) {
+	res->cgroup_peak_kb = MR_SPAWN_NONE;
+	r.cg.procs_fd = -1;
+	/* Cap and pressure are both the cgroup's limit: the lower wins. */
+	limit_kb = rq->cap_kb;
+	if (rq->pressure_kb && (!limit_kb || rq->pressure_kb < limit_kb))
+		limit_kb = rq->pressure_kb;
+	if (!rq->no_cgroup || rq->pressure_kb) {
+		int cap = limit_kb && limit_kb == rq->cap_kb;
+
+		if (mr_cgroup_create(&r.cg, limit_kb, cap, res->cgroup_why,
+				     sizeof res->cgroup_why) < 0 && rq->pressure_kb)
+			return -ENOTSUP;
+	}
+	res->cgroup_v = r.cg.v;
+	r.log_fd = open(rq->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r.log_fd < 0) {
 		rc = -errno;
 		weprintf("open %s:", rq->log_path);
+		mr_cgroup_remove(&r.cg);
 		return rc;
 	}
 	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0 ||
-	    pipe2(ckpt, O_CLOEXEC) < 0 || pipe2(ackp, O_CLOEXEC) < 0 ||
-	    pipe2(errp, O_CLOEXEC) < 0) {
+	    pipe2(outp, O_CLOEXEC) < 0 || pipe2(ckpt, O_CLOEXEC) < 0 ||
+	    pipe2(ackp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		rc = -errno;
 		weprintf("pipe:");
 		goto close_all;
@@ -826,18 +999,20 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		goto close_all;
 	}
 	if (r.pid == 0)
-		child_exec(rq, env, self, devnull, logfd, ckpt[1], ackp[0], errp[1]);
+		child_exec(rq, env, self, devnull, outp[1], ckpt[1], ackp[0], errp[1],
+			   r.cg.procs_fd);
 	free(env);
 	/* Both sides set the group: whichever runs first wins the race
 	 * against a kill(-pgid) coming early. */
 	setpgid(r.pid, r.pid);
-	close(logfd);
 	close(devnull);
+	close(outp[1]);
 	close(ckpt[1]);
 	close(ackp[0]);
 	close(errp[1]);
-	logfd = devnull = ckpt[1] = ackp[0] = errp[1] = -1;
+	devnull = outp[1] = ckpt[1] = ackp[0] = errp[1] = -1;
 	r.tree = emalloc(TREE_MAX * sizeof *r.tree);
+	fcntl(outp[0], F_SETFL, O_NONBLOCK);
 
 	do
 		n = read(errp[0], &e, sizeof e);
@@ -860,13 +1035,17 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	 * interval has a point in the series. */
 	next = now_ns();
 	for (;;) {
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		uint64_t now = now_ns(), until;
-		int np = 0, ckpt_i = -1, pid_i = -1, p;
+		int np = 0, ckpt_i = -1, pid_i = -1, out_i = -1, p;
 
 		if (mr_spawn_interrupted) {
 			kill_tree(r.pid, r.tree);
 			rc = -EINTR;
+			break;
+		}
+		if (r.memcap) {
+			kill_tree(r.pid, r.tree);
 			break;
 		}
 		if (now >= deadline) {
@@ -876,9 +1055,15 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		}
 		if (now >= next) {
 			sample(&r, now);
+			if (oom_struck(&r))
+				r.memcap = 1;
 			next += (uint64_t)rq->interval_ms * 1000000u;
 			if (next <= now)
 				next = now + (uint64_t)rq->interval_ms * 1000000u;
+			if (rq->tick)
+				rq->tick(rq->tick_ctx);
+			if (r.memcap)
+				continue;
 		}
 		if (pidfd >= 0) {
 			pfd[np] = (struct pollfd){ pidfd, POLLIN, 0 };
@@ -888,12 +1073,18 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 			pfd[np] = (struct pollfd){ ckpt[0], POLLIN, 0 };
 			ckpt_i = np++;
 		}
+		if (out_open) {
+			pfd[np] = (struct pollfd){ outp[0], POLLIN, 0 };
+			out_i = np++;
+		}
 		until = next < deadline ? next : deadline;
 		p = poll(pfd, (nfds_t)np, (int)((until - now + 999999u) / 1000000u));
 		if (p < 0 && errno != EINTR) {
 			weprintf("poll:");
 			usleep(1000);
 		}
+		if (p > 0 && out_i >= 0 && pfd[out_i].revents)
+			out_open = read_output(&r, outp[0]);
 		if (p > 0 && ckpt_i >= 0 && pfd[ckpt_i].revents)
 			ckpt_open = read_records(&r, ckpt[0]);
 		if (p > 0 && pid_i >= 0 && pfd[pid_i].revents)
@@ -909,6 +1100,11 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		}
 	}
 	end = now_ns();
+	/* An OOM kill may have ended the case before a tick saw it. */
+	if (!timed_out && oom_struck(&r))
+		r.memcap = 1;
+	if (rc == 0 && !timed_out && !r.memcap)
+		res->leftovers = count_leftovers(r.pid, r.tree);
 	if (!reaped) {
 		/* While the case is an unreaped zombie its group id cannot be
 		 * reused: the safe moment to kill what is left in the group. */
@@ -928,7 +1124,11 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		r.nrec++;
 		bad_record(&r, "cut short (no newline before the case ended)");
 	}
-	if (timed_out) {
+	if (r.memcap) {
+		res->out.kind = MR_SPAWN_MEMCAP;
+		res->out.code = (int)(limit_kb / 1024);
+		res->memcap_pressure = limit_kb != rq->cap_kb;
+	} else if (timed_out) {
 		res->out.kind = MR_SPAWN_TIMEOUT;
 	} else if (WIFSIGNALED(st)) {
 		res->out.kind = MR_SPAWN_SIGNALLED;
@@ -942,14 +1142,33 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 cleanup:
 	reap_leftovers(r.pid, r.tree);
 	free(r.tree);
+	finish_output(&r, outp[0], out_open);
+	if (r.cg.v) {
+		uint64_t peak;
+		size_t i;
+
+		if (mr_cgroup_peak(&r.cg, &peak) == 0) {
+			res->cgroup_peak_kb = peak;
+		} else {
+			/* no memory.peak (v2 before 5.19): the sampled one */
+			res->cgroup_peak_kb = 0;
+			for (i = 0; i < res->nsamples; i++)
+				if (res->samples[i].cgroup_kb != MR_SPAWN_NONE &&
+				    res->samples[i].cgroup_kb > res->cgroup_peak_kb)
+					res->cgroup_peak_kb = res->samples[i].cgroup_kb;
+		}
+	}
 close_all:
+	mr_cgroup_remove(&r.cg);
 	if (pidfd >= 0)
 		close(pidfd);
-	if (logfd >= 0)
-		close(logfd);
+	if (r.log_fd >= 0)
+		close(r.log_fd);
 	if (devnull >= 0)
 		close(devnull);
 	for (e = 0; e < 2; e++) {
+		if (outp[e] >= 0)
+			close(outp[e]);
 		if (ckpt[e] >= 0)
 			close(ckpt[e]);
 		if (ackp[e] >= 0)
@@ -1046,12 +1265,31 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 		break;
 	case MR_SPAWN_EXEC_FAILED:
 		word = "exec-failed";
-		snprintf(detail, size, "execve: %s", strerror(res->out.code));
+		if (res->out.code & CGROUP_FAILED)
+			snprintf(detail, size, "joining its memory cgroup: %s",
+				 strerror(res->out.code & ~CGROUP_FAILED));
+		else
+			snprintf(detail, size, "execve: %s", strerror(res->out.code));
+		break;
+	case MR_SPAWN_MEMCAP:
+		word = "memory-cap";
+		if (res->memcap_sampled)
+			snprintf(detail, size, "exceeded memory cap (%d MiB; sampled tree RSS, no memory cgroup)",
+				 res->out.code);
+		else
+			snprintf(detail, size, "exceeded memory cap (%d MiB%s)", res->out.code,
+				 res->memcap_pressure ? ", the pressure axis's limit" : "");
 		break;
 	case MR_SPAWN_BAD_OUTPUT:
 		word = "bad-output";
 		snprintf(detail, size, "%s", res->bad_detail);
 		break;
+	}
+	if (res->leftovers) {
+		size_t len = strcmp(detail, "-") ? strlen(detail) : 0;
+
+		snprintf(detail + len, size - len, "%skilled %d leftover process%s",
+			 len ? "; " : "", res->leftovers, res->leftovers == 1 ? "" : "es");
 	}
 	clean_detail(detail);
 	if (!detail[0])

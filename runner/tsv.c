@@ -49,8 +49,15 @@ readline(struct mr_tsv *t)
 		return -1;
 	}
 	t->line++;
-	if (n > 0 && t->buf[n - 1] == '\n')
-		t->buf[--n] = '\0';
+	/* A writer always ends a line: one without its newline at the end of
+	 * the file is a write that did not finish, and its last field may be
+	 * cut short, so it is never read as a row. */
+	if (t->buf[n - 1] != '\n') {
+		mr_errat(t->path, t->line, (long)n + 1,
+			 "line cut short (no newline at the end of the file)");
+		return -2;
+	}
+	t->buf[--n] = '\0';
 	if (n > 0 && t->buf[n - 1] == '\r')
 		t->buf[--n] = '\0';
 	if ((size_t)n != strlen(t->buf)) {

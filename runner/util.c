@@ -4,11 +4,13 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *argv0 = "memrepro";
 
@@ -225,4 +227,88 @@ mkdir_p(const char *dir)
 	}
 	free(p);
 	return rc;
+}
+
+int
+mr_mkdir_out(const char *dir)
+{
+	struct stat st;
+	int rc = mkdir_p(dir);
+
+	if (rc < 0)
+		return rc;
+	if (lstat(dir, &st) < 0)
+		return -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+FILE *
+mr_create_out(const char *path)
+{
+	FILE *f;
+	int fd;
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		return NULL;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+char *
+mr_log_tail_str(const char *path, int n)
+{
+	FILE *f = fopen(path, "re");
+	char **lines, *line = NULL;
+	struct strbuf b = { 0 };
+	size_t cap = 0;
+	ssize_t len;
+	int count = 0, i;
+
+	sb_add(&b, "");
+	if (!f || n <= 0) {
+		if (f)
+			fclose(f);
+		return b.s;
+	}
+	lines = ecalloc((size_t)n, sizeof *lines);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		ssize_t j;
+
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		for (j = 0; j < len; j++)
+			if (((unsigned char)line[j] < 0x20 && line[j] != '\t') ||
+			    line[j] == 0x7f)
+				line[j] = '?';
+		free(lines[count % n]);
+		lines[count % n] = estrndup(line, (size_t)len);
+		count++;
+	}
+	free(line);
+	fclose(f);
+	for (i = count > n ? count - n : 0; i < count; i++)
+		sb_printf(&b, "%s\n", lines[i % n]);
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return b.s;
+}
+
+void
+mr_log_tail(FILE *out, const char *path, int n, const char *prefix)
+{
+	char *s = mr_log_tail_str(path, n), *line, *nl;
+
+	for (line = s; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(out, "%s%.*s\n", prefix, (int)(nl - line), line);
+	}
+	free(s);
 }

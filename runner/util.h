@@ -50,7 +50,25 @@ int split(char *s, char sep, char **out, int max);
 int parse_ll(const char *s, long long *out);
 int parse_double(const char *s, double *out);
 
+/* The last n lines of the text file at path, control characters (but
+ * tab) replaced by '?' so that a case's junk cannot drive a terminal or
+ * break a format; each line ends in '\n'.  Fresh string ("" when the file
+ * cannot be read). */
+char *mr_log_tail_str(const char *path, int n);
+
+/* Print those lines, each preceded by prefix ("# " for TAP). */
+void mr_log_tail(FILE *out, const char *path, int n, const char *prefix);
+
 /* Create dir and its parents (mode 0755); 0 or -errno. */
 int mkdir_p(const char *dir);
+
+/* Output inside a results directory, which may come from elsewhere (a CI
+ * artifact) with symbolic links planted in it: mr_mkdir_out is mkdir_p
+ * that refuses (-ELOOP) a last component that is a symbolic link;
+ * mr_create_out removes whatever is at path (a link is removed, never
+ * followed) and creates a fresh file there (O_EXCL | O_NOFOLLOW), or
+ * returns NULL with errno set. */
+int mr_mkdir_out(const char *dir);
+FILE *mr_create_out(const char *path);
 
 #endif

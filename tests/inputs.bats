@@ -47,3 +47,145 @@ check_bad() {
 	[[ "$output" == *"rss_kb@cleared"*regressed* ]] || false
 	[[ "$output" == *"failed (crashed: SIGSEGV)"* ]] || false
 }
+
+# --- the command line -------------------------------------------------------
+
+# One bad parameter: exit 2, the first line of stderr names it, nothing run.
+bad_param() {
+	local name=$1
+	shift
+	run -2 --separate-stderr timeout 30 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/out" "$@"
+	echo "$* -> $stderr"
+	[[ "${stderr%%$'\n'*}" == *"$name"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	[ -z "$output" ]
+}
+
+@test "absurd numbers for every numeric option are exit 2 naming the option, nothing run" {
+	for v in -1 0 1001 abc 1.5 '' 99999999999999999999; do
+		bad_param --repeat touch --repeat "$v"
+	done
+	for v in -5 0 abc inf nan 1e400 0x10 99999999; do
+		bad_param --timeout touch --timeout "$v"
+	done
+	for v in -1 0 abc 60001; do
+		bad_param --interval touch --interval "$v"
+	done
+	for v in -1 0 abc 1.5 1048577 99999999999999999999; do
+		bad_param --mem-cap touch --mem-cap "$v"
+	done
+	for v in 0 -2 abc; do
+		bad_param --timeout-factor touch --timeout-factor "$v"
+	done
+}
+
+@test "absurd axis values (a case's own, the runner's pressure) are exit 2 naming the axis" {
+	for v in -1 0 abc 16385 99999999999999999999 1.5; do
+		bad_param mb touch --axis "mb=$v"
+	done
+	for v in -1 0 abc 1048577 1.5; do
+		bad_param pressure touch --axis "pressure=$v"
+	done
+	bad_param "--axis" touch --axis "mb"
+	bad_param "--axis" touch --axis "=4"
+	bad_param "mb" touch --axis "mb=4,4"
+}
+
+@test "an axis given twice is exit 2 naming it" {
+	bad_param "--axis mb given twice" touch --axis mb=4 --axis mb=8
+	bad_param "--axis allocator given twice" touch --axis allocator=glibc --axis allocator=jemalloc
+}
+
+@test "a case name that is a path is refused before anything runs" {
+	bad_param "bad case name '../x'" ../x
+	bad_param "bad case name '/bin/sh'" /bin/sh
+	bad_param "bad case name 'touch/..'" touch/..
+}
+
+# --- where the results go -------------------------------------------------
+
+@test "an unwritable results directory is exit 2 before any run: a file in the way" {
+	touch "$BATS_TEST_TMPDIR/file"
+	run -2 timeout 30 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/file/out" touch
+	[[ "$output" == *"$BATS_TEST_TMPDIR/file/out"* ]] || false
+	[[ "$output" != *"touch #1"* ]] || false
+	run -2 timeout 30 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/file" touch
+	[[ "$output" == *"not a directory"* ]] || false
+}
+
+# A small tmpfs at $BATS_TEST_TMPDIR/mnt (root only), unmounted by teardown.
+small_fs() {
+	mkdir -p "$BATS_TEST_TMPDIR/mnt"
+	mount -t tmpfs -o "$1" memrepro-test "$BATS_TEST_TMPDIR/mnt" 2>/dev/null ||
+		skip "cannot mount a tmpfs here (not root?)"
+}
+
+teardown() {
+	if mountpoint -q "$BATS_TEST_TMPDIR/mnt" 2>/dev/null; then
+		umount "$BATS_TEST_TMPDIR/mnt"
+	fi
+}
+
+@test "a read-only results filesystem is exit 2 before any run" {
+	small_fs ro,size=64m
+	run -2 timeout 30 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/mnt/out" touch
+	[[ "$output" == *"Read-only file system"* ]] || false
+	[[ "$output" != *"touch #1"* ]] || false
+}
+
+@test "a full disk is exit 2 before any run" {
+	small_fs size=64k
+	run -2 timeout 30 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/mnt/out" touch
+	[[ "$output" == *"KiB free on its filesystem, need at least 32 MiB: nothing was run"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/mnt/out" ]
+}
+
+@test "a disk that fills up during the runs stops the runner; what was written stays readable" {
+	small_fs size=40m
+	d=$BATS_TEST_TMPDIR/mnt/out
+	# each spew run keeps a 16 MiB log: the third one finds the disk full
+	run -1 --separate-stderr timeout -k 5 120 "$MR" run --cases "$FIX" --out "$d" spew \
+		--axis allocator=glibc --axis mb=64 --repeat 4
+	echo "$stderr"
+	[[ "$stderr" == *"No space left on device"* ]] || false
+	n=$(tsv_col "$d/runs.tsv" outcome | wc -l)
+	[ "$n" -ge 1 ]
+	[ "$n" -lt 4 ]
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+}
+
+# --- results from elsewhere -------------------------------------------------
+
+@test "results naming paths outside themselves are refused, never followed" {
+	r=$BATS_TEST_TMPDIR/evil
+	mkdir -p "$r"
+	cp "$DATA/results-held/"*.tsv "$r/"
+	sed -i 's/^platform\t.*/platform\t..\/..\/..\/tmp\/memrepro-evil/' "$r/env.tsv"
+	run -2 "$MR" bless --from "$r" --expected "$BATS_TEST_TMPDIR/exp"
+	[[ "$output" == *"not usable as a directory name"* ]] || false
+	[ ! -e /tmp/memrepro-evil ]
+	cp "$DATA/results-held/env.tsv" "$r/"
+	awk -F'\t' -v OFS='\t' 'NR == 2 { $1 = "../../x" } { print }' "$DATA/results-held/runs.tsv" > "$r/runs.tsv"
+	run -2 "$MR" bless --from "$r" --expected "$BATS_TEST_TMPDIR/exp"
+	[[ "$output" == *'bad case name "../../x"'* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/exp" ] || [ -z "$(find "$BATS_TEST_TMPDIR/exp" -type f)" ]
+}
+
+@test "symbolic links planted in a results directory are never written through by report" {
+	r=$BATS_TEST_TMPDIR/planted
+	run -0 timeout -k 5 60 "$MR" run --cases "$FIX" --out "$r" ok --axis allocator=glibc --axis mode=a --repeat 1
+	echo precious > "$BATS_TEST_TMPDIR/victim"
+	mkdir "$BATS_TEST_TMPDIR/victim-dir"
+	ln -s "$BATS_TEST_TMPDIR/victim" "$r/report.md"
+	ln -s "$BATS_TEST_TMPDIR/victim-dir" "$r/plots"
+	run timeout -k 5 60 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" "$r"
+	echo "$output"
+	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = precious ]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/victim-dir")" ]
+	[[ "$output" == *"plots"*"symbolic links"* ]] || false
+	# without the planted directory link, the report replaces the file link
+	rm "$r/plots"
+	run timeout -k 5 60 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" "$r"
+	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = precious ]
+	[ ! -L "$r/report.md" ]
+}

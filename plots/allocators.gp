@@ -1,0 +1,84 @@
+# allocators.gp: the allocator matrix of the corpus.
+#
+# Producer: memrepro report (runner/charts.c), which writes the derived
+# allocators.tsv from the results:
+#
+#   gnuplot -c plots/allocators.gp allocators.tsv out.png|out.svg TITLE \
+#           CASES ALLOCATORS NOTE
+#
+#   allocators.tsv  columns row col log2 state label: one cell per case
+#                   (row) and allocator (col), log2 of its key figure
+#                   relative to glibc (clipped to [-1, 1]: 0.5x to 2x),
+#                   its state (ref, ok, skipped, nodata, none) and its text
+#   CASES       "case=figure" words, top row first
+#   ALLOCATORS  the column names
+#   NOTE        non-empty: no data, and why
+#
+# Blue: less memory than glibc, red: more; grey: the allocator did not run.
+
+set datafile separator tab
+set datafile columnheaders
+set encoding utf8
+
+in = ARG1
+out = ARG2
+title = ARG3
+cases = ARG4
+allocs = ARG5
+note = ARG6
+
+if (out[strlen(out)-3:] eq ".svg") {
+	set terminal svg size 1200,750 dynamic font "sans,11" background "white"
+} else {
+	set terminal pngcairo size 1200,750 font "sans,11" background "white"
+}
+set output out
+set key noenhanced
+set title noenhanced
+set title title font ",14"
+
+if (strlen(note) > 0) {
+	unset border
+	unset tics
+	unset key
+	set xrange [0:1]
+	set yrange [0:1]
+	set label 1 note at 0.5, 0.5 center font ",16" noenhanced
+	plot NaN notitle
+	exit
+}
+
+nc = words(cases)
+na = words(allocs)
+name(w) = w[1:strstrt(w, "=") - 1]
+fig(w) = w[strstrt(w, "=") + 1:]
+shown(s) = strcol("state") eq s
+# the cells with a figure: glibc itself and the allocators that ran
+known(x) = shown("ok") || shown("ref")
+# white text on the dark ends of the palette, dark text elsewhere
+ink(l) = l == l && abs(l) > 0.6 ? 0xFFFFFF : 0x222222
+
+set xrange [0.5:na + 0.5]
+set yrange [0.5:nc + 0.5]
+set xtics () scale 0 nomirror font ",12"
+set ytics () scale 0 nomirror font ",11" noenhanced
+unset x2tics
+unset y2tics
+do for [a=1:na] { set xtics add (word(allocs, a) a) }
+do for [c=1:nc] { set ytics add (name(word(cases, c))."\n".fig(word(cases, c)) nc - c + 1) }
+unset border
+set lmargin at screen 0.20
+set rmargin at screen 0.84
+set palette defined (-1 "#2166AC", -0.5 "#92C5DE", 0 "#F7F7F7", 0.5 "#F4A582", 1 "#B2182B")
+set cbrange [-1:1]
+set cbtics ("0.5× (less)" -1, "0.71×" -0.5, "1× (= glibc)" 0, "1.41×" 0.5, "2× (more)" 1)
+set colorbox user origin screen 0.87, screen 0.15 size screen 0.025, screen 0.65
+set xlabel "allocator (LD_PRELOAD)" noenhanced
+unset key
+
+plot in using (shown("skipped") || shown("nodata") || shown("none") ? column("col") : NaN):(column("row")):(0.48):(0.48) \
+	with boxxyerror fs solid 1.0 noborder fc rgb "#dddddd", \
+     in using (known(0) ? column("col") : NaN):(column("row")):(0.48):(0.48):(known(0) ? column("log2") : 0) \
+	with boxxyerror fs solid 1.0 noborder fc palette, \
+     in using (column("col")):(column("row")):(strcol("label")):(known(0) ? ink(column("log2")) : 0x222222) \
+	with labels font ",13" tc rgb variable

@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# check --format: the same verdicts as a table, TAP, JUnit XML and JSON.
+
+load test_helper
+
+DATA="$ROOT/tests/data"
+XSD="$ROOT/tests/schemas/junit.xsd"
+
+# check over the hand-made inputs of tests/data (README.md there).
+regressed() {
+	timeout -k 5 60 "$MR" check --from "$DATA/results-regressed" --expected "$DATA/expected" "$@"
+}
+held() {
+	timeout -k 5 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/expected" "$@"
+}
+
+# An expected dir whose one claim cites text XML and JSON must escape:
+# markup, an entity, quotes, a backslash (\" and \\ in the claims syntax).
+tricky_expected() {
+	local exp=$BATS_TEST_TMPDIR/expected
+	cp -R "$DATA/expected" "$exp"
+	cat > "$exp/fixture-stacks.claims" <<-'EOF'
+	tricky holds rss_kb@cleared[madvise=dontneed] < 0.6 * rss_kb@cleared[madvise=free] "fixture <b>&amp; \"quoted\" 'x' \\ 73.63 MB"
+	EOF
+	echo "$exp"
+}
+
+@test "human is the default format" {
+	run -1 regressed
+	default=$output
+	run -1 regressed --format human
+	[ "$output" = "$default" ]
+	[[ "$output" == *"dontneed-returns  regressed"* ]] || false
+}
+
+@test "tap: version, plan, one ok/not ok line per verdict, directives and # lines only" {
+	run -1 regressed --format tap
+	[ "${lines[0]}" = "TAP version 13" ]
+	plan=$(printf '%s\n' "$output" | sed -n 2p)
+	n=$(printf '%s\n' "$output" | grep -cE '^(not )?ok [0-9]+ ')
+	[ "$plan" = "1..$n" ]
+	# nothing else than the header, test lines and "# " diagnostics
+	! printf '%s\n' "$output" | sed 1,2d | grep -vE '^((not )?ok [0-9]+ |# )'
+	[[ "$output" == *"not ok 1 fixture-stacks: claim dontneed-returns regressed"* ]] || false
+	printf '%s\n' "$output" | grep -q '^# allocator=jemalloc: 151 012 < 0.6 \* 150 880'
+	printf '%s\n' "$output" | grep -q '^ok [0-9]* fixture-stacks: claim fast-free # XFAIL does not reproduce$'
+	printf '%s\n' "$output" | grep -q '^ok [0-9]* fixture-stacks: claim tcmalloc-returns # SKIP '
+	printf '%s\n' "$output" | grep -q '^not ok [0-9]* fixture-stacks: run allocator=glibc,madvise=free repeat 2 failed (crashed: SIGSEGV)$'
+	printf '%s\n' "$output" | grep -q '^not ok [0-9]* fixture-stacks: baseline allocator=jemalloc,madvise=dontneed rss_kb@cleared regressed (observed 151 012, expected 80 100 +/- 4 005)$'
+	# test numbers run 1..N in order
+	[ "$(printf '%s\n' "$output" | grep -oE '^(not )?ok [0-9]+' | awk '{ print $NF }' | paste -sd' ')" = "$(seq -s' ' 1 "$n")" ]
+}
+
+@test "tap of results that held has no not ok line and exits 0" {
+	run -0 held --format tap
+	! printf '%s\n' "$output" | grep -q '^not ok'
+	printf '%s\n' "$output" | grep -q '^ok [0-9]* fixture-stacks: claim dontneed-returns held$'
+}
+
+@test "tap shows a failed run's log as # lines" {
+	run -1 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --repeat 1 fail
+	mkdir -p "$BATS_TEST_TMPDIR/exp"
+	run -1 "$MR" check --from "$BATS_TEST_TMPDIR/r" --expected "$BATS_TEST_TMPDIR/exp" --format tap
+	printf '%s\n' "$output" | grep -q '^not ok 1 fail: run .*failed (failed: exit 1)$'
+	printf '%s\n' "$output" | grep -q '^# fail: the work failed on purpose'
+}
+
+@test "junit: valid against the common schema, a testcase per claim and per config" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	regressed --format junit > "$BATS_TEST_TMPDIR/j.xml" || [ $? -eq 1 ]
+	run -0 xmllint --noout --schema "$XSD" "$BATS_TEST_TMPDIR/j.xml"
+	x() { xmllint --xpath "$1" "$BATS_TEST_TMPDIR/j.xml"; }
+	# 5 claims and 8 configs
+	[ "$(x 'count(//testcase)')" -eq 13 ]
+	[ "$(x 'string(/testsuites/@tests)')" -eq 13 ]
+	[ "$(x 'string(/testsuites/@failures)')" -eq "$(x 'count(//testcase[failure])')" ]
+	[ "$(x 'string(/testsuites/@skipped)')" -eq "$(x 'count(//testcase[skipped and not(failure)])')" ]
+	[ "$(x 'string(//testcase[@name="dontneed-returns"]/failure/@type)')" = regressed ]
+	msg=$(x 'string(//testcase[@name="allocator=jemalloc,madvise=dontneed"]/failure/@message)')
+	[[ "$msg" == *"rss_kb@cleared observed 151 012, expected 80 100 +/- 4 005"* ]] || false
+	[[ "$(x 'string(//testcase[@name="allocator=glibc,madvise=free"]/failure/@message)')" == *"crashed: SIGSEGV"* ]] || false
+	[ "$(x 'count(//testcase[@name="fast-free"]/skipped)')" -eq 1 ]
+}
+
+@test "junit escapes what XML cannot hold" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	exp=$(tricky_expected)
+	"$MR" check --from "$DATA/results-regressed" --expected "$exp" --format junit > "$BATS_TEST_TMPDIR/j.xml" || [ $? -eq 1 ]
+	run -0 xmllint --noout --schema "$XSD" "$BATS_TEST_TMPDIR/j.xml"
+	out=$(xmllint --xpath 'string(//testcase[@name="tricky"]/system-out)' "$BATS_TEST_TMPDIR/j.xml")
+	[[ "$out" == *"fixture <b>&amp; \"quoted\" 'x' \\ 73.63 MB"* ]] || false
+}
+
+@test "json: every verdict and figure, read back with jq" {
+	command -v jq >/dev/null || skip "jq not installed"
+	regressed --format json > "$BATS_TEST_TMPDIR/j.json" || [ $? -eq 1 ]
+	j() { jq -e "$1" "$BATS_TEST_TMPDIR/j.json"; }
+	j '.status == "failed" and .exit == 1 and .format == "memrepro-check"'
+	j '.cases | length == 1'
+	j '.cases[0].claims | length == 5'
+	j '[.cases[0].claims[] | .verdict] == ["regressed", "reproduces", "held", "does not reproduce", "skipped"]'
+	j '.cases[0].claims[0].citation == "fixture: 73.63 MB after clearing with DONTNEED vs 150.82 MB with FREE"'
+	j '.cases[0].claims[0].combinations | length == 4'
+	# every baseline row with its figures
+	j '(.cases[0].baseline | length) == (.totals.baseline_held + .totals.baseline_regressed + .totals.baseline_improved + .totals.baseline_not_measured)'
+	j '.cases[0].baseline[] | select(.label == "allocator=jemalloc,madvise=dontneed" and .checkpoint == "cleared" and .metric == "rss_kb")
+	   | .verdict == "regressed" and .observed.median == 151012 and .expected.median == 80100 and .expected.tolerance == 4005 and .observed.n == 3'
+	j '.cases[0].failed_runs[0] | .outcome == "crashed" and .detail == "SIGSEGV" and .repeat == 2'
+	j '.cases[0].skipped_configs | length == 2'
+	j '[.cases[0].not_in_baseline[].label] == ["allocator=mimalloc,madvise=dontneed", "allocator=mimalloc,madvise=free"]'
+	j '.totals.runs_ok == 17 and .totals.runs_failed == 1 and .totals.runs_skipped == 6'
+}
+
+@test "json escapes strings: what went in comes out" {
+	command -v jq >/dev/null || skip "jq not installed"
+	exp=$(tricky_expected)
+	"$MR" check --from "$DATA/results-regressed" --expected "$exp" --format json > "$BATS_TEST_TMPDIR/j.json" || [ $? -eq 1 ]
+	run -0 jq -r '.cases[0].claims[0].citation' "$BATS_TEST_TMPDIR/j.json"
+	[ "$output" = "fixture <b>&amp; \"quoted\" 'x' \\ 73.63 MB" ]
+}
+
+@test "json of results that held says passed and exits 0" {
+	command -v jq >/dev/null || skip "jq not installed"
+	run -0 held --format json
+	printf '%s\n' "$output" | jq -e '.status == "passed" and .exit == 0 and .totals.regressed == 0'
+}
+
+@test "an unknown --format is a usage error" {
+	run -2 regressed --format yaml
+	[[ "$output" == *"--format 'yaml'"* ]] || false
+}
+
+@test "bad input is exit 2 naming file:line whatever the format" {
+	for f in tap junit json; do
+		run -2 --separate-stderr "$MR" check --from "$DATA/bad-results/fields" --expected "$DATA/expected" --format "$f"
+		[[ "$stderr" == *"runs.tsv:4:"* ]] || false
+		[ -z "$output" ]
+	done
+}

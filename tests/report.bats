@@ -1,0 +1,219 @@
+#!/usr/bin/env bats
+# report, compare and trend: charts and documents from results directories.
+
+load test_helper
+
+# Two runs of the same fixtures (ok: 8/16/32 MiB by mode, touch: 8 MiB),
+# made once for the file: the second is the "rerun" compare must find
+# unchanged.
+# The report of the first, also made once: report DIR must leave the
+# results as they were (the checksum of every TSV before it).
+setup_file() {
+	local mr="$BATS_TEST_DIRNAME/../build/memrepro" fix="$BATS_TEST_DIRNAME/../build/fixtures"
+	local exp=$BATS_FILE_TMPDIR/expected
+	for r in base rerun; do
+		timeout -k 5 120 "$mr" run --cases "$fix" --out "$BATS_FILE_TMPDIR/$r" \
+			--axis allocator=glibc,jemalloc --axis mb=8 --repeat 3 --quiet ok touch >/dev/null
+	done
+	mkdir -p "$exp"
+	printf '%s\n' 'more-is-more holds rss_kb@done[mode=a] < rss_kb@done[mode=c] "fixture: 8 MiB < 32 MiB"' \
+		'less-is-more reported rss_kb@done[mode=c] < rss_kb@done[mode=a] "fixture: a report this machine contradicts"' \
+		> "$exp/ok.claims"
+	cp -R "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/reported"
+	cat "$BATS_FILE_TMPDIR/reported"/*.tsv | md5sum > "$BATS_FILE_TMPDIR/sum"
+	timeout -k 5 120 "$mr" report --cases "$fix" --expected "$exp" "$BATS_FILE_TMPDIR/reported" \
+		> "$BATS_FILE_TMPDIR/report.out" 2>&1
+	echo $? > "$BATS_FILE_TMPDIR/report.rc"
+}
+
+setup() {
+	EXP=$BATS_FILE_TMPDIR/expected
+	REP=$BATS_FILE_TMPDIR/reported
+}
+
+# A copy of a results directory of the file.
+results() {
+	cp -R "$BATS_FILE_TMPDIR/$1" "$BATS_TEST_TMPDIR/$2"
+	echo "$BATS_TEST_TMPDIR/$2"
+}
+
+# Scale rss_kb at the checkpoints of case $2, config matching $3, in $1.
+scale_rss() {
+	awk -F'\t' -v OFS='\t' -v c="$2" -v cfg="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+		$1 == c && $2 ~ cfg { $col["rss_kb"] = int($col["rss_kb"] * f) }
+		{ print }' "$1/checkpoints.tsv" > "$1/checkpoints.tsv.new"
+	mv "$1/checkpoints.tsv.new" "$1/checkpoints.tsv"
+}
+
+is_png() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
+@test "report DIR writes report.md, report.html and every chart, rerunning nothing" {
+	d=$REP
+	[ "$(cat "$BATS_FILE_TMPDIR/report.rc")" -eq 0 ]
+	[ "$(cat "$BATS_FILE_TMPDIR/report.out")" = "report: $d/report.md
+report: $d/report.html" ]
+	[ -s "$d/report.md" ]
+	[ -s "$d/report.html" ]
+	for c in ok touch; do
+		for k in series diff; do
+			is_png "$d/plots/$c.$k.png"
+			grep -q '<svg' "$d/plots/$c.$k.svg"
+		done
+	done
+	is_png "$d/plots/allocators.png"
+	grep -q '<svg' "$d/plots/allocators.svg"
+	# nothing was run again: the results are as they were
+	[ "$(cat "$d"/*.tsv | md5sum)" = "$(cat "$BATS_FILE_TMPDIR/sum")" ]
+}
+
+@test "report.md links its charts; report.html embeds them and needs no other file" {
+	d=$REP
+	grep -q '](plots/ok.series.png)' "$d/report.md"
+	grep -q '](plots/touch.diff.png)' "$d/report.md"
+	grep -q '](plots/allocators.png)' "$d/report.md"
+	# 2 charts per case and the allocator matrix, all inline
+	[ "$(grep -o 'src="data:image/png;base64,' "$d/report.html" | wc -l)" -eq 5 ]
+	! grep -qE '(src|href)="(https?:|plots/)' "$d/report.html"
+	grep -q '</html>' "$d/report.html"
+}
+
+@test "report puts each claim's cited figure beside the measured one" {
+	d=$REP
+	row=$(grep -F '`more-is-more`' "$d/report.md")
+	[[ "$row" == *"held"* ]] || false
+	[[ "$row" == *"fixture: 8 MiB < 32 MiB"* ]] || false
+	[[ "$row" == *"allocator=glibc: "*" < "* ]] || false
+	grep -F '`less-is-more`' "$d/report.md" | grep -q 'does not reproduce'
+	# the verdict table and the environment
+	grep -q '^## Verdicts' "$d/report.md"
+	grep -q '^## Environment' "$d/report.md"
+	grep -q '^| kernel | ' "$d/report.md"
+	grep -q 'fixture: 8 MiB &lt; 32 MiB' "$d/report.html"
+}
+
+@test "a chart with no data says so" {
+	d=$REP
+	# no baseline for the fixtures: the diff charts say it in their text
+	grep -q 'no data: no baseline for platform' "$d/plots/ok.diff.svg"
+	grep -q 'no data: no baseline for platform' "$d/plots/touch.diff.svg"
+	# the series chart has data: a legend entry per config
+	grep -q 'allocator=jemalloc,mode=c' "$d/plots/ok.series.svg"
+}
+
+@test "report draws the observed medians against a baseline, regressions ringed" {
+	d=$(results base r)
+	exp=$BATS_TEST_TMPDIR/exp
+	mkdir -p "$exp"
+	run -0 "$MR" bless --from "$d" --expected "$exp" touch
+	scale_rss "$d" touch 'allocator=jemalloc' 1.2
+	run -0 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$exp" --from "$d" touch
+	awk -F'\t' 'NR > 2 && $8 == "regressed" { print $1, $4 }' "$d/plots/touch.diff.tsv" > "$BATS_TEST_TMPDIR/reg"
+	[ "$(cat "$BATS_TEST_TMPDIR/reg")" = "rss_kb@touched allocator=jemalloc" ]
+	grep -q '1 regressed' "$d/plots/touch.diff.svg"
+	grep -q '^| \[touch\](#case-touch) |.*1 regressed\*\*' "$d/report.md"
+	grep -F '`rss_kb@touched`' "$d/report.md" | grep -q '+20'
+}
+
+@test "report without gnuplot scripts still writes the documents and exits 1" {
+	d=$(results base r)
+	mkdir "$BATS_TEST_TMPDIR/noplots"
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" --plots "$BATS_TEST_TMPDIR/noplots" "$d"
+	[[ "$output" == *"no gnuplot scripts in"* ]] || false
+	[ -s "$d/report.md" ]
+	grep -q 'not drawn' "$d/report.md"
+}
+
+@test "report of a missing results directory is exit 2 naming it" {
+	run -2 "$MR" report --from "$BATS_TEST_TMPDIR/nope"
+	[[ "$output" == *"$BATS_TEST_TMPDIR/nope"* ]] || false
+	run -2 "$MR" compare "$BATS_TEST_TMPDIR/nope" "$BATS_FILE_TMPDIR/base"
+	[[ "$output" == *"nope/env.tsv"* ]] || false
+	run -2 "$MR" trend "$BATS_FILE_TMPDIR/base" "$BATS_TEST_TMPDIR/nope"
+	[[ "$output" == *"nope/env.tsv"* ]] || false
+}
+
+@test "a corrupt TSV line is exit 2 naming file:line, in report, compare and trend" {
+	d=$(results base r)
+	printf 'ok\tgarbage\n' >> "$d/series.tsv"
+	n=$(wc -l < "$d/series.tsv")
+	run -2 --separate-stderr "$MR" report --cases "$FIX" --expected "$EXP" "$d"
+	[[ "$stderr" == *"series.tsv:$n:"* ]] || false
+	e=$(results base e)
+	printf 'ok\tgarbage\n' >> "$e/checkpoints.tsv"
+	n=$(wc -l < "$e/checkpoints.tsv")
+	run -2 --separate-stderr "$MR" compare "$BATS_FILE_TMPDIR/base" "$e"
+	[[ "$stderr" == *"checkpoints.tsv:$n:"* ]] || false
+	run -2 --separate-stderr "$MR" trend "$BATS_FILE_TMPDIR/base" "$e"
+	[[ "$stderr" == *"checkpoints.tsv:$n:"* ]] || false
+}
+
+@test "compare finds an injected 20% RSS change, says which test, and --fail-on fails on it" {
+	new=$(results base new)
+	scale_rss "$new" touch 'allocator=glibc' 1.2
+	run -0 "$MR" compare "$BATS_FILE_TMPDIR/base" "$new"
+	line=$(printf '%s\n' "$output" | grep 'rss_kb@touched')
+	[[ "$line" == *"allocator=glibc"* ]] || false
+	[[ "$line" == *"+20.0 %"* ]] || false
+	[[ "$line" == *"worse (ranges)"* ]] || false
+	[[ "$output" == *"ranges: too few repeats for a rank test"* ]] || false
+	# only that figure changed
+	[ "$(printf '%s\n' "$output" | grep -c ' worse (')" -eq 1 ]
+	run -1 "$MR" compare --fail-on 10 "$BATS_FILE_TMPDIR/base" "$new"
+	[[ "$output" == *"1 figure worse beyond the noise by more than 10 %"* ]] || false
+	run -0 "$MR" compare --fail-on 25 "$BATS_FILE_TMPDIR/base" "$new"
+	# the table and the chart
+	awk -F'\t' '$1 == "touch" && $7 == "rss_kb@touched" && $3 == "allocator=glibc" { v = $20 } END { exit v != "worse" }' \
+		"$new/compare/compare.tsv"
+	is_png "$new/compare/touch.compare.png"
+	grep -q '<svg' "$new/compare/ok.compare.svg"
+}
+
+@test "compare finds no memory change between two reruns of the same fixtures" {
+	run -0 "$MR" compare --out "$BATS_TEST_TMPDIR/c" "$BATS_FILE_TMPDIR/base" "$BATS_FILE_TMPDIR/rerun"
+	# memory and page faults are the figures a rerun must reproduce (time
+	# depends on the load of the machine)
+	awk -F'\t' 'NR > 2 && ($6 ~ /_kb$/ || $6 == "minflt") && $20 != "same" { print; bad = 1 } END { exit bad }' \
+		"$BATS_TEST_TMPDIR/c/compare.tsv"
+	[ "$(awk -F'\t' 'NR > 2' "$BATS_TEST_TMPDIR/c/compare.tsv" | wc -l)" -gt 50 ]
+}
+
+@test "compare uses Mann-Whitney U with 4 repeats or more on each side" {
+	for r in a b; do
+		run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/$r" \
+			--axis allocator=glibc --repeat 5 --quiet touch
+	done
+	scale_rss "$BATS_TEST_TMPDIR/b" touch 'allocator=glibc' 1.2
+	run -0 "$MR" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[[ "$output" == *"(Mann-Whitney U, p < 0.05)"* ]] || false
+	# 5 against 5, all apart: p = 2 / C(10, 5)
+	[[ "$(printf '%s\n' "$output" | grep 'rss_kb@touched')" == *"worse (U p=0.00794)"* ]] || false
+}
+
+@test "trend on 3 directories marks the injected step at the third" {
+	old=$(results base 1)
+	mid=$(results rerun 2)
+	new=$(results rerun 3)
+	scale_rss "$new" touch 'allocator=jemalloc' 1.2
+	# the newest by its start time, given first
+	sed -i 's/^started\t.*/started\t2099-01-01T00:00:00Z/' "$new/env.tsv"
+	run -0 "$MR" trend --out "$BATS_TEST_TMPDIR/t" "$new" "$old" "$mid"
+	[[ "${lines[3]}" == *"3  2099-01-01T00:00:00Z  $new"* ]] || false
+	step=$(printf '%s\n' "$output" | grep 'rss_kb@touched: step')
+	[[ "$step" == *"touch  allocator=jemalloc  rss_kb@touched: step at 3 ($new)"* ]] || false
+	# +20 % over the median of the two before (both about the same)
+	[[ "$step" =~ \(\+(19\.[5-9]|20\.[0-5])\ %\)$ ]] || false
+	awk -F'\t' '$1 == "touch" && $3 == "allocator=jemalloc" && $7 == "rss_kb@touched" && $8 == 3 { s = $15 } END { exit s != 1 }' \
+		"$BATS_TEST_TMPDIR/t/trend.tsv"
+	is_png "$BATS_TEST_TMPDIR/t/touch.trend.png"
+	grep -q 'step change' "$BATS_TEST_TMPDIR/t/touch.trend.svg"
+}
+
+@test "compare and trend need their directories" {
+	run -2 "$MR" compare "$BATS_FILE_TMPDIR/base"
+	[[ "$output" == *"compare needs two results directories"* ]] || false
+	run -2 "$MR" trend "$BATS_FILE_TMPDIR/base"
+	[[ "$output" == *"trend needs two results directories or more"* ]] || false
+}
