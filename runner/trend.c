@@ -142,8 +142,21 @@ write_tsv(const char *path, struct mr_rd *const *R, int nr, const struct series 
 
 /* A case's panels: its figures with a step first, then rss_kb at each
  * checkpoint, maxrss_kb and wall_ms, at most MAX_PANELS. */
+/* Has the series a median in any directory?  (A case whose runs were all
+ * skipped has figures but no values: a panel of it would be empty.) */
 static int
-panels(const struct series *s, int ns, const char *kase, const char **out)
+measured(const struct series *x, int nr)
+{
+	int t;
+
+	for (t = 0; t < nr; t++)
+		if (!isnan(x->med[t]))
+			return 1;
+	return 0;
+}
+
+static int
+panels(const struct series *s, int ns, int nr, const char *kase, const char **out)
 {
 	int n = 0, pass, i, j;
 
@@ -152,7 +165,7 @@ panels(const struct series *s, int ns, const char *kase, const char **out)
 			const char *m = metric_of(&s[i].ref);
 			int want;
 
-			if (strcmp(s[i].kase, kase))
+			if (strcmp(s[i].kase, kase) || !measured(&s[i], nr))
 				continue;
 			want = pass == 0 ? s[i].nsteps > 0
 					 : !strcmp(m, "rss_kb") || !strcmp(m, "maxrss_kb") ||
@@ -192,7 +205,7 @@ draw(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 		if (j < ndone)
 			continue;
 		done[ndone++] = s[i].kase;
-		npan = panels(s, ns, s[i].kase, pan);
+		npan = panels(s, ns, nr, s[i].kase, pan);
 		for (j = 0; j < npan; j++)
 			add_word(&figs, pan[j], strlen(pan[j]));
 		for (j = 0; j < ns; j++) {
@@ -213,8 +226,11 @@ draw(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 		for (t = 0; t < nr; t++)
 			add_word(&ticks, base_name(R[t]->dir), 24);
 		sb_printf(&title, "%s: medians over %d results directories", s[i].kase, nr);
-		sb_printf(&note, "%d step %s (binary segmentation of the medians)", nsteps,
-			  nsteps == 1 ? "change" : "changes");
+		if (npan == 0)
+			sb_add(&note, "no run of this case measured anything (skipped or failed)");
+		else
+			sb_printf(&note, "%d step %s (binary segmentation of the medians)", nsteps,
+				  nsteps == 1 ? "change" : "changes");
 		sb_add(&figs, "");
 		base = esprintf("%s/%s.trend", outdir, s[i].kase);
 		{
