@@ -90,7 +90,7 @@ RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 CASE_BIN := $(CASES:%=$(B)/cases/%)
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 
-.PHONY: all check test report deps deps-build install uninstall clean
+.PHONY: all check ci test report deps deps-build install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN)
 
@@ -157,7 +157,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
 	MEMREPRO_BUILD=$(SAN) MEMREPRO_SLOW=3
 
-sanitize: all
+sanitize: deps all
 	$(MAKE) B=$(SAN) CFLAGS="$(SAN_FLAGS)" \
 		LDFLAGS="$(SAN_FLAGS) -static-libasan -static-libubsan" \
 		$(SAN)/memrepro $(FUZZ:%=$(SAN)/fuzz/%)
@@ -200,6 +200,14 @@ test: deps all
 
 check: test
 	$(B)/memrepro check --profile quick $(MEMREPRO_FLAGS)
+
+# What CI runs (.ci/run): the check, then the proofs that the runner itself
+# is clean (valgrind, sanitizers, a bounded fuzz run, static analysis).
+ci: check
+	$(MAKE) memcheck
+	$(MAKE) sanitize
+	$(MAKE) fuzz
+	$(MAKE) lint
 
 # Not part of check: the full matrix takes minutes.
 report: deps all
