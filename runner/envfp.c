@@ -108,6 +108,36 @@ proc_field(const char *path, const char *key, char *out, size_t size)
 	fclose(f);
 }
 
+/* The cases inherit the runner's environment, and these variables change
+ * what an allocator does (MALLOC_CONF: jemalloc's options; MALLOC_*: glibc's
+ * old tunables; MIMALLOC_*, TCMALLOC_*): record them, as env.NAME, so a
+ * figure measured under one is never mistaken for the allocator's default. */
+static void
+inherited_allocator_env(struct mr_envfp *fp)
+{
+	static const char *const prefixes[] = {
+		"MALLOC_", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "_RJEM_MALLOC_CONF",
+	};
+	char **e;
+	size_t i;
+
+	for (e = environ; *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		if (!eq)
+			continue;
+		for (i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+			if (strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0) {
+				char *key = esprintf("env.%.*s", (int)(eq - *e), *e);
+
+				add(fp, key, "%s", eq + 1);
+				free(key);
+				break;
+			}
+		}
+	}
+}
+
 void
 mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		 const struct mr_alloc *allocs)
@@ -171,6 +201,7 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		snprintf(key, sizeof key, "allocator.%s.version", a->name);
 		add(fp, key, "%s", a->version ? a->version : "-");
 	}
+	inherited_allocator_env(fp);
 }
 
 void

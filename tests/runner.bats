@@ -114,3 +114,8 @@ load test_helper
 	run -2 mr run --cases "$BATS_TEST_TMPDIR/cases" --out "$BATS_TEST_TMPDIR/out" junkdesc
 	[[ "$output" == *junkdesc* ]] || false
 }
+
+@test "allocator options the cases inherit (MALLOC_CONF, ...) are recorded in env.tsv" {
+	MALLOC_CONF=dirty_decay_ms:-1 run -0 mrf run ok --axis allocator=jemalloc --axis mode=a --repeat 1
+	grep -q $'^env.MALLOC_CONF\tdirty_decay_ms:-1$' "$BATS_TEST_TMPDIR/out/env.tsv"
+}
