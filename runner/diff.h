@@ -9,7 +9,7 @@
  *  - with fewer (3 against 3 cannot reach p < 0.05), the ranges: beyond
  *    the noise when the old and new [min, max] do not overlap;
  * and in both cases only when the medians differ by more than the
- * metric's smallest change (stats.h: memory 3 % and 512 kB, time 10 % and
+ * metric's smallest change (stats.h: memory 3 % and 1024 kB, time 10 % and
  * 30 ms, counts 10 % and 100), so that a page or a tick is never news.  Everything is written to
  * OUT/compare.tsv, the changes beyond noise printed, and the per-case
  * chart OUT/<case>.compare.{png,svg} drawn (plots/compare.gp).

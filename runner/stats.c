@@ -215,7 +215,7 @@ mr_st_min_change(const char *metric, double level)
 		const char *suffix;
 		double rel, abs;
 	} cls[] = {
-		{ "_kb", 0.03, 512 },
+		{ "_kb", 0.03, 1024 },
 		{ "_ms", 0.10, 30 },
 		{ "", 0.10, 100 },
 	};

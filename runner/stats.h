@@ -29,7 +29,7 @@ double mr_st_mwu_min_p(int na, int nb);
 
 /* The smallest change of a median that compare and trend report, for a
  * metric (by the suffix of its name) at level: memory (*_kb) 3 % of the
- * level and at least 512 kB, time (*_ms) 10 % and 30 ms, counts 10 % and
+ * level and at least 1024 kB (PSS alone moves by 800 kB when other processes map the same libraries), time (*_ms) 10 % and 30 ms, counts 10 % and
  * 100.  Below it a change is never news, however steady the repeats:
  * a page, a tick, a sampled peak. */
 double mr_st_min_change(const char *metric, double level);

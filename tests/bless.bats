@@ -7,7 +7,7 @@ setup() {
 	EXP=$BATS_TEST_TMPDIR/expected
 	R=$BATS_TEST_TMPDIR/r
 	mkdir -p "$EXP"
-	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$R" --axis allocator=glibc --axis mb=8 --repeat 3 --quiet touch
+	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$R" --axis allocator=glibc --axis mb=32 --repeat 3 --quiet touch
 	run -0 "$MR" bless --from "$R" --expected "$EXP"
 	BASE=$(ls "$EXP"/*/touch.tsv)
 }

@@ -3,7 +3,7 @@
 
 load test_helper
 
-# Two runs of the same fixtures (ok: 8/16/32 MiB by mode, touch: 8 MiB),
+# Two runs of the same fixtures (ok: 8/16/32 MiB by mode, touch: 32 MiB),
 # made once for the file: the second is the "rerun" compare must find
 # unchanged.
 # The report of the first, also made once: report DIR must leave the
@@ -13,7 +13,7 @@ setup_file() {
 	local exp=$BATS_FILE_TMPDIR/expected
 	for r in base rerun; do
 		timeout -k 5 120 "$mr" run --cases "$fix" --out "$BATS_FILE_TMPDIR/$r" \
-			--axis allocator=glibc,jemalloc --axis mb=8 --repeat 3 --quiet ok touch >/dev/null
+			--axis allocator=glibc,jemalloc --axis mb=32 --repeat 3 --quiet ok touch >/dev/null
 	done
 	mkdir -p "$exp"
 	printf '%s\n' 'more-is-more holds rss_kb@done[mode=a] < rss_kb@done[mode=c] "fixture: 8 MiB < 32 MiB"' \
