@@ -48,7 +48,8 @@ DEPS_TEST := \
 	libtcmalloc-minimal4 \
 	libmimalloc2.0 \
 	jq \
-	libxml2-utils
+	libxml2-utils \
+	python3-yaml
 
 LIB_SRC := \
 	lib/mr_proc.c \
@@ -80,7 +81,9 @@ RUNNER_SRC := \
 	runner/charts.c \
 	runner/report.c \
 	runner/diff.c \
-	runner/trend.c
+	runner/trend.c \
+	runner/shard.c \
+	runner/merge.c
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))

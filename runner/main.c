@@ -18,15 +18,18 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "baseline.h"
 #include "cases.h"
 #include "cgroup.h"
 #include "compare.h"
 #include "diff.h"
 #include "envfp.h"
 #include "matrix.h"
+#include "merge.h"
 #include "plot.h"
 #include "report.h"
 #include "results.h"
+#include "shard.h"
 #include "spawn.h"
 #include "term.h"
 #include "trend.h"
@@ -62,10 +65,12 @@ enum {
 	/* high bits: clear of options added below 1 << 20 */
 	O_MEMCAP = 1 << 20,
 	O_RESUME = 1 << 21,
+	O_SHARD = 1 << 22,
 };
 
 #define O_RUN (O_AXIS | O_PROFILE | O_REPEAT | O_OUT | O_TIMEOUT | O_FACTOR | \
-	       O_INTERVAL | O_CASES | O_VERBOSE | O_ALLOC | O_MEMCAP | O_RESUME)
+	       O_INTERVAL | O_CASES | O_VERBOSE | O_ALLOC | O_MEMCAP | O_RESUME | \
+	       O_SHARD)
 
 static const struct option_def {
 	const char *name;
@@ -85,6 +90,7 @@ static const struct option_def {
 	{ "--from", O_FROM, 1 },
 	{ "--mem-cap", O_MEMCAP, 1 },
 	{ "--resume", O_RESUME, 1 },
+	{ "--shard", O_SHARD, 1 },
 	{ "--format", O_FORMAT, 1 },
 	{ "--quiet", O_QUIET, 0 },
 	{ "-q", O_QUIET, 0 },
@@ -199,6 +205,19 @@ static const struct command {
 	  "\n"
 	  "Example:\n"
 	  "  memrepro trend results/2025*\n" },
+	{ "merge", O_OUT | O_VERBOSE, 0, -1,
+	  "memrepro merge --out DIR SHARD_DIR...",
+	  "Join the results directories of the shards of one run (run, check or\n"
+	  "bless --shard K/N, every K of N) into one results directory DIR, on\n"
+	  "which check --from, compare and report work as on a single run.\n"
+	  "DIR/env.tsv is the first shard's, without shard and with merged_from;\n"
+	  "the runs, checkpoints and series rows are joined and the logs copied.\n"
+	  "Refused (status 2, nothing written): shards of different platforms,\n"
+	  "profiles, memrepro versions, options or plans, a shard missing or\n"
+	  "given twice, a (case, config, repeat) in two shards.\n"
+	  "\n"
+	  "Example:\n"
+	  "  memrepro merge --out results/nightly results/shard-*\n" },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -224,6 +243,10 @@ static const struct {
 	{ O_RESUME,
 	  "  --resume DIR           continue the interrupted run whose results are in\n"
 	  "                         DIR, with the options it recorded (no others)\n" },
+	{ O_SHARD,
+	  "  --shard K/N            run only shard K of N: the (case, config) pairs\n"
+	  "                         split evenly by expected cost (a CI job each;\n"
+	  "                         join the results with memrepro merge)\n" },
 	{ O_ALLOC,
 	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
 	  "                         from another library, e.g.\n"
@@ -327,6 +350,7 @@ struct opts {
 	double fail_on;            /* --fail-on, -1: none */
 	long mem_cap_mib;          /* --mem-cap, 0: none */
 	const char *resume;        /* --resume DIR */
+	int shard_k, shard_n;      /* --shard K/N; 0/0: none */
 	struct strbuf record;      /* the options that shape the results, as
 	                              env.tsv's "options" records them */
 	char **owned;              /* argument strings read back by --resume */
@@ -487,6 +511,11 @@ set_option(struct opts *o, const struct option_def *d, const char *v)
 	case O_RESUME:
 		o->resume = v;
 		break;
+	case O_SHARD:
+		if (mr_shard_parse(v, &o->shard_k, &o->shard_n) < 0)
+			usage_error(o, "--shard '%s': want K/N, whole numbers with 1 <= K <= N <= %d (e.g. 2/4)",
+				    v, MR_SHARD_MAX);
+		break;
 	case O_VERBOSE:
 		o->verbose = 1;
 		break;
@@ -545,7 +574,7 @@ parse_args(struct opts *o, int argc, char **argv)
 			if (!o->cmd) {
 				o->cmd = find_command(a);
 				if (!o->cmd) {
-					usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend", a);
+					usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge", a);
 				}
 			} else {
 				o->names[o->nnames++] = a;
@@ -619,6 +648,8 @@ parse_args(struct opts *o, int argc, char **argv)
 			usage_error(o, "a case name with a tab or a newline");
 	if (!strcmp(o->cmd->name, "compare") && o->nnames != 2)
 		usage_error(o, "compare needs two results directories, OLD and NEW");
+	if (!strcmp(o->cmd->name, "merge") && (!o->nnames || !o->out))
+		usage_error(o, "merge needs --out DIR and the shards' results directories");
 	if (!strcmp(o->cmd->name, "trend") && o->nnames < 2)
 		usage_error(o, "trend needs two results directories or more");
 	if (o->nnames < o->cmd->min_names)
@@ -909,6 +940,8 @@ struct session {
 	int failed;       /* some run failed */
 	int interrupted;
 	struct mr_results_done done; /* --resume: the runs that had ended */
+	unsigned char **skip; /* --shard: skip[i][k] when config k of case i
+	                         is another shard's; NULL: run every pair */
 };
 
 static long
@@ -1026,7 +1059,8 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	for (i = 0; i < ncases; i++)
 		for (r = 1; r <= s->o->repeat; r++)
 			for (k = 0; k < mats[i].n; k++)
-				total += !mr_results_done_has(&s->done, cases[i].name,
+				total += !(s->skip && s->skip[i][k]) &&
+					 !mr_results_done_has(&s->done, cases[i].name,
 							      mats[i].cfg[k].canon, r);
 	mr_term_init(&s->term, s->progress, total, s->o->quiet);
 	for (i = 0; i < ncases; i++)
@@ -1034,7 +1068,8 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 			for (k = 0; k < mats[i].n; k++) {
 				if (mr_spawn_interrupted)
 					goto stop;
-				if (mr_results_done_has(&s->done, cases[i].name,
+				if ((s->skip && s->skip[i][k]) ||
+				    mr_results_done_has(&s->done, cases[i].name,
 							mats[i].cfg[k].canon, r))
 					continue;
 				if (run_one(s, &cases[i], &mats[i], &mats[i].cfg[k], r) < 0)
@@ -1136,6 +1171,94 @@ resume_env(struct session *s, const struct mr_envfp *now)
 static int report(const struct opts *o, const char *dir, const char *cases_dir,
 		  const char *expected_dir, const char *const *names);
 
+/* The expected cost of each config of case c, into cost[]: the median
+ * wall_ms its baseline records for the config, where it has one; else 0
+ * (unknown).  Returns 0, or -1 on a bad baseline (printed). */
+static int
+shard_costs(const char *expected_dir, const char *platform,
+	    const struct mr_cases_desc *c, const struct mr_matrix *m, double *cost)
+{
+	struct mr_baseline b;
+	char *path = esprintf("%s/%s/%s.tsv", expected_dir, platform, c->name);
+	int rc = mr_baseline_read(path, &b), i, k;
+
+	free(path);
+	memset(cost, 0, (size_t)m->n * sizeof *cost);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return -1;
+	for (i = 0; i < b.nrow; i++) {
+		if (b.row[i].checkpoint || strcmp(mr_bl_metric(&b.row[i]), "wall_ms") != 0)
+			continue;
+		for (k = 0; k < m->n; k++)
+			if (strcmp(m->cfg[k].canon, b.row[i].config) == 0 && b.row[i].median > 0)
+				cost[k] = b.row[i].median;
+	}
+	mr_baseline_free(&b);
+	return 0;
+}
+
+/* --shard K/N: split the (case, config) pairs (shard.h) and mark in
+ * s->skip those of the other shards.  A pair's cost is its baseline's
+ * wall_ms where known, else the mean of the known ones (1 when none is:
+ * then the split is by count, round-robin over the pairs in case order).
+ * Records shard, shard.plan, shard.pairs and shard.cost in fp.  Returns
+ * MR_OK, or MR_USAGE after printing why. */
+static int
+shard_plan(struct session *s, const struct mr_cases_desc *cases, int ncases,
+	   const struct mr_matrix *mats, const char *expected_dir,
+	   struct mr_envfp *fp)
+{
+	const char *platform = mr_envfp_get(fp, "platform");
+	double *cost, known = 0;
+	int *bin, i, k, n = 0, p, nknown = 0, mine = 0;
+	uint64_t h = MR_SHARD_HASH0;
+	char buf[64];
+
+	for (i = 0; i < ncases; i++)
+		n += mats[i].n;
+	cost = ecalloc((size_t)n + 1, sizeof *cost);
+	bin = ecalloc((size_t)n + 1, sizeof *bin);
+	for (i = 0, p = 0; i < ncases; p += mats[i].n, i++)
+		if (platform && shard_costs(expected_dir, platform, &cases[i], &mats[i],
+					    cost + p) < 0) {
+			free(cost);
+			free(bin);
+			return MR_USAGE;
+		}
+	for (p = 0; p < n; p++)
+		if (cost[p] > 0) {
+			known += cost[p];
+			nknown++;
+		}
+	for (p = 0; p < n; p++)
+		if (cost[p] <= 0)
+			cost[p] = nknown ? known / nknown : 1;
+	mr_shard_plan(cost, n, s->o->shard_n, bin);
+	s->skip = ecalloc((size_t)ncases + 1, sizeof *s->skip);
+	for (i = 0, p = 0; i < ncases; i++) {
+		s->skip[i] = ecalloc((size_t)mats[i].n + 1, 1);
+		for (k = 0; k < mats[i].n; k++, p++) {
+			s->skip[i][k] = bin[p] != s->o->shard_k;
+			mine += !s->skip[i][k];
+			h = mr_shard_hash(h, cases[i].name, mats[i].cfg[k].canon, bin[p]);
+		}
+	}
+	snprintf(buf, sizeof buf, "%d/%d", s->o->shard_k, s->o->shard_n);
+	mr_envfp_add(fp, "shard", buf);
+	snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+	mr_envfp_add(fp, "shard.plan", buf);
+	snprintf(buf, sizeof buf, "%d/%d", mine, n);
+	mr_envfp_add(fp, "shard.pairs", buf);
+	snprintf(buf, sizeof buf, "%s", !nknown ? "count" : nknown == n ? "baseline wall_ms" :
+		 "baseline wall_ms, else their mean");
+	mr_envfp_add(fp, "shard.cost", buf);
+	free(cost);
+	free(bin);
+	return MR_OK;
+}
+
 static int
 cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 	const char *expected_dir)
@@ -1182,10 +1305,14 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S) * o->factor;
 	mr_envfp_collect(&fp, &er, s.allocs);
 	run_env_keys(&fp, o, cases_dir, cases, ncases);
-	if (o->verbose)
+	if (o->shard_n)
+		rc = shard_plan(&s, cases, ncases, mats, expected_dir, &fp);
+	if (rc == MR_OK && o->verbose)
 		for (i = 0; i < fp.n; i++)
 			fprintf(s.progress, "# %s: %s\n", fp.key[i], fp.val[i]);
-	if (o->resume)
+	if (rc != MR_OK)
+		;
+	else if (o->resume)
 		rc = resume_env(&s, &fp);
 	else if (mr_results_env(&s.res, &fp) < 0)
 		rc = MR_FAILED;
@@ -1226,6 +1353,9 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 		rc = MR_FAILED;
 	mr_results_done_free(&s.done);
 	mr_alloc_free(s.allocs);
+	for (i = 0; s.skip && i < ncases; i++)
+		free(s.skip[i]);
+	free(s.skip);
 out:
 	sb_free(&err);
 	for (i = 0; i < built; i++)
@@ -1428,6 +1558,8 @@ main(int argc, char **argv)
 		rc = cmd_diff(&o);
 	else if (strcmp(o.cmd->name, "trend") == 0)
 		rc = cmd_trend(&o);
+	else if (strcmp(o.cmd->name, "merge") == 0)
+		rc = mr_merge(o.out, (const char *const *)o.names, o.nnames);
 	else if (strcmp(o.cmd->name, "report") == 0 && o.from)
 		rc = cmd_report_dir(&o, o.from, cases_dir, expected_dir);
 	else if (strcmp(o.cmd->name, "report") == 0 && o.nnames == 1 &&

@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# --shard K/N and merge: N shards merged give what one unsharded run gives.
+
+load test_helper
+
+setup() {
+	EXP=$BATS_TEST_TMPDIR/expected
+	mkdir -p "$EXP"
+	printf '%s\n' \
+		'more-is-more holds rss_kb@done[mode=a] < rss_kb@done[mode=c] "fixture: 8 MiB < 32 MiB"' \
+		'small holds rss_kb@done < 20480 "fixture: only a and b are small"' \
+		'old-report reported rss_kb@done[mode=c] < rss_kb@done[mode=a] "fixture: contradicted"' > "$EXP/ok.claims"
+}
+
+# shard K/N [OPTIONS]: run shard K of N of the fixtures ok and touch.
+shard() {
+	timeout -k 5 120 "$MR" run --cases "$FIX" --axis allocator=glibc --repeat 2 -q \
+		--shard "$1" --out "$BATS_TEST_TMPDIR/s${1%/*}" "${@:2}" ok touch
+}
+
+# The verdicts of check --from DIR as "case claim verdict" lines, sorted
+# (the figures differ from run to run; the verdicts may not).
+verdicts() {
+	timeout -k 5 60 "$MR" check --from "$1" --expected "$EXP" --format tap |
+		grep -E '^(not )?ok ' | sed 's/^\(not ok\|ok\) [0-9]* /\1 /' | sort
+}
+
+@test "bad --shard values are exit 2 naming the parameter" {
+	for v in 0/2 3/2 x 1/0 2 1/2/3 -1/2; do
+		run -2 "$MR" run --cases "$FIX" --shard "$v" ok
+		[[ "$output" == *"--shard '$v'"* ]] || false
+	done
+}
+
+@test "the shards split the pairs evenly, each once, and record shard in env.tsv" {
+	run -0 shard 1/2
+	run -0 shard 2/2
+	d=$BATS_TEST_TMPDIR
+	[ "$(tsv_col "$d/s1/env.tsv" value '$1 == "shard"')" = 1/2 ]
+	[ "$(tsv_col "$d/s2/env.tsv" value '$1 == "shard"')" = 2/2 ]
+	# 4 pairs (ok: mode a, b, c; touch), 2 each, every repeat of a pair in one shard
+	[ "$(tsv_col "$d/s1/env.tsv" value '$1 == "shard.pairs"')" = 2/4 ]
+	a=$(tsv_col "$d/s1/runs.tsv" config | sort -u)
+	b=$(tsv_col "$d/s2/runs.tsv" config | sort -u)
+	[ "$(printf '%s\n' "$a" | wc -l)" -eq 2 ]
+	[ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ]
+	[ "$(tsv_col "$d/s1/runs.tsv" config | wc -l)" -eq 4 ]
+}
+
+@test "two shards merged give the verdicts of one unsharded run" {
+	run -0 shard 1/2
+	run -0 shard 2/2
+	d=$BATS_TEST_TMPDIR
+	run -0 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
+	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --axis allocator=glibc --repeat 2 -q \
+		--out "$d/whole" ok touch
+	[ "$(tsv_col "$d/m/runs.tsv" case | wc -l)" -eq 8 ]
+	! grep -q $'^shard\t' "$d/m/env.tsv"
+	grep -q $'^merged_from\t' "$d/m/env.tsv"
+	# every log is in the merged directory
+	for l in $(tsv_col "$d/m/runs.tsv" log); do [ -f "$d/m/$l" ]; done
+	merged=$(verdicts "$d/m")
+	whole=$(verdicts "$d/whole")
+	echo "merged:"; echo "$merged"; echo "whole:"; echo "$whole"
+	[ -n "$merged" ]
+	[ "$merged" = "$whole" ]
+	# compare works on it
+	run -0 timeout 60 "$MR" compare --out "$d/cmp" "$d/whole" "$d/m"
+	[ -s "$d/cmp/compare.tsv" ]
+}
+
+@test "report works on merged shards" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	run -0 shard 1/2
+	run -0 shard 2/2
+	d=$BATS_TEST_TMPDIR
+	run -0 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
+	run -0 timeout 120 "$MR" report --cases "$FIX" --expected "$EXP" "$d/m"
+	[ -s "$d/m/report.md" ]
+}
+
+@test "merge refuses a missing shard, a shard given twice and shards of different profiles" {
+	run -0 shard 1/2
+	run -0 shard 2/2 --profile quick
+	d=$BATS_TEST_TMPDIR
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1"
+	[[ "$output" == *"shard 2/2 is missing"* ]] || false
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s1"
+	[[ "$output" == *"given twice"* ]] || false
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
+	[[ "$output" == *profile* ]] || false
+	[ ! -e "$d/m/runs.tsv" ]
+}
+
+@test "merge refuses overlapping runs and shards of another platform" {
+	run -0 shard 1/2
+	run -0 shard 2/2
+	d=$BATS_TEST_TMPDIR
+	cp -r "$d/s2" "$d/s2b"
+	tail -n 1 "$d/s1/runs.tsv" >> "$d/s2b/runs.tsv"
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2b"
+	[[ "$output" == *"refusing overlapping shards"* ]] || false
+	cp -r "$d/s2" "$d/s2c"
+	sed -i 's/^platform\t.*/platform\tother-platform/' "$d/s2c/env.tsv"
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2c"
+	[[ "$output" == *platform* ]] || false
+}
+
+@test "a merge into a non-empty directory is refused" {
+	run -0 shard 1/1
+	d=$BATS_TEST_TMPDIR
+	mkdir -p "$d/m" && touch "$d/m/x"
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1"
+	[[ "$output" == *"not an empty directory"* ]] || false
+}
