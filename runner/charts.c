@@ -16,17 +16,6 @@
 
 /* --- series.tsv ---------------------------------------------------------- */
 
-static int
-run_index(const struct mr_rd_case *k, int ci, long repeat)
-{
-	int i;
-
-	for (i = 0; i < k->cfg[ci].nrun; i++)
-		if (k->run[k->cfg[ci].run[i]].repeat == repeat)
-			return k->cfg[ci].run[i];
-	return -1;
-}
-
 int
 mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s)
 {
@@ -74,7 +63,7 @@ mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s)
 		/* Samples of a run with no row in runs.tsv (interrupted) are
 		 * not drawn. */
 		if (!k || (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0 ||
-		    (ri = run_index(k, ci, (long)repeat)) < 0)
+		    (ri = mr_rd_run_of(k, ci, (long)repeat)) < 0)
 			continue;
 		s->nsamples[k - R->k][ri]++;
 		if (!isnan(tree) && tree > s->tree[k - R->k][ri])

@@ -116,8 +116,8 @@ inside_path(const char *p)
 	return ok;
 }
 
-static int
-find_run(const struct mr_rd_case *k, int cfg, long repeat)
+int
+mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat)
 {
 	int i;
 
@@ -250,7 +250,7 @@ load_runs(struct mr_rd *R)
 			PUSH(k->cfg, ci);
 			ci = k->ncfg++;
 		}
-		prev = find_run(k, ci, (long)repeat);
+		prev = mr_rd_run_of(k, ci, (long)repeat);
 		if (prev >= 0) {
 			mr_tsv_err(&t, col[C_REPEAT],
 				   "run of %s, %s, repeat %lld again (first on line %ld)",
@@ -353,7 +353,7 @@ load_checkpoints(struct mr_rd *R)
 		 * that was interrupted: it has no outcome, so it is not used. */
 		k = mr_rd_case(R, mr_tsv_get(&t, col[C_CASE]));
 		if (!k || (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0 ||
-		    (ri = find_run(k, ci, (long)repeat)) < 0)
+		    (ri = mr_rd_run_of(k, ci, (long)repeat)) < 0)
 			continue;
 		r = &k->run[ri];
 		for (i = 0; i < r->nck; i++) {

@@ -88,6 +88,9 @@ struct mr_rd_case *mr_rd_case(const struct mr_rd *R, const char *name);
 /* Index of the config whose canonical string is str, or -1. */
 int mr_rd_cfg(const struct mr_rd_case *k, const char *str);
 
+/* The index in k->run of config cfg's run of that repeat, or -1. */
+int mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat);
+
 /* The cases to look at, as indices into R->k, into a fresh *sel: those of
  * names (NULL-terminated, duplicates once) or every case when names is
  * NULL or empty.  Returns how many, or -1 after printing
