@@ -176,7 +176,6 @@ read_rows(struct shard *sh, int n, const char *file, char **header, struct row *
 		char *path = mr_rd_path(sh[i].dir, file), *line = NULL;
 		FILE *f = fopen(path, "r");
 		size_t lcap = 0;
-		ssize_t len;
 		long ln = 0;
 		int ccase = -1, crep = -1, ccfg = -1;
 
@@ -185,7 +184,7 @@ read_rows(struct shard *sh, int n, const char *file, char **header, struct row *
 			free(path);
 			return -1;
 		}
-		while ((len = getline(&line, &lcap, f)) > 0) {
+		while (getline(&line, &lcap, f) > 0) {
 			char *copy, *fld[256];
 			int nf, c;
 
