@@ -57,35 +57,13 @@ md_esc(struct doc *d, const char *s)
 	}
 }
 
-static void
-html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
 
 /* Plain text. */
 static void
 text(struct doc *d, const char *s)
 {
 	md_esc(d, s);
-	html_esc(d->html, s);
+	mr_fmt_xml_str(d->html, s);
 }
 
 static void
@@ -134,7 +112,7 @@ code(struct doc *d, const char *s)
 	for (i = 0; i <= longest; i++)
 		fputc('`', d->md);
 	fputs("<code>", d->html);
-	html_esc(d->html, s);
+	mr_fmt_xml_str(d->html, s);
 	fputs("</code>", d->html);
 }
 
@@ -145,7 +123,7 @@ bold(struct doc *d, const char *s)
 	md_esc(d, s);
 	fputs("**", d->md);
 	fputs("<strong>", d->html);
-	html_esc(d->html, s);
+	mr_fmt_xml_str(d->html, s);
 	fputs("</strong>", d->html);
 }
 
@@ -157,9 +135,9 @@ doc_link(struct doc *d, const char *s, const char *href)
 	md_esc(d, s);
 	fprintf(d->md, "](%s)", href);
 	fprintf(d->html, "<a href=\"");
-	html_esc(d->html, href);
+	mr_fmt_xml_str(d->html, href);
 	fprintf(d->html, "\">");
-	html_esc(d->html, s);
+	mr_fmt_xml_str(d->html, s);
 	fprintf(d->html, "</a>");
 }
 
@@ -172,11 +150,11 @@ heading(struct doc *d, int level, const char *id, const char *s)
 	fprintf(d->html, "<h%d", level);
 	if (id) {
 		fputs(" id=\"", d->html);
-		html_esc(d->html, id);
+		mr_fmt_xml_str(d->html, id);
 		fputc('"', d->html);
 	}
 	fputc('>', d->html);
-	html_esc(d->html, s);
+	mr_fmt_xml_str(d->html, s);
 	fprintf(d->html, "</h%d>\n", level);
 }
 
@@ -322,7 +300,7 @@ image(struct doc *d, const char *alt, const char *rel)
 	}
 	fputs("\n\n", d->md);
 	fputs("<figure><img alt=\"", d->html);
-	html_esc(d->html, alt);
+	mr_fmt_xml_str(d->html, alt);
 	fputs("\" src=\"data:image/png;base64,", d->html);
 	base64_file(d->html, png);
 	fputs("\"></figure>\n", d->html);
@@ -748,13 +726,13 @@ write_doc(struct doc *d, const struct mr_report_opts *o, const struct mr_rd *R,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      d->html);
-	html_esc(d->html, title);
+	mr_fmt_xml_str(d->html, title);
 	fprintf(d->html, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
 	fprintf(d->md, "# ");
 	md_esc(d, title);
 	fputs("\n\n", d->md);
 	fputs("<h1>", d->html);
-	html_esc(d->html, title);
+	mr_fmt_xml_str(d->html, title);
 	fputs("</h1>\n", d->html);
 	free(title);
 
