@@ -102,6 +102,25 @@ $(B)/%.o: %.c | deps-build
 	@mkdir -p $(@D)
 	$(CC) $(MR_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The commit the runner is built from, env.tsv's "commit" (merge refuses
+# shards of different ones): "-dirty" when the tree has changes, "unknown"
+# outside a git checkout (a tarball).  The header is rewritten only when it
+# changes, so only envfp.o is rebuilt, and only then.  No optional locks:
+# git must not take the index from a git command running beside the build.
+MR_COMMIT = $(shell test -e .git && GIT_OPTIONAL_LOCKS=0 git describe --always \
+	--dirty --abbrev=12 --exclude='*' 2>/dev/null || echo unknown)
+
+$(B)/commit.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define MR_COMMIT "%s"\n' '$(MR_COMMIT)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(B)/runner/envfp.o: $(B)/commit.h
+$(B)/runner/envfp.o: MR_CFLAGS += -include $(B)/commit.h
+
+.PHONY: FORCE
+FORCE:
+
 $(B)/libmr.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)

@@ -47,7 +47,8 @@ const char *const mr_bless_ckpt_metrics[] = {
  * them would fail on noise or be too wide to catch anything.  Time is
  * checked by claims, as ratios of configs measured side by side in one
  * run (DESIGN.md), and between result sets by `compare`.  A hand-edited
- * baseline may still carry time rows; check compares them. */
+ * baseline may still carry time rows; check compares them.  What a run
+ * takes is recorded in the cost rows, which nothing compares. */
 const char *const mr_bless_run_metrics[] = {
 	"maxrss_kb", "minflt", NULL,
 };
@@ -141,6 +142,26 @@ mr_baseline_add(struct mr_baseline *b, const struct mr_bl_row *r)
 }
 
 void
+mr_baseline_add_cost(struct mr_baseline *b, const struct mr_bl_cost *c)
+{
+	b->cost = erealloc(b->cost, sizeof *b->cost * (b->ncost + 1));
+	b->cost[b->ncost] = *c;
+	b->cost[b->ncost].config = estrdup(c->config);
+	b->ncost++;
+}
+
+const struct mr_bl_cost *
+mr_baseline_cost(const struct mr_baseline *b, const char *config)
+{
+	int i;
+
+	for (i = 0; i < b->ncost; i++)
+		if (!strcmp(b->cost[i].config, config))
+			return &b->cost[i];
+	return NULL;
+}
+
+void
 mr_baseline_free(struct mr_baseline *b)
 {
 	int i;
@@ -153,6 +174,9 @@ mr_baseline_free(struct mr_baseline *b)
 		free(b->row[i].config);
 		free(b->row[i].checkpoint);
 	}
+	for (i = 0; i < b->ncost; i++)
+		free(b->cost[i].config);
+	free(b->cost);
 	free(b->key);
 	free(b->val);
 	free(b->row);
@@ -172,22 +196,75 @@ ckname_ok(const char *s)
 	return 1;
 }
 
+/* The config of the row in t is canonical: 0, or -1 (printed). */
+static int
+config_ok(struct mr_tsv *t, const int *col)
+{
+	const char *why;
+	struct mr_config cfg;
+
+	if (mr_config_parse(mr_tsv_get(t, col[C_CONFIG]), &cfg, &why) < 0)
+		return mr_tsv_err(t, col[C_CONFIG], "bad config \"%s\": %s",
+				  mr_tsv_get(t, col[C_CONFIG]), why);
+	mr_config_free(&cfg);
+	return 0;
+}
+
+/* The median, min, max and n of the row in t; 0 or -1 (printed). */
+static int
+read_figures(struct mr_tsv *t, const int *col, double *median, double *min,
+	     double *max, long *n)
+{
+	long long v;
+
+	if (mr_tsv_num(t, col[C_MEDIAN], 0, median) < 0 ||
+	    mr_tsv_num(t, col[C_MIN], 0, min) < 0 ||
+	    mr_tsv_num(t, col[C_MAX], 0, max) < 0 ||
+	    mr_tsv_int(t, col[C_N], 1, 1000000, &v) < 0)
+		return -1;
+	*n = (long)v;
+	return 0;
+}
+
+/* A cost row of t (its metric is MR_BL_COST) into c; 0 or -1 (printed). */
+static int
+read_cost(struct mr_tsv *t, const int *col, struct mr_bl_cost *c)
+{
+	const char *ck = mr_tsv_get(t, col[C_CKPT]), *tol = mr_tsv_get(t, col[C_TOL]);
+
+	memset(c, 0, sizeof *c);
+	c->line = t->line;
+	if (config_ok(t, col) < 0)
+		return -1;
+	if (strcmp(ck, "-"))
+		return mr_tsv_err(t, col[C_CKPT],
+				  "a %s row is what a whole run takes: its checkpoint must be -, got \"%s\"",
+				  MR_BL_COST, ck);
+	if (read_figures(t, col, &c->median, &c->min, &c->max, &c->n) < 0)
+		return -1;
+	if (c->median < 0)
+		return mr_tsv_err(t, col[C_MEDIAN], "negative cost %s",
+				  mr_tsv_get(t, col[C_MEDIAN]));
+	/* A tolerance would read as if check compared the row. */
+	if (strcmp(tol, "-"))
+		return mr_tsv_err(t, col[C_TOL],
+				  "a %s row is never compared: its tolerance must be -, got \"%s\"",
+				  MR_BL_COST, tol);
+	c->config = estrdup(mr_tsv_get(t, col[C_CONFIG]));
+	return 0;
+}
+
 /* One row of t into r; 0 or -1 (printed). */
 static int
 read_row(struct mr_tsv *t, const int *col, struct mr_bl_row *r)
 {
 	const char *ck = mr_tsv_get(t, col[C_CKPT]);
 	const char *metric = mr_tsv_get(t, col[C_METRIC]);
-	const char *why;
-	struct mr_config cfg;
-	long long n;
 
 	memset(r, 0, sizeof *r);
 	r->line = t->line;
-	if (mr_config_parse(mr_tsv_get(t, col[C_CONFIG]), &cfg, &why) < 0)
-		return mr_tsv_err(t, col[C_CONFIG], "bad config \"%s\": %s",
-				  mr_tsv_get(t, col[C_CONFIG]), why);
-	mr_config_free(&cfg);
+	if (config_ok(t, col) < 0)
+		return -1;
 	if (strcmp(ck, "-")) {
 		char *name = estrdup(ck), *hash = strchr(name, '#');
 		long long seq = 0;
@@ -224,13 +301,9 @@ read_row(struct mr_tsv *t, const int *col, struct mr_bl_row *r)
 					  "unknown run metric \"%s\" (checkpoint is -)",
 					  metric);
 	}
-	if (mr_tsv_num(t, col[C_MEDIAN], 0, &r->median) < 0 ||
-	    mr_tsv_num(t, col[C_MIN], 0, &r->min) < 0 ||
-	    mr_tsv_num(t, col[C_MAX], 0, &r->max) < 0 ||
-	    mr_tsv_int(t, col[C_N], 1, 1000000, &n) < 0 ||
+	if (read_figures(t, col, &r->median, &r->min, &r->max, &r->n) < 0 ||
 	    mr_tsv_num(t, col[C_TOL], 0, &r->tol) < 0)
 		goto fail;
-	r->n = (long)n;
 	if (r->tol < 0) {
 		mr_tsv_err(t, col[C_TOL], "negative tolerance %s",
 			   mr_tsv_get(t, col[C_TOL]));
@@ -277,6 +350,22 @@ mr_baseline_read(const char *path, struct mr_baseline *b)
 			goto fail;
 		if (rc == 0)
 			break;
+		if (!strcmp(mr_tsv_get(&t, col[C_METRIC]), MR_BL_COST)) {
+			struct mr_bl_cost c;
+			const struct mr_bl_cost *was;
+
+			if (read_cost(&t, col, &c) < 0)
+				goto fail;
+			if ((was = mr_baseline_cost(b, c.config))) {
+				mr_errat(path, c.line, 1, "%s %s again (first on line %ld)",
+					 c.config, MR_BL_COST, was->line);
+				free(c.config);
+				goto fail;
+			}
+			b->cost = erealloc(b->cost, sizeof *b->cost * (b->ncost + 1));
+			b->cost[b->ncost++] = c;
+			continue;
+		}
 		if (read_row(&t, col, &r) < 0)
 			goto fail;
 		b->row = erealloc(b->row, sizeof *b->row * (b->nrow + 1));
@@ -332,6 +421,25 @@ putnum(FILE *f, double v)
 	fputs(buf, f);
 }
 
+/* The median, min, max and n columns, each followed by a tab. */
+static void
+putfigures(FILE *f, double median, double min, double max, long n)
+{
+	putnum(f, median);
+	fputc('\t', f);
+	putnum(f, min);
+	fputc('\t', f);
+	putnum(f, max);
+	fprintf(f, "\t%ld\t", n);
+}
+
+static int
+costpcmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct mr_bl_cost *const *)a)->config,
+		      (*(const struct mr_bl_cost *const *)b)->config);
+}
+
 /* Print s with tabs and newlines as spaces (they would break the line). */
 static void
 putclean(FILE *f, const char *s)
@@ -346,6 +454,7 @@ mr_baseline_write(const struct mr_baseline *b, const char *path)
 	const char *slash = strrchr(path, '/');
 	char *tmp;
 	const struct mr_bl_row **sorted;
+	const struct mr_bl_cost **costs;
 	FILE *f;
 	int fd, i, j, err = 0;
 
@@ -385,17 +494,22 @@ mr_baseline_write(const struct mr_baseline *b, const char *path)
 		char *ck = mr_bl_checkpoint(r);
 
 		fprintf(f, "%s\t%s\t%s\t", r->config, ck, mr_bl_metric(r));
-		putnum(f, r->median);
-		fputc('\t', f);
-		putnum(f, r->min);
-		fputc('\t', f);
-		putnum(f, r->max);
-		fprintf(f, "\t%ld\t", r->n);
+		putfigures(f, r->median, r->min, r->max, r->n);
 		putnum(f, r->tol);
 		fputc('\n', f);
 		free(ck);
 	}
 	free(sorted);
+	costs = emalloc(sizeof *costs * (b->ncost ? b->ncost : 1));
+	for (i = 0; i < b->ncost; i++)
+		costs[i] = &b->cost[i];
+	qsort(costs, b->ncost, sizeof *costs, costpcmp);
+	for (i = 0; i < b->ncost; i++) {
+		fprintf(f, "%s\t-\t%s\t", costs[i]->config, MR_BL_COST);
+		putfigures(f, costs[i]->median, costs[i]->min, costs[i]->max, costs[i]->n);
+		fputs("-\n", f);
+	}
+	free(costs);
 	errno = 0;
 	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
 		err = errno ? errno : EIO;

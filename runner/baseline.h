@@ -5,6 +5,12 @@
  * spread and the tolerance blessed from a results directory; a later
  * median outside median +- tolerance is regressed (above) or improved
  * (below).
+ *
+ * A cost row (metric MR_BL_COST, checkpoint -, tolerance -) is no
+ * expectation: it is the wall_ms of the blessed runs of a config, what a
+ * run of it takes, for planning shards (shard.h).  Times drift with the
+ * load of the machine, so nothing compares it: it is kept apart from the
+ * rows, in cost[].
  */
 #ifndef MR_BASELINE_H
 #define MR_BASELINE_H
@@ -22,12 +28,25 @@ struct mr_bl_row {
 	long line;        /* line in the file (0 when not read from one) */
 };
 
+/* A cost row: wall_ms over the blessed runs of one config. */
+struct mr_bl_cost {
+	char *config;     /* canonical config (owned) */
+	double median;    /* ms */
+	double min, max;  /* ms */
+	long n;           /* runs the median is over */
+	long line;        /* line in the file (0 when not read from one) */
+};
+
+#define MR_BL_COST "cost_ms" /* the metric column of a cost row */
+
 struct mr_baseline {
-	char *path;            /* the file (owned) */
-	char **key, **val;     /* "# key<TAB>value" header lines (owned) */
+	char *path;              /* the file (owned) */
+	char **key, **val;       /* "# key<TAB>value" header lines (owned) */
 	int nkv;
-	struct mr_bl_row *row; /* rows, in file order (owned) */
+	struct mr_bl_row *row;   /* rows, in file order (owned) */
 	int nrow;
+	struct mr_bl_cost *cost; /* cost rows, in file order (owned) */
+	int ncost;
 };
 
 /* The metrics bless records: at the last occurrence of each checkpoint,
@@ -51,12 +70,18 @@ char *mr_bl_checkpoint(const struct mr_bl_row *r);
  * filled only on 0; free it with mr_baseline_free. */
 int mr_baseline_read(const char *path, struct mr_baseline *b);
 
-/* Add a "# key<TAB>value" header line / a row (copies every string). */
+/* Add a "# key<TAB>value" header line / a row / a cost row (copies every
+ * string). */
 void mr_baseline_kv(struct mr_baseline *b, const char *key, const char *val);
 void mr_baseline_add(struct mr_baseline *b, const struct mr_bl_row *r);
+void mr_baseline_add_cost(struct mr_baseline *b, const struct mr_bl_cost *c);
+
+/* The cost row of config, or NULL. */
+const struct mr_bl_cost *mr_baseline_cost(const struct mr_baseline *b,
+					  const char *config);
 
 /* Write b to path: header lines, the column names, the rows sorted by
- * (config, checkpoint, metric).  Writes a temporary file in the same
+ * (config, checkpoint, metric), then the cost rows by config.  Writes a temporary file in the same
  * directory and renames it over path, so a reader never sees half a
  * baseline.  Returns 0, or -1 after printing why. */
 int mr_baseline_write(const struct mr_baseline *b, const char *path);

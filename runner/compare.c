@@ -392,6 +392,25 @@ bless_row(struct mr_baseline *b, const struct mr_rd_case *k, int ci,
 	return n > 0;
 }
 
+/* The cost row of config ci (baseline.h): its ok runs' wall_ms. */
+static void
+bless_cost(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
+{
+	struct mr_ref ref = { .metric = mr_run_metric("wall_ms") };
+	struct mr_bl_cost c = { .config = k->conf[ci].str };
+	double *v;
+	int n = mr_rd_values(k, ci, &ref, &v);
+
+	if (n > 0) {
+		c.median = mr_st_median(v, n);
+		c.min = v[0];
+		c.max = v[n - 1];
+		c.n = n;
+		mr_baseline_add_cost(b, &c);
+	}
+	free(v);
+}
+
 /* Rows of config ci; returns how many. */
 static int
 bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
@@ -418,6 +437,7 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
 		}
 	}
 	free(names);
+	bless_cost(b, k, ci);
 	return rows;
 }
 
@@ -437,6 +457,32 @@ same_figures(const struct mr_bl_row *a, const struct mr_bl_row *b)
 	return fabs(a->median - b->median) < 1e-3 && fabs(a->min - b->min) < 1e-3 &&
 	       fabs(a->max - b->max) < 1e-3 && a->n == b->n &&
 	       fabs(a->tol - b->tol) < 1e-3;
+}
+
+/* How the cost rows of nb differ from those of ob (NULL: no file yet);
+ * with ob, one line says so when they do.  Returns non-zero when some
+ * cost row is new, gone or changed as written (three decimals). */
+static int
+cost_diff(FILE *f, const struct mr_baseline *ob, const struct mr_baseline *nb)
+{
+	int added = 0, changed = 0, gone = 0, i;
+
+	for (i = 0; i < nb->ncost; i++) {
+		const struct mr_bl_cost *n = &nb->cost[i];
+		const struct mr_bl_cost *o = ob ? mr_baseline_cost(ob, n->config) : NULL;
+
+		if (!o)
+			added++;
+		else if (fabs(o->median - n->median) >= 1e-3 || fabs(o->min - n->min) >= 1e-3 ||
+			 fabs(o->max - n->max) >= 1e-3 || o->n != n->n)
+			changed++;
+	}
+	for (i = 0; ob && i < ob->ncost; i++)
+		gone += !mr_baseline_cost(nb, ob->cost[i].config);
+	if (ob && (added || changed || gone))
+		fprintf(f, "  %s (what a run takes, not compared): %d changed, %d new, %d gone\n",
+			MR_BL_COST, changed, added, gone);
+	return added || changed || gone;
 }
 
 /* The short label of a baseline row's config among the case's configs
@@ -472,7 +518,7 @@ static int
 bless_diff(FILE *f, const struct mr_rd_case *k, const struct mr_baseline *ob,
 	   const struct mr_baseline *nb, int verbose)
 {
-	int moved = 0, within = 0, added = 0, gone = 0, same = 0, i, j;
+	int moved = 0, within = 0, added = 0, gone = 0, same = 0, costs, i, j;
 	char *matched = ecalloc((ob ? ob->nrow : 0) + 1, 1);
 	struct strbuf lines = {0};
 
@@ -528,6 +574,7 @@ bless_diff(FILE *f, const struct mr_rd_case *k, const struct mr_baseline *ob,
 	else
 		fprintf(f, "%s: %s: %d rows: %d moved beyond the old tolerance, %d within it, %d unchanged, %d new, %d gone\n",
 			k->name, nb->path, nb->nrow, moved, within, same, added, gone);
+	costs = cost_diff(f, ob, nb);
 	fputs(lines.s, f);
 	for (i = 0; ob && (verbose || added < 20) && i < nb->nrow; i++) {
 		for (j = 0; j < ob->nrow; j++)
@@ -541,7 +588,7 @@ bless_diff(FILE *f, const struct mr_rd_case *k, const struct mr_baseline *ob,
 			print_row(f, "-", k, &ob->row[j]);
 	sb_free(&lines);
 	free(matched);
-	return moved || within || added || gone;
+	return moved || within || added || gone || costs;
 }
 
 /* Ask on the terminal; non-zero for yes. */

@@ -15,6 +15,10 @@
 #ifndef MEMREPRO_VERSION
 #define MEMREPRO_VERSION "0.1"
 #endif
+/* The Makefile defines it (build/commit.h); other builds (lint) do not. */
+#ifndef MR_COMMIT
+#define MR_COMMIT "unknown"
+#endif
 
 static void __attribute__((format(printf, 3, 4)))
 add(struct mr_envfp *fp, const char *key, const char *fmt, ...)
@@ -178,6 +182,7 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	read_trim("/proc/sys/vm/overcommit_memory", buf, sizeof buf);
 	add(fp, "overcommit", "%s", buf);
 	add(fp, "memrepro_version", "%s", MEMREPRO_VERSION);
+	add(fp, "commit", "%s", MR_COMMIT);
 	add(fp, "profile", "%s", run->profile);
 	add(fp, "repeat", "%d", run->repeat);
 	add(fp, "interval_ms", "%d", run->interval_ms);

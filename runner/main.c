@@ -1172,8 +1172,9 @@ static int report(const struct opts *o, const char *dir, const char *cases_dir,
 		  const char *expected_dir, const char *const *names);
 
 /* The expected cost of each config of case c, into cost[]: the median
- * wall_ms its baseline records for the config, where it has one; else 0
- * (unknown).  Returns 0, or -1 on a bad baseline (printed). */
+ * wall_ms its baseline records for the config, in its cost row (bless
+ * writes them, baseline.h) or else in a hand-written wall_ms row; 0 where
+ * it has neither (unknown).  Returns 0, or -1 on a bad baseline (printed). */
 static int
 shard_costs(const char *expected_dir, const char *platform,
 	    const struct mr_cases_desc *c, const struct mr_matrix *m, double *cost)
@@ -1194,6 +1195,12 @@ shard_costs(const char *expected_dir, const char *platform,
 		for (k = 0; k < m->n; k++)
 			if (strcmp(m->cfg[k].canon, b.row[i].config) == 0 && b.row[i].median > 0)
 				cost[k] = b.row[i].median;
+	}
+	for (k = 0; k < m->n; k++) {
+		const struct mr_bl_cost *bc = mr_baseline_cost(&b, m->cfg[k].canon);
+
+		if (bc && bc->median > 0)
+			cost[k] = bc->median;
 	}
 	mr_baseline_free(&b);
 	return 0;

@@ -74,3 +74,78 @@ on_tty() {
 	[[ "$output" != *"[y/N]"* ]] || false
 	[[ "$output" == *"wrote $BASE"* ]] || false
 }
+
+# Where field $1 (1-based) of the cost_ms row of baseline $2 starts, as
+# "LINE:COLUMN".
+cost_at() {
+	awk -F'\t' -v f="$1" '$3 == "cost_ms" {
+		c = 1
+		for (i = 1; i < f; i++) c += length($i) + 1
+		print NR ":" c; exit }' "$2"
+}
+
+@test "bless writes each config's wall_ms as a cost_ms row, which check does not compare" {
+	row=$(awk -F'\t' '$3 == "cost_ms"' "$BASE")
+	echo "$row"
+	# one config (mb=32): median, min and max of the three runs' wall_ms
+	[ "$(printf '%s\n' "$row" | wc -l)" -eq 1 ]
+	IFS=$'\t' read -r config ck metric median min max n tol <<< "$row"
+	[ "$config" = allocator=glibc,mb=32 ]
+	[ "$ck" = - ]
+	[ "$n" = 3 ]
+	[ "$tol" = - ]
+	walls=$(tsv_col "$R/runs.tsv" wall_ms | sort -n)
+	[ "$median" = "$(sed -n 2p <<< "$walls")" ]
+	[ "$min" = "$(head -n 1 <<< "$walls")" ]
+	[ "$max" = "$(tail -n 1 <<< "$walls")" ]
+	# A rerun takes far longer than a cost of 0 (and far less than 10^8):
+	# neither is a regression nor an improvement, nor even a row of check.
+	for cost in 0 100000000; do
+		awk -F'\t' -v OFS='\t' -v c="$cost" '$3 == "cost_ms" { $4 = $5 = $6 = c } { print }' \
+			"$BASE" > "$BASE.new"
+		mv "$BASE.new" "$BASE"
+		run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
+			--out "$BATS_TEST_TMPDIR/c$cost" --axis allocator=glibc --axis mb=32 \
+			--repeat 3 --format tap touch
+		[[ "$output" != *cost_ms* ]] || false
+		! grep -E '^(not )?ok .* (improved|regressed)' <<< "$output" || false
+		# a TAP line for every other row of the baseline
+		rows=$(awk -F'\t' '!/^#/ && !/^config\t/ && $3 != "cost_ms"' "$BASE" | wc -l)
+		[ "$(grep -c ': baseline ' <<< "$output")" -eq "$rows" ]
+	done
+}
+
+@test "a baseline whose cost rows changed is rewritten, and bless says so" {
+	awk -F'\t' -v OFS='\t' '$3 == "cost_ms" { $4 = 99999 } { print }' "$BASE" > "$BASE.new"
+	mv "$BASE.new" "$BASE"
+	run -0 "$MR" bless --from "$R" --expected "$EXP"
+	[[ "$output" == *"cost_ms (what a run takes, not compared): 1 changed, 0 new, 0 gone"* ]] || false
+	[[ "$output" == *"wrote $BASE"* ]] || false
+	[ "$(awk -F'\t' '$3 == "cost_ms" { print $4 }' "$BASE")" != 99999 ]
+}
+
+@test "a malformed cost_ms row is exit 2 naming file:line:column" {
+	cp "$BASE" "$BATS_TEST_TMPDIR/good"
+	# a tolerance, as if it were compared
+	at=$(cost_at 8 "$BATS_TEST_TMPDIR/good")
+	awk -F'\t' -v OFS='\t' '$3 == "cost_ms" { $8 = 30 } { print }' "$BATS_TEST_TMPDIR/good" > "$BASE"
+	run -2 --separate-stderr "$MR" check --from "$R" --expected "$EXP"
+	[[ "$stderr" == "$BASE:$at: a cost_ms row is never compared: its tolerance must be -, got \"30\"" ]] || false
+	# at a checkpoint
+	at=$(cost_at 2 "$BATS_TEST_TMPDIR/good")
+	awk -F'\t' -v OFS='\t' '$3 == "cost_ms" { $2 = "touched" } { print }' "$BATS_TEST_TMPDIR/good" > "$BASE"
+	run -2 --separate-stderr "$MR" check --from "$R" --expected "$EXP"
+	[[ "$stderr" == "$BASE:$at: a cost_ms row is what a whole run takes: its checkpoint must be -, got \"touched\"" ]] || false
+	# negative
+	at=$(cost_at 4 "$BATS_TEST_TMPDIR/good")
+	awk -F'\t' -v OFS='\t' '$3 == "cost_ms" { $4 = -5 } { print }' "$BATS_TEST_TMPDIR/good" > "$BASE"
+	run -2 --separate-stderr "$MR" check --from "$R" --expected "$EXP"
+	[[ "$stderr" == "$BASE:$at: negative cost -5" ]] || false
+	# twice for one config
+	cp "$BATS_TEST_TMPDIR/good" "$BASE"
+	first=$(cost_at 1 "$BATS_TEST_TMPDIR/good")
+	grep $'\tcost_ms\t' "$BATS_TEST_TMPDIR/good" >> "$BASE"
+	n=$(wc -l < "$BASE")
+	run -2 --separate-stderr "$MR" check --from "$R" --expected "$EXP"
+	[[ "$stderr" == "$BASE:$n:1: "*" cost_ms again (first on line ${first%:*})" ]] || false
+}

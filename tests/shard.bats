@@ -55,7 +55,7 @@ verdicts() {
 	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --axis allocator=glibc --repeat 2 -q \
 		--out "$d/whole" ok touch
 	[ "$(tsv_col "$d/m/runs.tsv" case | wc -l)" -eq 8 ]
-	! grep -q $'^shard\t' "$d/m/env.tsv"
+	! grep -q $'^shard\t' "$d/m/env.tsv" || false
 	grep -q $'^merged_from\t' "$d/m/env.tsv"
 	# every log is in the merged directory
 	for l in $(tsv_col "$d/m/runs.tsv" log); do [ -f "$d/m/$l" ]; done
@@ -112,4 +112,61 @@ verdicts() {
 	mkdir -p "$d/m" && touch "$d/m/x"
 	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1"
 	[[ "$output" == *"not an empty directory"* ]] || false
+}
+
+@test "env.tsv records the commit the runner was built from" {
+	run -0 shard 1/1
+	c=$(tsv_col "$BATS_TEST_TMPDIR/s1/env.tsv" value '$1 == "commit"')
+	echo "commit: '$c'"
+	if [ -e "$ROOT/.git" ]; then
+		[[ "$c" =~ ^[0-9a-f]{12}(-dirty)?$ ]] || false
+		# a commit of this repository (HEAD may have moved since the build)
+		git -C "$ROOT" cat-file -e "${c%-dirty}^{commit}"
+	else
+		[ "$c" = unknown ]
+	fi
+}
+
+@test "merge refuses shards built from different commits, naming the key and both values" {
+	run -0 shard 1/2
+	run -0 shard 2/2
+	d=$BATS_TEST_TMPDIR
+	c=$(tsv_col "$d/s1/env.tsv" value '$1 == "commit"')
+	[ -n "$c" ]
+	cp -r "$d/s2" "$d/s2c"
+	sed -i 's/^commit\t.*/commit\t0123456789ab-dirty/' "$d/s2c/env.tsv"
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2c"
+	[[ "$output" == *"$d/s2c has commit '0123456789ab-dirty' but $d/s1 has '$c'"* ]] || false
+	[ ! -e "$d/m/runs.tsv" ]
+	# a shard of a runner that recorded no commit is not one of this run either
+	cp -r "$d/s2" "$d/s2n"
+	sed -i '/^commit\t/d' "$d/s2n/env.tsv"
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2n"
+	[[ "$output" == *"has commit '(not recorded)' but $d/s1 has '$c'"* ]] || false
+}
+
+@test "the shard plan takes each config's cost from the cost_ms rows bless writes" {
+	d=$BATS_TEST_TMPDIR
+	rm "$EXP/ok.claims"
+	# one case: check --shard wants runs of every case it is given
+	run -0 timeout -k 5 120 "$MR" bless --cases "$FIX" --expected "$EXP" --out "$d/b" \
+		--axis allocator=glibc --repeat 1 -q ok
+	f=$(ls "$EXP"/*/ok.tsv)
+	[ "$(grep -c $'\tcost_ms\t' "$f")" -eq 3 ]
+	# Only the cost rows, mode=c made far the dearest: it gets a shard of
+	# its own, where a split by count gives shard 1 modes a and c.
+	awk -F'\t' -v OFS='\t' '
+		/^#/ || /^config\t/ { print; next }
+		$3 != "cost_ms" { next }
+		$1 ~ /mode=c/ { $4 = $5 = $6 = 100000 }
+		{ print }' "$f" > "$f.new"
+	mv "$f.new" "$f"
+	for k in 1 2; do
+		run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
+			--axis allocator=glibc --repeat 1 -q --shard "$k/2" --out "$d/s$k" ok
+	done
+	[[ "$(tsv_col "$d/s1/env.tsv" value '$1 == "shard.cost"')" == "baseline wall_ms"* ]] || false
+	[ "$(tsv_col "$d/s1/env.tsv" value '$1 == "shard.pairs"')" = 1/3 ]
+	[ "$(tsv_col "$d/s1/runs.tsv" config)" = allocator=glibc,mode=c ]
+	[ "$(tsv_col "$d/s2/env.tsv" value '$1 == "shard.pairs"')" = 2/3 ]
 }
