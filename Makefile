@@ -82,6 +82,7 @@ RUNNER_SRC := \
 	runner/report.c \
 	runner/diff.c \
 	runner/trend.c \
+	runner/sched.c \
 	runner/shard.c \
 	runner/merge.c
 

@@ -50,6 +50,15 @@ mr_ckpt_metric(const char *name)
 	return lookup(mr_ckpt_metrics, MR_NCKPT_METRICS, name);
 }
 
+int
+mr_metric_is_time(int ckpt, int metric)
+{
+	const char *m = ckpt ? mr_ckpt_metrics[metric] : mr_run_metrics[metric];
+	size_t n = strlen(m);
+
+	return n > 3 && strcmp(m + n - 3, "_ms") == 0;
+}
+
 /* Copy the digits of s into out with a space between groups of three;
  * the sign and anything after the integer part are copied as they are. */
 static void

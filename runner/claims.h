@@ -23,6 +23,11 @@ extern const char *const mr_ckpt_metrics[MR_NCKPT_METRICS];
 int mr_run_metric(const char *name);
 int mr_ckpt_metric(const char *name);
 
+/* Non-zero when metric (of mr_ckpt_metrics when ckpt, else of
+ * mr_run_metrics) is a time (_ms): a figure that moves with the load of
+ * the machine, unlike the memory ones. */
+int mr_metric_is_time(int ckpt, int metric);
+
 /* Format v for people: integers grouped by thousands with spaces
  * ("151 012"), other values with at most 4 significant digits below 1000
  * and one decimal above.  Returns buf (at least 48 bytes). */

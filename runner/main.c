@@ -8,8 +8,10 @@
  * charts and plot (report.md/html and gnuplot), diff (compare OLD NEW),
  * trend (a history of results).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@
 #include "plot.h"
 #include "report.h"
 #include "results.h"
+#include "sched.h"
 #include "shard.h"
 #include "spawn.h"
 #include "term.h"
@@ -37,6 +40,7 @@
 
 #define DEFAULT_TIMEOUT_S 60
 #define DEFAULT_REPEAT 3
+#define MAX_JOBS 64
 #define DEFAULT_INTERVAL_MS 10
 /* Timeouts are capped (a month) so that deadlines in ns cannot overflow. */
 #define MAX_TIMEOUT_S (30 * 86400)
@@ -66,11 +70,12 @@ enum {
 	O_MEMCAP = 1 << 20,
 	O_RESUME = 1 << 21,
 	O_SHARD = 1 << 22,
+	O_JOBS = 1 << 23,
 };
 
 #define O_RUN (O_AXIS | O_PROFILE | O_REPEAT | O_OUT | O_TIMEOUT | O_FACTOR | \
 	       O_INTERVAL | O_CASES | O_VERBOSE | O_ALLOC | O_MEMCAP | O_RESUME | \
-	       O_SHARD)
+	       O_SHARD | O_JOBS)
 
 static const struct option_def {
 	const char *name;
@@ -91,6 +96,8 @@ static const struct option_def {
 	{ "--mem-cap", O_MEMCAP, 1 },
 	{ "--resume", O_RESUME, 1 },
 	{ "--shard", O_SHARD, 1 },
+	{ "--jobs", O_JOBS, 1 },
+	{ "-j", O_JOBS, 1 },
 	{ "--format", O_FORMAT, 1 },
 	{ "--quiet", O_QUIET, 0 },
 	{ "-q", O_QUIET, 0 },
@@ -126,7 +133,7 @@ static const struct command {
 	  "\n"
 	  "Example:\n"
 	  "  memrepro describe fiber-stacks --axis allocator=glibc,jemalloc\n" },
-	{ "run", O_RUN | O_QUIET, 0, -1,
+	{ "run", O_RUN | O_QUIET | O_EXPECTED, 0, -1,
 	  "memrepro run [OPTIONS] [CASE...]",
 	  "Run every case (or the named ones) under its matrix of configs, each\n"
 	  "--repeat times, and write a results directory (docs/formats.md).\n"
@@ -247,6 +254,10 @@ static const struct {
 	  "  --shard K/N            run only shard K of N: the (case, config) pairs\n"
 	  "                         split evenly by expected cost (a CI job each;\n"
 	  "                         join the results with memrepro merge)\n" },
+	{ O_JOBS,
+	  "  -j, --jobs N           up to N runs at once, of those whose times no\n"
+	  "                         claim or baseline compares; the others run\n"
+	  "                         alone (default 1)\n" },
 	{ O_ALLOC,
 	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
 	  "                         from another library, e.g.\n"
@@ -351,6 +362,7 @@ struct opts {
 	long mem_cap_mib;          /* --mem-cap, 0: none */
 	const char *resume;        /* --resume DIR */
 	int shard_k, shard_n;      /* --shard K/N; 0/0: none */
+	long jobs;                 /* -j, --jobs: runs at once */
 	struct strbuf record;      /* the options that shape the results, as
 	                              env.tsv's "options" records them */
 	char **owned;              /* argument strings read back by --resume */
@@ -440,7 +452,7 @@ set_option(struct opts *o, const struct option_def *d, const char *v)
 		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in env.tsv", d->name);
 	/* what --resume needs to run the same matrix the same way */
 	if (!(d->bit & (O_OUT | O_VERBOSE | O_RESUME | O_FORMAT | O_QUIET | O_YES |
-			O_PLOTS | O_FAILON))) {
+			O_PLOTS | O_FAILON | O_JOBS))) {
 		char *a = d->has_arg ? esprintf("%s=%s", d->name, v) : estrdup(d->name);
 
 		record_arg(&o->record, a);
@@ -483,6 +495,9 @@ set_option(struct opts *o, const struct option_def *d, const char *v)
 		break;
 	case O_REPEAT:
 		o->repeat = num_arg(o, d->name, v, 1, 1000);
+		break;
+	case O_JOBS:
+		o->jobs = num_arg(o, d->name, v, 1, MAX_JOBS);
 		break;
 	case O_OUT:
 		o->out = v;
@@ -561,6 +576,7 @@ parse_args(struct opts *o, int argc, char **argv)
 
 	o->quick = -1;
 	o->repeat = DEFAULT_REPEAT;
+	o->jobs = 1;
 	o->factor = 1;
 	o->interval_ms = DEFAULT_INTERVAL_MS;
 	o->fail_on = -1;
@@ -587,6 +603,13 @@ parse_args(struct opts *o, int argc, char **argv)
 		}
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			help = 1;
+			continue;
+		}
+		if (a[1] == 'j' && isdigit((unsigned char)a[2])) {
+			/* -j2, as make takes it */
+			for (d = optab; d->bit != O_JOBS; d++)
+				;
+			set_option(o, d, a + 2);
 			continue;
 		}
 		len = strcspn(a, "=");
@@ -633,7 +656,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (o->resume) {
 		int extra = o->given & ~(O_RESUME | O_VERBOSE | O_FORMAT | O_QUIET | O_YES |
-					 O_PLOTS);
+					 O_PLOTS | O_JOBS);
 
 		for (i = 0; optab[i].name; i++)
 			if (extra & optab[i].bit)
@@ -942,6 +965,9 @@ struct session {
 	struct mr_results_done done; /* --resume: the runs that had ended */
 	unsigned char **skip; /* --shard: skip[i][k] when config k of case i
 	                         is another shard's; NULL: run every pair */
+	unsigned char **timed; /* -j: timed[i][k] when the times of config k
+	                          of case i are compared (sched.h); NULL:
+	                          one run at a time */
 };
 
 static long
@@ -956,105 +982,255 @@ timeout_ms(const struct opts *o, const struct mr_cases_desc *c)
 	return s * 1000 < 1 ? 1 : (long)(s * 1000);
 }
 
-/* One run of case c under config cf.  Returns 0, or -1 to stop (the
- * runner itself failed, or an interrupt). */
+/* One run: what it needs, and when it ran. */
+struct job {
+	const struct mr_cases_desc *c;
+	const struct mr_matrix_cfg *cf;
+	int repeat;
+	char *log, *abs;         /* relative to the results, and not */
+	char *extra[3], **env, **argv;
+	struct mr_spawn_req rq;
+	struct mr_sched_worker w; /* -j: the worker running it */
+	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
+};
+
+static void
+job_free(struct job *j)
+{
+	int i;
+
+	mr_matrix_argv_free(j->argv);
+	mr_spawn_env_free(j->env);
+	for (i = 0; i < 3; i++)
+		free(j->extra[i]);
+	free(j->abs);
+	free(j->log);
+	memset(j, 0, sizeof *j);
+}
+
+/* Get run j (c, cf and repeat set) ready to start.  Returns 0; 1 when its
+ * allocator is missing (the run is recorded as skipped: nothing to start);
+ * -1 to stop (the runner failed). */
 static int
-run_one(struct session *s, const struct mr_cases_desc *c, const struct mr_matrix *m,
-	const struct mr_matrix_cfg *cf, int repeat)
+job_prepare(struct session *s, struct job *j)
 {
 	const struct opts *o = s->o;
-	const struct mr_alloc *a = &s->allocs[mr_alloc_index(cf->allocator)];
-	struct mr_results_run row = { c->name, cf->canon, repeat, "skipped", a->missing, NULL, "-" };
-	struct mr_spawn_req rq = { 0 };
-	struct mr_spawn_res res;
-	char *log, *abs, *extra[3] = { 0 }, **env, **argv, detail[512];
-	int nx = 0, rc, i;
+	const struct mr_alloc *a = &s->allocs[mr_alloc_index(j->cf->allocator)];
+	int nx = 0, i;
 
-	(void)m;
 	if (a->missing) {
-		rc = mr_results_add(&s->res, &row);
-		mr_term_start(&s->term, c->name, cf->shortc, repeat, (int)o->repeat);
-		mr_term_end(&s->term, &row, cf->shortc, (int)o->repeat, 0);
-		return rc;
+		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
+					      a->missing, NULL, "-", 0 };
+		int rc = mr_results_add(&s->res, &row);
+
+		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+		return rc < 0 ? -1 : 1;
 	}
-	log = mr_results_log(&s->res, c->name, cf->safe, repeat);
-	if (!log)
+	j->log = mr_results_log(&s->res, j->c->name, j->cf->safe, j->repeat);
+	if (!j->log)
 		return -1;
-	abs = esprintf("%s/%s", s->res.dir, log);
+	j->abs = esprintf("%s/%s", s->res.dir, j->log);
 	if (strcmp(a->name, "glibc") != 0)
-		extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
-	if (cf->tunables)
-		extra[nx++] = esprintf("GLIBC_TUNABLES=%s", cf->tunables);
-	env = mr_spawn_env((const char *const *)extra);
-	argv = mr_matrix_argv(c, cf);
+		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
+	if (j->cf->tunables)
+		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
+	j->env = mr_spawn_env((const char *const *)j->extra);
+	j->argv = mr_matrix_argv(j->c, j->cf);
 	if (o->verbose) {
 		mr_term_clear(&s->term);
 		fprintf(s->progress, "# exec:");
 		for (i = 0; i < nx; i++)
-			fprintf(s->progress, " %s", extra[i]);
-		for (i = 0; argv[i]; i++)
-			fprintf(s->progress, " %s", argv[i]);
-		fprintf(s->progress, " > %s 2>&1\n", log);
+			fprintf(s->progress, " %s", j->extra[i]);
+		for (i = 0; j->argv[i]; i++)
+			fprintf(s->progress, " %s", j->argv[i]);
+		fprintf(s->progress, " > %s 2>&1\n", j->log);
 	}
-	rq.c = c;
-	rq.argv = argv;
-	rq.envp = env;
-	rq.log_path = abs;
-	rq.timeout_ms = timeout_ms(o, c);
-	rq.interval_ms = (int)o->interval_ms;
-	rq.tick = mr_term_tick;
-	rq.tick_ctx = &s->term;
-	mr_term_start(&s->term, c->name, cf->shortc, repeat, (int)o->repeat);
-	rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
-	rq.pressure_kb = (uint64_t)cf->pressure_mib * 1024;
-	rc = mr_spawn_run(&rq, &res);
+	j->rq.c = j->c;
+	j->rq.argv = j->argv;
+	j->rq.envp = j->env;
+	j->rq.log_path = j->abs;
+	j->rq.timeout_ms = timeout_ms(o, j->c);
+	j->rq.interval_ms = (int)o->interval_ms;
+	j->rq.tick = mr_term_tick;
+	j->rq.tick_ctx = &s->term;
+	j->rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
+	j->rq.pressure_kb = (uint64_t)j->cf->pressure_mib * 1024;
+	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
+	return 0;
+}
+
+/* Record how run j went: rc and res from mr_spawn_run, overlap the runs
+ * beside it.  Frees res.  Returns 0, or -1 to stop (the runner itself
+ * failed, or an interrupt). */
+static int
+job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
+	   int overlap)
+{
+	const struct opts *o = s->o;
+	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
+				      NULL, NULL, "-", overlap };
+	char detail[512];
+
 	if (rc == -ENOTSUP) {
 		/* a pressure config where no memory cgroup can be made */
 		snprintf(detail, sizeof detail, "pressure=%ld needs a memory cgroup: %s",
-			 cf->pressure_mib, res.cgroup_why);
+			 j->cf->pressure_mib, res->cgroup_why);
 		row.detail = detail;
 		rc = mr_results_add(&s->res, &row);
-		mr_term_end(&s->term, &row, cf->shortc, (int)o->repeat, 0);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
 	} else if (rc == 0) {
-		row.outcome = mr_spawn_describe(&res, rq.timeout_ms, abs, detail, sizeof detail);
+		row.outcome = mr_spawn_describe(res, j->rq.timeout_ms, j->abs, detail,
+						sizeof detail);
 		row.detail = detail;
-		row.res = &res;
-		row.log = log;
+		row.res = res;
+		row.log = j->log;
 		rc = mr_results_add(&s->res, &row);
-		mr_term_end(&s->term, &row, cf->shortc, (int)o->repeat,
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat,
 			    failing(row.outcome));
 		if (failing(row.outcome)) {
 			s->failed = 1;
-			mr_log_tail(s->progress, abs, LOG_TAIL, "# ");
+			mr_log_tail(s->progress, j->abs, LOG_TAIL, "# ");
 		}
-		if (res.log_errno) {
+		if (res->log_errno) {
 			/* the results' disk is full, or gone: going on would
 			 * lose the next runs' rows too */
-			errno = res.log_errno;
+			errno = res->log_errno;
 			weprintf("write %s: stopping, the runs that ended are in %s:",
-				 abs, s->res.dir);
+				 j->abs, s->res.dir);
 			rc = -1;
 		}
 	} else if (rc == -EINTR) {
 		s->interrupted = 1;
 	}
-	mr_spawn_res_free(&res);
-	mr_matrix_argv_free(argv);
-	mr_spawn_env_free(env);
-	for (i = 0; i < nx; i++)
-		free(extra[i]);
-	free(abs);
-	free(log);
+	mr_spawn_res_free(res);
 	return rc < 0 ? -1 : 0;
 }
 
+/* One run of case c under config cf, alone.  Returns 0, or -1 to stop. */
+static int
+run_one(struct session *s, const struct mr_cases_desc *c,
+	const struct mr_matrix_cfg *cf, int repeat)
+{
+	struct job j = { 0 };
+	struct mr_spawn_res res;
+	int rc;
+
+	j.c = c;
+	j.cf = cf;
+	j.repeat = repeat;
+	rc = job_prepare(s, &j);
+
+	if (rc == 0)
+		rc = job_record(s, &j, mr_spawn_run(&j.rq, &res), &res, 0);
+	job_free(&j);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The runs that overlapped v[me] in time, among v[0..n-1] (started ones). */
+static int
+overlap(const struct job *v, int n, int me)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += i != me && v[i].t0 && v[i].t0 < v[me].t1 &&
+		     (!v[i].t1 || v[i].t1 > v[me].t0);
+	return k;
+}
+
+/* Run v[0..n-1] up to s->o->jobs at once, each in a worker.  On an
+ * interrupt or a failure of the runner, starts no more, stops the running
+ * ones and records what they got.  Returns 0, or -1 to stop. */
+static int
+run_side_by_side(struct session *s, struct job *v, int n)
+{
+	struct pollfd *pf = ecalloc((size_t)s->o->jobs, sizeof *pf);
+	int *slot = ecalloc((size_t)s->o->jobs, sizeof *slot);
+	int next = 0, running = 0, stop = 0, told = 0, i;
+
+	mr_term_parallel(&s->term, 1);
+	while ((next < n && !stop) || running) {
+		int np = 0;
+
+		if (mr_spawn_interrupted)
+			stop = 1;
+		if (stop && !told) {
+			/* a signal to the runner alone: the workers pass it to
+			 * their cases as it would have */
+			for (i = 0; i < next; i++)
+				if (v[i].w.pid)
+					kill(v[i].w.pid, SIGTERM);
+			told = 1;
+		}
+		while (!stop && running < s->o->jobs && next < n) {
+			int rc = job_prepare(s, &v[next]);
+
+			if (rc == 0 && mr_sched_start(&v[next].w, &v[next].rq) < 0)
+				rc = -1;
+			if (rc < 0) {
+				stop = 1;
+				break;
+			}
+			if (rc == 0) {
+				v[next].t0 = mr_now_ns();
+				running++;
+			}
+			next++;
+		}
+		for (i = 0; i < next; i++)
+			if (v[i].w.pid && v[i].w.fd >= 0) {
+				pf[np].fd = v[i].w.fd;
+				pf[np].events = POLLIN;
+				slot[np++] = i;
+			}
+		if (np && poll(pf, (nfds_t)np, 250) < 0 && errno != EINTR) {
+			weprintf("poll:");
+			stop = 1;
+		}
+		mr_term_tick(&s->term);
+		for (i = 0; i < np; i++) {
+			struct job *j = &v[slot[i]];
+			struct mr_spawn_res res;
+			int rc, e;
+
+			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			e = mr_sched_read(&j->w);
+			if (e == 0)
+				continue;
+			if (e < 0) {
+				errno = -e;
+				weprintf("read from the worker of %s:", j->c->name);
+				kill(j->w.pid, SIGKILL);
+				close(j->w.fd);
+				j->w.fd = -1;
+			}
+			j->t1 = mr_now_ns();
+			running--;
+			if (mr_sched_finish(&j->w, &rc, &res) < 0 || e < 0 ||
+			    job_record(s, j, rc, &res, overlap(v, next, slot[i])) < 0)
+				stop = 1;
+		}
+	}
+	mr_term_parallel(&s->term, 0);
+	for (i = 0; i < n; i++)
+		job_free(&v[i]);
+	free(pf);
+	free(slot);
+	return stop ? -1 : 0;
+}
+
 /* Run every case, repeats outermost so that slow drift of the machine
- * falls on every config alike.  Returns MR_OK, MR_FAILED or 130. */
+ * falls on every config alike.  With -j, first the runs whose times are
+ * not compared, side by side, then the timed ones alone.  Returns MR_OK,
+ * MR_FAILED or 130. */
 static int
 run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	struct mr_matrix *mats)
 {
-	int i, r, k, total = 0;
+	struct job *side = NULL;
+	int i, r, k, total = 0, nside = 0, pass;
 
 	for (i = 0; i < ncases; i++)
 		for (r = 1; r <= s->o->repeat; r++)
@@ -1063,21 +1239,44 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 					 !mr_results_done_has(&s->done, cases[i].name,
 							      mats[i].cfg[k].canon, r);
 	mr_term_init(&s->term, s->progress, total, s->o->quiet);
-	for (i = 0; i < ncases; i++)
-		for (r = 1; r <= s->o->repeat; r++)
-			for (k = 0; k < mats[i].n; k++) {
-				if (mr_spawn_interrupted)
-					goto stop;
-				if ((s->skip && s->skip[i][k]) ||
-				    mr_results_done_has(&s->done, cases[i].name,
-							mats[i].cfg[k].canon, r))
-					continue;
-				if (run_one(s, &cases[i], &mats[i], &mats[i].cfg[k], r) < 0)
-					goto stop;
-			}
+	if (s->timed)
+		side = ecalloc((size_t)total + 1, sizeof *side);
+	/* pass 0 gathers the runs that may share the machine, pass 1 runs
+	 * the others alone (every run, without -j) */
+	for (pass = s->timed ? 0 : 1; pass < 2; pass++) {
+		if (pass == 1 && nside) {
+			int rc = run_side_by_side(s, side, nside);
+
+			nside = 0;
+			if (rc < 0 || mr_spawn_interrupted)
+				goto stop;
+		}
+		for (i = 0; i < ncases; i++)
+			for (r = 1; r <= s->o->repeat; r++)
+				for (k = 0; k < mats[i].n; k++) {
+					const struct mr_matrix_cfg *cf = &mats[i].cfg[k];
+
+					if (mr_spawn_interrupted)
+						goto stop;
+					if ((s->skip && s->skip[i][k]) ||
+					    mr_results_done_has(&s->done, cases[i].name,
+								cf->canon, r))
+						continue;
+					if (pass == 0 && !s->timed[i][k]) {
+						side[nside].c = &cases[i];
+						side[nside].cf = cf;
+						side[nside++].repeat = r;
+					} else if (pass == 1 && (!s->timed || s->timed[i][k]) &&
+						   run_one(s, &cases[i], cf, r) < 0) {
+						goto stop;
+					}
+				}
+	}
+	free(side);
 	mr_term_finish(&s->term);
 	return s->failed ? MR_FAILED : MR_OK;
 stop:
+	free(side);
 	mr_term_clear(&s->term);
 	if (s->interrupted || mr_spawn_interrupted) {
 		int sig = mr_spawn_interrupted ? (int)mr_spawn_interrupted : SIGINT;
@@ -1088,6 +1287,41 @@ stop:
 		return 128 + sig;
 	}
 	return MR_FAILED;
+}
+
+/* -j: which configs of each case are timed (sched.h), into s->timed.
+ * Returns MR_OK, or MR_USAGE after printing what is wrong with the
+ * expectations. */
+static int
+timed_plan(struct session *s, const struct mr_cases_desc *cases, int ncases,
+	   const struct mr_matrix *mats, const char *expected_dir,
+	   const char *platform)
+{
+	int i, k, rc = MR_OK;
+
+	s->timed = ecalloc((size_t)ncases + 1, sizeof *s->timed);
+	for (i = 0; i < ncases && rc == MR_OK; i++) {
+		char *cpath = esprintf("%s/%s.claims", expected_dir, cases[i].name);
+		char *bpath = platform ? esprintf("%s/%s/%s.tsv", expected_dir, platform,
+						  cases[i].name) : NULL;
+		struct mr_claims cs;
+		int crc = mr_claims_read(cpath, &cs);
+
+		s->timed[i] = ecalloc((size_t)mats[i].n + 1, 1);
+		if (crc < 0 && crc != -ENOENT)
+			rc = MR_USAGE;
+		for (k = 0; k < mats[i].n && rc == MR_OK; k++) {
+			int t = mr_sched_timed(&cs, bpath, mats[i].cfg[k].canon);
+
+			if (t < 0)
+				rc = MR_USAGE;
+			s->timed[i][k] = t != 0;
+		}
+		mr_claims_free(&cs);
+		free(cpath);
+		free(bpath);
+	}
+	return rc;
 }
 
 /* The keys env.tsv adds for the run itself: what --resume needs to run
@@ -1108,6 +1342,8 @@ run_env_keys(struct mr_envfp *fp, const struct opts *o, const char *cases_dir,
 	sb_free(&names);
 	mr_envfp_add(fp, "cases_dir", abs ? abs : cases_dir);
 	free(abs);
+	snprintf(buf, sizeof buf, "%ld", o->jobs);
+	mr_envfp_add(fp, "jobs", buf);
 	snprintf(buf, sizeof buf, "%ld", o->mem_cap_mib);
 	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
 	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
@@ -1120,7 +1356,7 @@ resume_may_differ(const char *key)
 {
 	/* options: the resume's own are read from it (plus --cases) */
 	return strcmp(key, "started") == 0 || strcmp(key, "cases_dir") == 0 ||
-	       strcmp(key, "options") == 0 ||
+	       strcmp(key, "options") == 0 || strcmp(key, "jobs") == 0 ||
 	       strncmp(key, "memory_cgroup.", 14) == 0 || strncmp(key, "resumed.", 8) == 0;
 }
 
@@ -1314,6 +1550,9 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 	run_env_keys(&fp, o, cases_dir, cases, ncases);
 	if (o->shard_n)
 		rc = shard_plan(&s, cases, ncases, mats, expected_dir, &fp);
+	if (rc == MR_OK && o->jobs > 1)
+		rc = timed_plan(&s, cases, ncases, mats, expected_dir,
+				mr_envfp_get(&fp, "platform"));
 	if (rc == MR_OK && o->verbose)
 		for (i = 0; i < fp.n; i++)
 			fprintf(s.progress, "# %s: %s\n", fp.key[i], fp.val[i]);
@@ -1363,6 +1602,9 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 	for (i = 0; s.skip && i < ncases; i++)
 		free(s.skip[i]);
 	free(s.skip);
+	for (i = 0; s.timed && i < ncases; i++)
+		free(s.timed[i]);
+	free(s.timed);
 out:
 	sb_free(&err);
 	for (i = 0; i < built; i++)

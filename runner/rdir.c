@@ -194,7 +194,7 @@ load_runs(struct mr_rd *R)
 		"case", "config", "repeat", "outcome", "detail",
 	};
 	struct mr_tsv t;
-	int col[NREQ], mcol[MR_NRUN_METRICS], clog, rc, i;
+	int col[NREQ], mcol[MR_NRUN_METRICS], clog, cover, rc, i;
 
 	if (open_results_file(&t, R, "runs.tsv") < 0)
 		return -1;
@@ -204,6 +204,7 @@ load_runs(struct mr_rd *R)
 	for (i = 0; i < MR_NRUN_METRICS; i++)
 		mcol[i] = mr_tsv_col(&t, mr_run_metrics[i]);
 	clog = mr_tsv_col(&t, "log");
+	cover = mr_tsv_col(&t, "overlap"); /* results before -j have none */
 	while ((rc = mr_tsv_next(&t)) > 0) {
 		const char *name = mr_tsv_get(&t, col[C_CASE]);
 		const char *cstr = mr_tsv_get(&t, col[C_CONFIG]);
@@ -267,6 +268,13 @@ load_runs(struct mr_rd *R)
 				r->m[i] = NAN;
 			else if (mr_tsv_num(&t, mcol[i], 1, &r->m[i]) < 0)
 				goto fail;
+		}
+		if (cover >= 0 && strcmp(mr_tsv_get(&t, cover), "-") != 0) {
+			long long ov;
+
+			if (mr_tsv_int(&t, cover, 0, 1000000, &ov) < 0)
+				goto fail;
+			r->overlap = (long)ov;
 		}
 		r->detail = estrdup(mr_tsv_get(&t, col[C_DETAIL]));
 		if (clog >= 0 && strcmp(mr_tsv_get(&t, clog), "-") &&
@@ -450,6 +458,8 @@ run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
 {
 	const struct mr_rd_ck *c;
 
+	if (r->overlap > 0 && mr_metric_is_time(ref->ckpt, ref->metric))
+		return NAN;
 	if (!ref->ckpt)
 		return r->m[ref->metric];
 	c = mr_rd_ck_row(k, r, ref->checkpoint, ref->seq);
@@ -502,6 +512,19 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 			return esprintf("%s", mr_rd_outcomes[r->outcome]);
 		}
 		return estrdup("no runs");
+	}
+	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
+		int alone = 0, beside = 0;
+
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (r->outcome == MR_RD_OK)
+				*(r->overlap > 0 ? &beside : &alone) += 1;
+		}
+		if (beside && !alone)
+			return esprintf("%s measured beside other runs (-j): not a time of the case alone",
+					metric);
 	}
 	if (ref->ckpt) {
 		for (i = 0; i < c->nrun; i++) {

@@ -30,6 +30,8 @@ struct mr_rd_run {
 	char *log;                 /* relative to the results, NULL if none (owned) */
 	long line;                 /* in runs.tsv */
 	double m[MR_NRUN_METRICS]; /* NAN: not measured */
+	long overlap;              /* other runs alive beside it (-j); its
+	                              times are not figures when > 0 */
 	int *ck;                   /* its rows in the case's ck[], in file order (owned) */
 	int nck;
 };
@@ -103,8 +105,8 @@ const struct mr_rd_ck *mr_rd_ck_row(const struct mr_rd_case *k,
 				    const struct mr_rd_run *r,
 				    const char *name, long seq);
 
-/* The values of ref over the ok runs of config ci that measured it,
- * sorted ascending, into a fresh *out.  Returns how many (0: *out is
+/* The values of ref over the ok runs of config ci that measured it (a
+ * time only from runs that ran alone: overlap 0), sorted ascending, into a fresh *out.  Returns how many (0: *out is
  * still to be freed). */
 int mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
 		 double **out);

@@ -30,6 +30,8 @@ struct mr_results_run {
 	const char *detail;    /* "-" when none */
 	const struct mr_spawn_res *res; /* NULL: never started (skipped) */
 	const char *log;       /* relative to the directory, or "-" */
+	int overlap;           /* other runs alive at some time during this
+	                          one (-j); 0: it ran alone */
 };
 
 /* The default directory name: "results/<YYYYmmdd-HHMMSS>", with "-2",

@@ -89,15 +89,6 @@ mr_spawn_init(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* In the child, before exec: default dispositions and an empty mask. */
 static void
 child_signals(void)
@@ -327,7 +318,7 @@ count_leftovers(pid_t pid, pid_t *buf)
 static void
 reap_leftovers(pid_t pgid, pid_t *buf)
 {
-	uint64_t limit = now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
+	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
 	int n, i;
 
 	for (;;) {
@@ -344,7 +335,7 @@ reap_leftovers(pid_t pgid, pid_t *buf)
 			continue;
 		if (r < 0)
 			break; /* ECHILD: nothing left */
-		if (now_ns() > limit) {
+		if (mr_now_ns() > limit) {
 			weprintf("leftover processes of group %d did not die within %d s",
 				 (int)pgid, REAP_LIMIT_MS / 1000);
 			break;
@@ -359,7 +350,7 @@ int
 mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		 size_t max, int keep_stderr, struct strbuf *out, int *status)
 {
-	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000u;
+	uint64_t deadline = mr_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	int outp[2], errp[2], devnull, e, rc = 0, st = 0;
 	ssize_t n;
 	pid_t pid;
@@ -414,7 +405,7 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 	}
 	for (;;) {
 		struct pollfd pfd = { outp[0], POLLIN, 0 };
-		uint64_t now = now_ns();
+		uint64_t now = mr_now_ns();
 		char buf[4096];
 		int r;
 
@@ -457,7 +448,7 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		}
 		if (mr_spawn_interrupted)
 			rc = -EINTR;
-		else if (now_ns() >= deadline)
+		else if (mr_now_ns() >= deadline)
 			rc = -ETIMEDOUT;
 		else
 			usleep(1000);
@@ -669,9 +660,9 @@ on_record(struct run *r, char *line)
 		bad_record(r, "%s", why);
 		return;
 	}
-	t = now_ns();
+	t = mr_now_ns();
 	measure_tree(r, &row);
-	r->pause_ns += now_ns() - t;
+	r->pause_ns += mr_now_ns() - t;
 	if (res->nckpts == res->capckpts) {
 		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
 		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
@@ -990,7 +981,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	r.ack_fd = ackp[1];
 	fflush(NULL);
 	self = getpid();
-	r.t0 = now_ns();
+	r.t0 = mr_now_ns();
 	r.pid = fork();
 	if (r.pid < 0) {
 		rc = -errno;
@@ -1020,7 +1011,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	if (n == (ssize_t)sizeof e) {
 		while (wait4(r.pid, &st, 0, &ru) < 0 && errno == EINTR)
 			;
-		res->wall_ms = (now_ns() - r.t0) / 1000000u;
+		res->wall_ms = (mr_now_ns() - r.t0) / 1000000u;
 		set_rusage(res, &ru);
 		res->out.kind = MR_SPAWN_EXEC_FAILED;
 		res->out.code = e;
@@ -1033,10 +1024,10 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	deadline = r.t0 + (uint64_t)rq->timeout_ms * 1000000u;
 	/* The first sample right after exec: even a case shorter than one
 	 * interval has a point in the series. */
-	next = now_ns();
+	next = mr_now_ns();
 	for (;;) {
 		struct pollfd pfd[3];
-		uint64_t now = now_ns(), until;
+		uint64_t now = mr_now_ns(), until;
 		int np = 0, ckpt_i = -1, pid_i = -1, out_i = -1, p;
 
 		if (mr_spawn_interrupted) {
@@ -1099,7 +1090,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 			}
 		}
 	}
-	end = now_ns();
+	end = mr_now_ns();
 	/* An OOM kill may have ended the case before a tick saw it. */
 	if (!timed_out && oom_struck(&r))
 		r.memcap = 1;

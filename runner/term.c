@@ -11,15 +11,6 @@
 /* Redraw the live line at most this often. */
 #define DRAW_NS 250000000ull
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int
 mr_term_color(FILE *f)
 {
@@ -40,7 +31,7 @@ mr_term_init(struct mr_term *t, FILE *f, int total, int quiet)
 	t->quiet = quiet;
 	t->live = !quiet && isatty(fileno(f));
 	t->total = total;
-	t->t0 = now_ns();
+	t->t0 = mr_now_ns();
 }
 
 /* "1:05" or "12 s". */
@@ -63,7 +54,7 @@ draw(struct mr_term *t)
 {
 	struct winsize ws;
 	char line[512], el[32], left[32];
-	uint64_t now = now_ns();
+	uint64_t now = mr_now_ns();
 	int cols = 80, n;
 
 	if (!t->live)
@@ -75,7 +66,8 @@ draw(struct mr_term *t)
 		/* The mean run so far, times the runs left, less this run's
 		 * time already spent. */
 		double mean = t->tdone / 1e9 / t->done;
-		double rest = mean * (t->total - t->done) - (now - t->trun) / 1e9;
+		double rest = mean * (t->total - t->done) -
+			      (t->par ? 0 : (now - t->trun) / 1e9);
 
 		duration(left, sizeof left, rest > 0 ? rest : 0);
 	} else {
@@ -111,8 +103,14 @@ mr_term_start(struct mr_term *t, const char *casename, const char *shortc,
 {
 	snprintf(t->now, sizeof t->now, "%s%s%s #%d/%d", casename,
 		 *shortc ? " " : "", shortc, repeat, nrepeat);
-	t->trun = now_ns();
+	t->trun = mr_now_ns();
 	draw(t);
+}
+
+void
+mr_term_parallel(struct mr_term *t, int on)
+{
+	t->par = on;
 }
 
 void
@@ -120,7 +118,7 @@ mr_term_tick(void *p)
 {
 	struct mr_term *t = p;
 
-	if (t->live && now_ns() - t->tdraw >= DRAW_NS)
+	if (t->live && mr_now_ns() - t->tdraw >= DRAW_NS)
 		draw(t);
 }
 
@@ -128,8 +126,10 @@ void
 mr_term_end(struct mr_term *t, const struct mr_results_run *run,
 	    const char *shortc, int nrepeat, int failing)
 {
-	if (run->res)
-		t->tdone += now_ns() - t->trun;
+	if (t->par)
+		t->tdone = mr_now_ns() - t->t0;
+	else if (run->res)
+		t->tdone += mr_now_ns() - t->trun;
 	t->done++;
 	if (failing)
 		t->nfailed++;
@@ -150,7 +150,7 @@ mr_term_finish(struct mr_term *t)
 	if (t->quiet || !t->done)
 		return;
 	fprintf(t->f, "%d %s in %.1f s: %d ok, %d failed", t->done,
-		t->done == 1 ? "run" : "runs", (now_ns() - t->t0) / 1e9,
+		t->done == 1 ? "run" : "runs", (mr_now_ns() - t->t0) / 1e9,
 		t->done - t->nfailed - t->nskipped, t->nfailed);
 	if (t->nskipped)
 		fprintf(t->f, ", %d skipped", t->nskipped);

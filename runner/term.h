@@ -32,6 +32,7 @@ struct mr_term {
 	uint64_t trun;     /* when the current run started (ns) */
 	uint64_t tdraw;    /* when the line was last drawn (ns) */
 	int shown;         /* a progress line is on the screen */
+	int par;           /* runs side by side: time left from the elapsed */
 	char now[320];     /* "fiber-stacks madvise=free #1/3" */
 };
 
@@ -52,6 +53,11 @@ void mr_term_tick(void *t);
  * it did not end ok or skipped. */
 void mr_term_end(struct mr_term *t, const struct mr_results_run *run,
 		 const char *shortc, int nrepeat, int failing);
+
+/* Runs go side by side (on) or one at a time (off): the time left is
+ * then estimated from the time elapsed per run done, not from the time
+ * of each run. */
+void mr_term_parallel(struct mr_term *t, int on);
 
 /* Take the live line off the screen before other output (no-op when not
  * live); the next start or tick draws it again. */

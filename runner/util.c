@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -311,4 +312,13 @@ mr_log_tail(FILE *out, const char *path, int n, const char *prefix)
 		fprintf(out, "%s%.*s\n", prefix, (int)(nl - line), line);
 	}
 	free(s);
+}
+
+uint64_t
+mr_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

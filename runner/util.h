@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses of the runner. */
@@ -29,6 +30,9 @@ void *erealloc(void *p, size_t n);
 char *estrdup(const char *s);
 char *estrndup(const char *s, size_t n);
 /* asprintf into a fresh string. */
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t mr_now_ns(void);
+
 char *esprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A growable string. */

@@ -5,7 +5,7 @@
 # Runs the runner under memcheck through what it does: list, describe,
 # usage errors, runs of every fixture (crash, hang, leftovers, floods,
 # junk records, a memory cap) and of a real case (fiber-stacks, small) with
-# the pressure axis, check and bless from results, bad input, an
+# the pressure axis, -j, check and bless from results, bad input, an
 # interrupted run and its --resume.  Every error and every definite or
 # indirect leak is a failure (exit status 99 from valgrind); the cases
 # themselves are not traced (they are the measured programs).
@@ -55,6 +55,10 @@ vg 2 run --cases "$fix" ../x
 vg 1 run --cases "$fix" --out "$tmp/fixtures" --repeat 1 --timeout 2 --mem-cap 48 \
 	--axis allocator=glibc,jemalloc --axis how=segv,abort --axis mb=8 --axis records=300 \
 	--axis procs=1,3 crash fail hang hog junk noack ok orphan skip spew touch
+# -j: the runner's workers (forks of it, under memcheck too) and the
+# results they send back
+vg 1 run --cases "$fix" --out "$tmp/jobs" --repeat 2 --timeout 2 -j 2 \
+	--axis allocator=glibc --axis how=segv --axis mb=8 crash hang ok orphan touch
 vg 0 run fiber-stacks --out "$tmp/real" --repeat 1 --axis allocator=glibc \
 	--axis madvise=free,dontneed --axis fibers=2000 --axis iterations=2 \
 	--axis work_mb=16 --axis pressure=none,64
