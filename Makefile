@@ -12,9 +12,14 @@
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
 #   make lint       cppcheck and clang-tidy
 #
-# Honours CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR.  Objects go to build/.
+# Honours CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR, JOBS (default: the CPUs).
+# Objects go to build/.
 
 MAKEFLAGS += --no-builtin-rules
+# As many jobs as CPUs: for the build, and for `memrepro check -j` (runs
+# whose times nobody compares go side by side; the timed ones alone).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+MAKEFLAGS += -j$(JOBS)
 .SUFFIXES:
 .DELETE_ON_ERROR:
 # Keep objects that only feed a link (cases, fixtures): no rebuild next time.
@@ -222,7 +227,7 @@ test: deps all
 	$(BATS) tests
 
 check: test
-	$(B)/memrepro check --profile quick $(MEMREPRO_FLAGS)
+	$(B)/memrepro check --profile quick -j $(JOBS) $(MEMREPRO_FLAGS)
 
 # What CI runs (.ci/run): the check, then the proofs that the runner itself
 # is clean (valgrind, sanitizers, a bounded fuzz run, static analysis).
