@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -87,6 +88,37 @@ mr_spawn_init(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+int
+mr_spawn_aslr(int on, char *buf, size_t size)
+{
+	int cur = personality(0xffffffff), fd, e = 0;
+	char sys[8] = "";
+
+	fd = open("/proc/sys/kernel/randomize_va_space", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, sys, sizeof sys - 1);
+
+		sys[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	if (cur == -1 || personality(on ? (unsigned long)cur & ~(unsigned long)ADDR_NO_RANDOMIZE
+					: (unsigned long)cur | ADDR_NO_RANDOMIZE) == -1)
+		e = errno;
+	else
+		cur = personality(0xffffffff);
+	if (sys[0] == '0') {
+		snprintf(buf, size, "off (kernel.randomize_va_space=0)");
+		return on ? -1 : 0;
+	}
+	if (!e && cur != -1 && !(cur & ADDR_NO_RANDOMIZE) == !!on) {
+		snprintf(buf, size, "%s", on ? "on" : "off");
+		return 0;
+	}
+	snprintf(buf, size, "%s (personality: %s)", on ? "off" : "on",
+		 strerror(e ? e : EPERM));
+	return -1;
 }
 
 /* In the child, before exec: default dispositions and an empty mask. */

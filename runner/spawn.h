@@ -36,6 +36,14 @@ extern volatile sig_atomic_t mr_spawn_interrupted;
  * default dispositions back before exec. */
 void mr_spawn_init(void);
 
+/* Cases started from now on run with address space randomization on or
+ * off: a personality flag (ADDR_NO_RANDOMIZE) the runner sets on itself,
+ * inherited across fork and exec.  Writes what they get into buf (at least
+ * 128 bytes): "off", "on", "off (kernel.randomize_va_space=0)" or "on
+ * (personality: ...)" when off was asked for and refused (a seccomp
+ * filter).  Returns 0 when they get what was asked, -1 otherwise. */
+int mr_spawn_aslr(int on, char *buf, size_t size);
+
 /* How a run ended: a tagged value, never a signal folded into a code. */
 enum mr_spawn_kind {
 	MR_SPAWN_EXITED,      /* code: exit status */
