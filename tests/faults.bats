@@ -29,9 +29,9 @@ out() { echo "$BATS_TEST_TMPDIR/out"; }
 }
 
 @test "a hung tree is gone after its timeout, cgroup included" {
-	run -1 mrf run hang --axis allocator=glibc --repeat 1 --timeout 0.5
+	run -1 mrf run hang --axis allocator=glibc --repeat 1 --timeout 0.3
 	d=$(out)
-	[ "$(tsv_col "$d/runs.tsv" detail)" = "timeout after 0.5 s" ]
+	[ "$(tsv_col "$d/runs.tsv" detail)" = "timeout after 0.3 s" ]
 	assert_log_pids_gone "$d/$(tsv_col "$d/runs.tsv" log)"
 	assert_no_run_cgroups "$d"
 }
@@ -64,6 +64,8 @@ out() { echo "$BATS_TEST_TMPDIR/out"; }
 	if grep -q $'^memory_cgroup\tnone$' "$d/env.tsv"; then
 		skip "no memory cgroup here: $(grep memory_cgroup.why "$d/env.tsv")"
 	fi
+	# (before the next runner: it would sweep what this one left)
+	assert_no_run_cgroups "$d"
 	[ "$(tsv_col "$d/runs.tsv" outcome '$1 == "hog"' | sort -u)" = memory-cap ]
 	[ "$(tsv_col "$d/runs.tsv" detail '$1 == "hog"' | sort -u)" = "exceeded memory cap (32 MiB)" ]
 	# the cgroup held it at the cap, children included
@@ -75,7 +77,7 @@ out() { echo "$BATS_TEST_TMPDIR/out"; }
 	run -0 timeout -k 5 60 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/small" touch \
 		--axis allocator=glibc --axis mb=8 --repeat 1 --mem-cap 32
 	[ "$(tsv_col "$BATS_TEST_TMPDIR/small/runs.tsv" outcome)" = ok ]
-	assert_no_run_cgroups "$d"
+	assert_no_run_cgroups "$BATS_TEST_TMPDIR/small"
 }
 
 @test "--mem-cap without a memory cgroup: the sampler kills the tree past the cap" {

@@ -5,12 +5,17 @@
 
 load test_helper
 
-# nap sleeps 150 ms per run: 3 modes x 3 repeats of it, then 3 of touch.
-MATRIX=(nap touch --axis allocator=glibc --axis ms=150 --axis mb=4 --repeat 3)
+# nap sleeps 60 ms per run: 3 modes x 3 repeats of it, then 3 of touch.
+NAP_MS=60
+MATRIX=(nap touch --axis allocator=glibc --axis ms=$NAP_MS --axis mb=4 --repeat 3)
 
-# The runner on MATRIX into $1, sent signal $2 after $3 seconds.
+# The runner on MATRIX into $1, sent signal $2 once two runs have ended and
+# the third (a nap) has begun: nine runs, 0.5 s or more, are still to come
+# when it lands.
 interrupted_run() {
-	timeout --preserve-status -k 10 -s "$2" "$3" \
+	local d
+	d=$(printf %q "$1")
+	signal_when "$2" "runs_ended $d 2 && runs_begun $d 3" \
 		"$MR" run --cases "$FIX" --out "$1" "${MATRIX[@]}"
 }
 
@@ -23,7 +28,7 @@ rows() {
 
 @test "SIGINT stops the case, keeps every finished run readable, exits 130 and says how to resume" {
 	d=$BATS_TEST_TMPDIR/int
-	run -130 --separate-stderr interrupted_run "$d" INT 1
+	run -130 --separate-stderr interrupted_run "$d" INT
 	echo "$stderr"
 	[[ "$stderr" == *"interrupted by SIGINT"* ]] || false
 	[[ "$stderr" == *"memrepro run --resume $d"* ]] || false
@@ -43,21 +48,26 @@ rows() {
 
 @test "SIGTERM does the same and exits 143" {
 	d=$BATS_TEST_TMPDIR/term
-	run -143 interrupted_run "$d" TERM 1
+	run -143 interrupted_run "$d" TERM
 	[[ "$output" == *"interrupted by SIGTERM"* ]] || false
 	[ "$(tsv_col "$d/runs.tsv" outcome | sort -u)" = ok ]
 }
 
 @test "run --resume finishes an interrupted run with the same results as an uninterrupted one" {
+	# The uninterrupted run goes side by side with the other two (mostly
+	# naps: they hardly compete, and none of their figures is compared).
+	# fd 3 closed: bats waits for whoever holds it.
+	u=$BATS_TEST_TMPDIR/uninterrupted
+	timeout -k 5 120 "$MR" run --cases "$FIX" --out "$u" "${MATRIX[@]}" >"$u.out" 2>&1 3>&- &
+	upid=$!
 	d=$BATS_TEST_TMPDIR/resumed
-	run -130 interrupted_run "$d" INT 1
+	run -130 interrupted_run "$d" INT
 	done_before=$(tsv_col "$d/runs.tsv" outcome | wc -l)
 	run -0 timeout -k 5 120 "$MR" run --resume "$d"
 	[[ "$output" == *"resuming $d: $done_before runs had ended"* ]] || false
 	grep -q $'^resumed.1\t' "$d/env.tsv"
 
-	u=$BATS_TEST_TMPDIR/uninterrupted
-	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$u" "${MATRIX[@]}"
+	wait "$upid" || { cat "$u.out"; false; }
 	diff <(rows "$d") <(rows "$u")
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 12 ]
 	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
@@ -65,12 +75,12 @@ rows() {
 
 @test "--resume repairs what a runner killed outright leaves: a line cut short, rows of the unfinished run" {
 	d=$BATS_TEST_TMPDIR/killed
-	run -130 interrupted_run "$d" INT 1
+	run -130 interrupted_run "$d" INT
 	# As if SIGKILLed in the middle of writing the next run: its
 	# checkpoint row got out, its runs.tsv row only half.
 	last=$(tail -n 1 "$d/checkpoints.tsv")
 	printf '%s\n' "$last" | awk -F'\t' -v OFS='\t' '{ $3 = 99; print }' >> "$d/checkpoints.tsv"
-	printf 'nap\tallocator=glibc,mode=a,ms=150\t99\to' >> "$d/runs.tsv"
+	printf 'nap\tallocator=glibc,mode=a,ms=%s\t99\to' "$NAP_MS" >> "$d/runs.tsv"
 	run -2 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
 	[[ "$output" == *"runs.tsv:"*"line cut short"* ]] || false
 
@@ -84,7 +94,7 @@ rows() {
 
 @test "--resume refuses options of its own, and results recorded on another setup" {
 	d=$BATS_TEST_TMPDIR/refuse
-	run -130 interrupted_run "$d" INT 1
+	run -130 interrupted_run "$d" INT
 	run -2 "$MR" run --resume "$d" --repeat 5
 	[[ "$output" == *"--repeat cannot be given with --resume"* ]] || false
 	run -2 "$MR" run --resume "$d" touch
@@ -98,32 +108,65 @@ rows() {
 	run -2 "$MR" run --resume "$BATS_TEST_TMPDIR/no-such-dir"
 }
 
+# A memory cgroup of the test's own beside the ones runners make, named so
+# that no runner sweeps it: its path in OWN_CG, and in IN_OWN_CG a command
+# prefix that runs a command in it under the same pid (exec).  Skips where
+# the runner makes none.
+own_cgroup() {
+	local parent
+	run -0 timeout -k 5 60 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/probe" touch \
+		--axis allocator=glibc --axis mb=4 --repeat 1
+	parent=$(tsv_col "$BATS_TEST_TMPDIR/probe/env.tsv" value '$1 == "memory_cgroup.parent"')
+	[ -n "$parent" ] || skip "no memory cgroup here to find the escaped ones by"
+	OWN_CG=$parent/bats-$BASHPID
+	mkdir "$OWN_CG"
+	# shellcheck disable=SC2016 # expanded by that sh
+	IN_OWN_CG=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$OWN_CG")
+}
+
+# What a failed test left in OWN_CG, processes and cgroups, is removed.
+teardown() {
+	local cg p
+	[ -d "${OWN_CG:-}" ] || return 0
+	for cg in "$OWN_CG"/*/ "$OWN_CG/"; do
+		for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do
+			kill -KILL "$p" 2>/dev/null || true
+		done
+	done
+	for cg in "$OWN_CG"/*/ "$OWN_CG/"; do
+		if [ -d "$cg" ]; then
+			wait_for 5 rmdir "$cg" 2>/dev/null
+		fi
+	done
+}
+
 @test "a runner killed outright takes its case along; the next runner kills what escaped" {
+	# Both runners in a cgroup of the test's own: a runner of another test
+	# suite on the machine, started in between, would otherwise sweep what
+	# the killed one left before the next one here could.
+	own_cgroup
 	d=$BATS_TEST_TMPDIR/sigkill
 	# (no `timeout` around it: $! must be the runner; it is killed below)
-	"$MR" run --cases "$FIX" --out "$d" hang --axis allocator=glibc --repeat 1 --timeout 30 >/dev/null &
+	"${IN_OWN_CG[@]}" "$MR" run --cases "$FIX" --out "$d" hang --axis allocator=glibc --repeat 1 --timeout 30 >/dev/null &
 	runner=$!
 	log=$d/logs/hang/default.1.log
-	for _ in $(seq 100); do
-		[ "$(grep -c '^pid' "$log" 2>/dev/null)" = 3 ] && break
-		sleep 0.1
-	done
+	wait_for 10 eval '[ "$(grep -c "^pid" "$log" 2>/dev/null)" = 3 ]' || true
 	kill -KILL "$runner"
 	wait "$runner" || true
-	grep -q $'^memory_cgroup\tnone$' "$d/env.tsv" && skip "no memory cgroup here to find the escaped ones by"
+	# (cgroup v2 gives no controller to the children of a cgroup with
+	# processes in it)
+	grep -q $'^memory_cgroup\tnone$' "$d/env.tsv" && skip "no memory cgroup for a runner in a cgroup of the test's own"
+	[ "$(tsv_col "$d/env.tsv" value '$1 == "memory_cgroup.parent"')" = "$OWN_CG" ]
 	# the case itself dies with the runner (PR_SET_PDEATHSIG)
 	case_pid=$(awk '/\(case\)/ { print $2 }' "$log")
-	for _ in $(seq 50); do
-		kill -0 "$case_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	! kill -0 "$case_pid" 2>/dev/null
+	wait_for 5 pid_gone "$case_pid" || true
+	pid_gone "$case_pid"
 	# its child and its grandchild (in a group of its own) escaped that,
 	# but not the next runner, which finds them in the dead runner's cgroup
-	run -0 timeout -k 5 60 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/next" touch \
+	run -0 timeout -k 5 60 "${IN_OWN_CG[@]}" "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/next" touch \
 		--axis allocator=glibc --axis mb=4 --repeat 1
 	[[ "$output" == *"left in "*"memrepro-$runner-"*"by runner $runner, which is gone"* ]] || false
-	sleep 0.2
+	wait_for 5 assert_log_pids_gone "$log" >/dev/null || true
 	assert_log_pids_gone "$log"
 	assert_no_run_cgroups "$d"
 }

@@ -39,7 +39,7 @@ load test_helper
 }
 
 @test "a case that hangs is killed at the timeout with its children and grandchildren" {
-	run -1 mrf run hang touch --axis allocator=glibc --axis mb=4 --repeat 1 --timeout 1
+	run -1 mrf run hang touch --axis allocator=glibc --axis mb=4 --repeat 1 --timeout 0.3
 	d=$BATS_TEST_TMPDIR/out
 	[ "$(tsv_col "$d/runs.tsv" outcome '$1 == "hang"')" = timeout ]
 	[ "$(tsv_col "$d/runs.tsv" outcome '$1 == "touch"')" = ok ]

@@ -12,10 +12,27 @@ setup() {
 		'old-report reported rss_kb@done[mode=c] < rss_kb@done[mode=a] "fixture: contradicted"' > "$EXP/ok.claims"
 }
 
-# shard K/N [OPTIONS]: run shard K of N of the fixtures ok and touch.
+# shard K/N [OPTIONS]: run shard K of N of the fixtures ok and touch into
+# s<K> of the test's tmpdir (of the file's in setup_file).
 shard() {
 	timeout -k 5 120 "$MR" run --cases "$FIX" --axis allocator=glibc --repeat 2 -q \
-		--shard "$1" --out "$BATS_TEST_TMPDIR/s${1%/*}" "${@:2}" ok touch
+		--shard "$1" --out "${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/s${1%/*}" "${@:2}" ok touch
+}
+
+# Shards 1/2 and 2/2, run once for the file (side by side, as CI jobs
+# would be): most tests only read them.
+setup_file() {
+	local one
+	# (fd 3 closed: bats waits for whoever holds it)
+	shard 1/2 >/dev/null 3>&- &
+	one=$!
+	shard 2/2 >/dev/null
+	wait "$one"
+}
+
+# The file's shards 1/2 and 2/2, copied to s1 and s2 of the test's tmpdir.
+shards() {
+	cp -R "$BATS_FILE_TMPDIR/s1" "$BATS_FILE_TMPDIR/s2" "$BATS_TEST_TMPDIR/"
 }
 
 # The verdicts of check --from DIR as "case claim verdict" lines, sorted
@@ -33,8 +50,7 @@ verdicts() {
 }
 
 @test "the shards split the pairs evenly, each once, and record shard in env.tsv" {
-	run -0 shard 1/2
-	run -0 shard 2/2
+	shards
 	d=$BATS_TEST_TMPDIR
 	[ "$(tsv_col "$d/s1/env.tsv" value '$1 == "shard"')" = 1/2 ]
 	[ "$(tsv_col "$d/s2/env.tsv" value '$1 == "shard"')" = 2/2 ]
@@ -48,8 +64,7 @@ verdicts() {
 }
 
 @test "two shards merged give the verdicts of one unsharded run" {
-	run -0 shard 1/2
-	run -0 shard 2/2
+	shards
 	d=$BATS_TEST_TMPDIR
 	run -0 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
 	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --axis allocator=glibc --repeat 2 -q \
@@ -71,8 +86,7 @@ verdicts() {
 
 @test "report works on merged shards" {
 	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
-	run -0 shard 1/2
-	run -0 shard 2/2
+	shards
 	d=$BATS_TEST_TMPDIR
 	run -0 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
 	run -0 timeout 120 "$MR" report --cases "$FIX" --expected "$EXP" "$d/m"
@@ -80,7 +94,7 @@ verdicts() {
 }
 
 @test "merge refuses a missing shard, a shard given twice and shards of different profiles" {
-	run -0 shard 1/2
+	cp -R "$BATS_FILE_TMPDIR/s1" "$BATS_TEST_TMPDIR/"
 	run -0 shard 2/2 --profile quick
 	d=$BATS_TEST_TMPDIR
 	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1"
@@ -93,8 +107,7 @@ verdicts() {
 }
 
 @test "merge refuses overlapping runs and shards of another platform" {
-	run -0 shard 1/2
-	run -0 shard 2/2
+	shards
 	d=$BATS_TEST_TMPDIR
 	cp -r "$d/s2" "$d/s2b"
 	tail -n 1 "$d/s1/runs.tsv" >> "$d/s2b/runs.tsv"
@@ -107,15 +120,15 @@ verdicts() {
 }
 
 @test "a merge into a non-empty directory is refused" {
-	run -0 shard 1/1
+	shards
 	d=$BATS_TEST_TMPDIR
 	mkdir -p "$d/m" && touch "$d/m/x"
-	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1"
+	run -2 timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
 	[[ "$output" == *"not an empty directory"* ]] || false
 }
 
 @test "env.tsv records the commit the runner was built from" {
-	run -0 shard 1/1
+	shards
 	c=$(tsv_col "$BATS_TEST_TMPDIR/s1/env.tsv" value '$1 == "commit"')
 	echo "commit: '$c'"
 	if [ -e "$ROOT/.git" ]; then
@@ -128,8 +141,7 @@ verdicts() {
 }
 
 @test "merge refuses shards built from different commits, naming the key and both values" {
-	run -0 shard 1/2
-	run -0 shard 2/2
+	shards
 	d=$BATS_TEST_TMPDIR
 	c=$(tsv_col "$d/s1/env.tsv" value '$1 == "commit"')
 	[ -n "$c" ]

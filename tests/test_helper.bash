@@ -40,29 +40,93 @@ assert_group_gone() {
 	fi
 }
 
-# No process whose pid is listed in a run's log ("pid N" lines) is alive
-# (a zombie is dead: only its parent's wait is missing).
+# Process $1 is gone: no such process, or a zombie (dead: only its
+# parent's wait is missing).  /proc is looked at again after ps: the
+# process may have been reaped in between.
+pid_gone() {
+	[ ! -e "/proc/$1" ] || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ] || [ ! -e "/proc/$1" ]
+}
+
+# No process whose pid is listed in a run's log ("pid N" lines) is alive.
 assert_log_pids_gone() {
 	local p pids
 	pids=$(grep -o 'pid [0-9]*' "$1" | awk '{print $2}')
 	[ -n "$pids" ] || { echo "no pids in $1"; return 1; }
 	for p in $pids; do
-		if [ -e "/proc/$p" ] && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
+		if ! pid_gone "$p"; then
 			echo "pid $p of $1 is still alive: $(ps -o pid=,stat=,comm= -p "$p")"
 			return 1
 		fi
 	done
 }
 
-# No memory cgroup the runner made (memrepro-<pid>-<n>, under the parent
-# env.tsv names) is left once the run of results directory $1 is over.
+# wait_for SECONDS COMMAND...: COMMAND every 20 ms until it succeeds, for
+# SECONDS or a little more; its last status.
+wait_for() {
+	local n=$(($1 * 50))
+	shift
+	until "$@"; do
+		[ $((n -= 1)) -gt 0 ] || return 1
+		sleep 0.02
+	done
+}
+
+# runs_begun DIR N: N runs or more of results directory DIR have begun: their
+# logs have a "pid N" line (nap and hang write it first thing).
+runs_begun() {
+	[ "$(grep -l '^pid ' "$1"/logs/*/*.log 2>/dev/null | wc -l)" -ge "$2" ]
+}
+
+# runs_ended DIR N: DIR/runs.tsv has N rows or more.
+runs_ended() {
+	[ "$(tail -n +2 "$1/runs.tsv" 2>/dev/null | wc -l)" -ge "$2" ]
+}
+
+# signal_when SIGNAL CONDITION COMMAND...: COMMAND in the background (under
+# timeout, which passes the signal on), sent SIGNAL as soon as the command
+# line CONDITION succeeds (30 s at most), then waited for: its exit status.
+# Polling, not a fixed delay: the signal lands at the same point of the
+# runs however loaded the machine is.
+signal_when() {
+	local sig=$1 cond=$2 pid
+	shift 2
+	timeout -k 10 120 "$@" &
+	pid=$!
+	wait_for 30 eval "$cond || ! kill -0 $pid 2>/dev/null" || true
+	kill -s "$sig" "$pid" 2>/dev/null || true
+	wait "$pid"
+}
+
+# No memory cgroup a runner made (memrepro-<pid>-<n>, under the parent
+# env.tsv names) is left once the run of results directory $1 is over: none
+# whose runner is gone (a runner removes its own before it exits, so those
+# left are leaks; a live runner's are its own business: another test suite
+# may be running on the machine).  What a runner killed outright elsewhere
+# leaves, the next runner there sweeps within a moment: only what is still
+# there after 2 s counts.
 assert_no_run_cgroups() {
-	local parent left
+	local parent
 	parent=$(awk -F'\t' '$1 == "memory_cgroup.parent" { print $2 }' "$1/env.tsv")
 	[ -n "$parent" ] || return 0
-	left=$(find "$parent" -maxdepth 1 -type d -name 'memrepro-*')
-	if [ -n "$left" ]; then
-		echo "cgroups left: $left"
+	wait_for 2 no_leaked_cgroups "$parent" || {
+		echo "cgroups left by runners that are gone: $(leaked_cgroups "$parent")"
 		return 1
-	fi
+	}
+}
+
+# The memrepro-<pid>-<n> cgroups under $1 whose runner (pid) is gone.
+leaked_cgroups() {
+	local cg pid
+	for cg in "$1"/memrepro-*-*; do
+		[ -d "$cg" ] || continue
+		pid=${cg##*/memrepro-}
+		pid=${pid%%-*}
+		if [[ "$pid" =~ ^[0-9]+$ ]] && pid_gone "$pid"; then
+			echo "$cg"
+		fi
+	done
+}
+
+no_leaked_cgroups() {
+	[ -z "$(leaked_cgroups "$1")" ]
 }
