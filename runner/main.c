@@ -1796,6 +1796,7 @@ resume_args(struct opts *o)
 	n.yes |= o->yes;
 	n.format = o->format;
 	n.plots = o->plots;
+	n.jobs = o->jobs; /* not recorded: how many at once is the resume's choice */
 	opts_free(o);
 	*o = n;
 }

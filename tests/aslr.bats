@@ -9,15 +9,17 @@ load test_helper
 # runner given "$@"; and env.tsv's aslr into $BATS_TEST_TMPDIR/aslr.
 personality_of_case() {
 	local d=$BATS_TEST_TMPDIR/p$RANDOM pid p=
-	timeout -k 5 60 "$MR" run --cases "$FIX" --out "$d" --axis allocator=glibc --axis ms=3000 \
+	# (no `timeout` around it: $! must be the runner, whose child the case is)
+	"$MR" run --cases "$FIX" --out "$d" --axis allocator=glibc --axis ms=3000 \
 		--repeat 1 -q "$@" nap >/dev/null &
+	runner=$!
 	for _ in $(seq 100); do
-		pid=$(pgrep -f "$FIX/nap --param" | head -n 1)
+		pid=$(pgrep -P "$runner" -f "$FIX/nap --param" | head -n 1)
 		[ -n "$pid" ] && p=$(cat "/proc/$pid/personality" 2>/dev/null) && break
 		sleep 0.05
 	done
-	kill -INT %1
-	wait %1 || true
+	kill -INT "$runner"
+	wait "$runner" || true
 	awk -F'\t' '$1 == "aslr" { print $2 }' "$d/env.tsv" > "$BATS_TEST_TMPDIR/aslr"
 	echo "$p"
 }

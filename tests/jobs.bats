@@ -97,6 +97,10 @@ verdicts() {
 	done
 	run -0 timeout -k 5 60 "$MR" run --resume "$d" -j 2
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 8 ]
+	# the resume took -j 2 too: its runs (rows after the first n) had company
+	if [ $((8 - n)) -ge 2 ]; then
+		[ "$(tail -n +$((n + 2)) "$d/runs.tsv" | cut -f17 | awk '$1 > 0' | wc -l)" -ge 1 ]
+	fi
 }
 
 @test "bad -j values are exit 2 naming the option" {
