@@ -207,12 +207,17 @@ if [ "${BENCH_STABLE:-0}" -gt 0 ]; then
 	i=1
 	while [ "$i" -le "$BENCH_STABLE" ]; do
 		$MR check --profile quick -j "$JOBS" -q --out "$OUT/stable.$i" >/dev/null 2>&1 || true
+		# the verdict of each claim and baseline row, without its figures
 		$MR check --from "$OUT/stable.$i" --format tap 2>/dev/null |
-			grep -E '^(not )?ok ' | sed 's/^\(not ok\|ok\) [0-9]* /\1 /' | sort > "$OUT/stable.$i.tap"
+			grep -E '^(not )?ok ' | sed -e 's/^\(not ok\|ok\) [0-9]* /\1 /' \
+				-e 's/ (observed [^)]*)$//' | sort > "$OUT/stable.$i.tap"
 		changed=$(diff "$OUT/stable.1.tap" "$OUT/stable.$i.tap" | grep -c '^>' || true)
 		echo "check $i: $(grep -c '^not ok' "$OUT/stable.$i.tap" || true) not ok, $changed verdicts differ from check 1"
 		i=$((i + 1))
 	done
+	echo "verdicts that changed (times seen):"
+	for j in $(seq 2 "$BENCH_STABLE"); do diff "$OUT/stable.1.tap" "$OUT/stable.$j.tap" | grep '^[<>]' || true; done |
+		sort | uniq -c
 	stable=$(for j in $(seq 2 "$BENCH_STABLE"); do diff "$OUT/stable.1.tap" "$OUT/stable.$j.tap" | grep -c '^>' || true; done |
 		awk '{ s += $1 } END { printf "%d in %d checks of %d verdicts", s, NR + 1, '"$(wc -l < "$OUT/stable.1.tap")"' }')
 fi
