@@ -19,7 +19,9 @@ MAKEFLAGS += --no-builtin-rules
 # As many jobs as CPUs: for the build, and for `memrepro check -j` (runs
 # whose times nobody compares go side by side; the timed ones alone).
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(JOBS)
+endif
 .SUFFIXES:
 .DELETE_ON_ERROR:
 # Keep objects that only feed a link (cases, fixtures): no rebuild next time.
@@ -87,7 +89,7 @@ RUNNER_SRC := \
 	runner/report.c \
 	runner/diff.c \
 	runner/trend.c \
-	runner/sched.c \
+	runner/schedule.c \
 	runner/shard.c \
 	runner/merge.c
 

@@ -31,7 +31,7 @@
 #include "plot.h"
 #include "report.h"
 #include "results.h"
-#include "sched.h"
+#include "schedule.h"
 #include "shard.h"
 #include "spawn.h"
 #include "term.h"
@@ -979,7 +979,7 @@ struct session {
 	unsigned char **skip; /* --shard: skip[i][k] when config k of case i
 	                         is another shard's; NULL: run every pair */
 	unsigned char **timed; /* -j: timed[i][k] when the times of config k
-	                          of case i are compared (sched.h); NULL:
+	                          of case i are compared (schedule.h); NULL:
 	                          one run at a time */
 };
 
@@ -1302,7 +1302,7 @@ stop:
 	return MR_FAILED;
 }
 
-/* -j: which configs of each case are timed (sched.h), into s->timed.
+/* -j: which configs of each case are timed (schedule.h), into s->timed.
  * Returns MR_OK, or MR_USAGE after printing what is wrong with the
  * expectations. */
 static int

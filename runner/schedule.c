@@ -1,5 +1,5 @@
-/* sched: timed runs, and workers that run cases side by side. */
-#include "sched.h"
+/* schedule: timed runs, and workers that run cases side by side. */
+#include "schedule.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* sched: which runs may share the machine (-j N), and the worker that
+/* schedule: which runs may share the machine (-j N), and the worker that
  * runs a case in a child process of the runner so that several run at
  * once.
  *
