@@ -181,6 +181,17 @@ same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+int
+mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
+{
+	int k;
+
+	for (k = 0; k < ref->npairs; k++)
+		if (!same(mr_config_get(c, ref->key[k]), ref->val[k]))
+			return 0;
+	return 1;
+}
+
 /* The axes of cfg[0..n-1] into *out (free each val, then *out). */
 static int
 axes_of(const struct mr_config *cfg, int n, struct axis **out)
@@ -1371,10 +1382,7 @@ mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 			for (i = 0; i < d->ncfg; i++) {
 				const struct mr_config *cf = &d->cfg[i];
 
-				for (k = 0; k < ref->npairs; k++)
-					if (!same(mr_config_get(cf, ref->key[k]), ref->val[k]))
-						break;
-				if (k < ref->npairs)
+				if (!mr_ref_selects(ref, cf))
 					continue;
 				for (k = 0; k < nit; k++) {
 					const struct axis *a = &ax[it[k]];

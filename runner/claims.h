@@ -129,6 +129,9 @@ void mr_claims_free(struct mr_claims *cs);
 int mr_claims_check_keys(const struct mr_claims *cs,
 			 const struct mr_config *cfg, int n);
 
+/* Non-zero when config c has every key=value ref names. */
+int mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c);
+
 /* --- evaluation -------------------------------------------------------- */
 
 /* The data of one case, as the evaluator sees it. */

@@ -12,20 +12,6 @@
 
 #include "baseline.h"
 
-static int
-selects(const struct mr_ref *ref, const struct mr_config *c)
-{
-	int i;
-
-	for (i = 0; i < ref->npairs; i++) {
-		const char *v = mr_config_get(c, ref->key[i]);
-
-		if (!v || strcmp(v, ref->val[i]) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 int
 mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
 	       const char *cfg)
@@ -41,7 +27,7 @@ mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
 		for (j = 0; j < cs->v[i].nref && !timed; j++) {
 			const struct mr_ref *r = &cs->v[i].ref[j];
 
-			timed = mr_metric_is_time(r->ckpt, r->metric) && selects(r, &c);
+			timed = mr_metric_is_time(r->ckpt, r->metric) && mr_ref_selects(r, &c);
 		}
 	mr_config_free(&c);
 	if (timed || !baseline_path)
