@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -280,8 +281,7 @@ mr_cgroup_create(struct mr_cgroup *cg, uint64_t limit_kb, int cap, char *why,
 	char val[32];
 	int v = mr_cgroup_probe(&parent, &none), i, rc = 0;
 
-	memset(cg, 0, sizeof *cg);
-	cg->procs_fd = -1;
+	mr_cgroup_init(cg);
 	if (!v) {
 		snprintf(why, size, "%s", none);
 		return -ENOTSUP;
@@ -351,9 +351,147 @@ mr_cgroup_create(struct mr_cgroup *cg, uint64_t limit_kb, int cap, char *why,
 fail:
 	rmdir(cg->dir);
 	free(cg->dir);
+	mr_cgroup_init(cg);
+	return rc;
+}
+
+void
+mr_cgroup_init(struct mr_cgroup *cg)
+{
 	memset(cg, 0, sizeof *cg);
 	cg->procs_fd = -1;
+	cg->kill_fd = -1;
+}
+
+/* Where kill cgroups go: the memory parent on v2, else our own cgroup on
+ * the unified hierarchy if we may make cgroups there; NULL if nowhere. */
+const char *
+mr_cgroup_kill_parent(void)
+{
+	static int done;
+	static char dir[4096];
+	const char *parent, *why;
+	int v = mr_cgroup_probe(&parent, &why);
+
+	if (!done) {
+		const char *env = getenv("MEMREPRO_CGROUP");
+
+		done = 1;
+		if (env && strcmp(env, "0") == 0)
+			dir[0] = '\0';
+		else if (v == 2)
+			snprintf(dir, sizeof dir, "%s", parent);
+		else if (own_dir(2, dir, sizeof dir) < 0 || access(dir, W_OK) < 0)
+			dir[0] = '\0';
+	}
+	return dir[0] ? dir : NULL;
+}
+
+int
+mr_cgroup_create_kill(struct mr_cgroup *cg)
+{
+	static unsigned seq;
+	const char *parent = mr_cgroup_kill_parent();
+	char *p;
+	int i, rc;
+
+	if (cg->v == 2) {
+		/* the memory cgroup is on v2: it has cgroup.kill itself */
+		p = esprintf("%s/cgroup.kill", cg->dir);
+		rc = access(p, W_OK) == 0 ? 0 : -errno;
+		free(p);
+		if (rc == 0)
+			cg->kill_dir = estrdup(cg->dir);
+		return rc;
+	}
+	if (!parent)
+		return -ENOTSUP;
+	for (i = 0; i < 100; i++) {
+		free(cg->kill_dir);
+		cg->kill_dir = esprintf("%s/memrepro-%ld-k%u", parent, (long)getpid(), ++seq);
+		if (mkdir(cg->kill_dir, 0755) == 0)
+			break;
+		if (errno != EEXIST || i == 99) {
+			rc = errno == EEXIST ? -EEXIST : -errno;
+			free(cg->kill_dir);
+			cg->kill_dir = NULL;
+			return rc;
+		}
+	}
+	p = esprintf("%s/cgroup.kill", cg->kill_dir);
+	rc = access(p, W_OK) == 0 ? 0 : -errno; /* before 5.14: none */
+	free(p);
+	if (rc == 0) {
+		p = esprintf("%s/cgroup.procs", cg->kill_dir);
+		cg->kill_fd = open(p, O_WRONLY | O_CLOEXEC);
+		rc = cg->kill_fd < 0 ? -errno : 0;
+		free(p);
+	}
+	if (rc < 0) {
+		rmdir(cg->kill_dir);
+		free(cg->kill_dir);
+		cg->kill_dir = NULL;
+	}
 	return rc;
+}
+
+int
+mr_cgroup_kill(const struct mr_cgroup *cg)
+{
+	return cg->kill_dir ? write_file(cg->kill_dir, "cgroup.kill", "1") : -ENOTSUP;
+}
+
+static int
+cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pids of a cgroup.procs file, sorted, each once (v1 may list one
+ * twice).  At most max; returns how many, or -errno. */
+static int
+read_procs(const char *dir, pid_t *out, int max)
+{
+	size_t size = (size_t)max * 12 + 64;
+	char *buf = emalloc(size), *p, *end;
+	long len = read_file(dir, "cgroup.procs", buf, size);
+	int n = 0, i, k;
+
+	if (len < 0) {
+		free(buf);
+		return (int)len; /* -EFBIG: more than max: the caller walks the tree instead */
+	}
+	/* the whole file is in buf: a number ends at a newline or the end */
+	for (p = buf; *p && n < max; p = end) {
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || (*end && *end != '\n'))
+			break;
+		if (v > 1 && v <= 4194304)
+			out[n++] = (pid_t)v;
+		while (*end == '\n')
+			end++;
+	}
+	free(buf);
+	qsort(out, (size_t)n, sizeof *out, cmp_pid);
+	for (i = k = 0; i < n; i++)
+		if (!k || out[k - 1] != out[i])
+			out[k++] = out[i];
+	return k;
+}
+
+int
+mr_cgroup_procs(const struct mr_cgroup *cg, pid_t *out, int max)
+{
+	if (cg->kill_dir)
+		return read_procs(cg->kill_dir, out, max);
+	if (cg->v)
+		return read_procs(cg->dir, out, max);
+	return -ENOTSUP;
 }
 
 /* A file of one decimal number of bytes, in KiB. */
@@ -411,84 +549,172 @@ mr_cgroup_oom_kills(const struct mr_cgroup *cg, uint64_t *n)
 	return 0;
 }
 
-int
-mr_cgroup_sweep(void)
+/* Is "memrepro-<pid>-..." a cgroup of a runner that is gone?  Its pid
+ * in *pid.  A runner pid reused by another process reads as alive: its
+ * cgroup is then left alone, the safe way round. */
+static int
+dead_runners(const char *name, long *pid)
 {
-	const char *parent, *why;
+	char path[64], *end;
+
+	if (strncmp(name, "memrepro-", 9) != 0)
+		return 0;
+	*pid = strtol(name + 9, &end, 10);
+	if (end == name + 9 || *end != '-' || *pid <= 0 || *pid == (long)getpid())
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld", *pid);
+	return access(path, F_OK) < 0 && errno == ENOENT;
+}
+
+/* Does /proc/PID/cgroup put pid in a cgroup whose last component is
+ * name, on some hierarchy? */
+static int
+in_cgroup(pid_t pid, const char *name)
+{
+	char path[64], buf[4096], *line, *save = NULL;
+	size_t n = strlen(name);
+
+	snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t len = strlen(line);
+
+		if (len > n && line[len - n - 1] == '/' && strcmp(line + len - n, name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* SIGKILL pid, proved a member of cgroup name: through a pidfd opened
+ * before the proof, so the signal reaches the process the proof was of
+ * or nothing (the pid may have been reused meanwhile).  1 if signalled,
+ * 0 if not, -ENOSYS without pidfds. */
+static int
+kill_member(pid_t pid, const char *name)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0), ok = 0;
+
+	if (fd < 0)
+		return errno == ENOSYS ? -ENOSYS : 0;
+	if (pid > 1 && in_cgroup(pid, name))
+		ok = syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0) == 0;
+	close(fd);
+	return ok;
+}
+
+/* Sweep the dead runners' cgroups under parent.  kill: these are kill
+ * cgroups (cgroup.kill); else memory cgroups, whose members are killed
+ * one by one, each proved a member first. */
+static int
+sweep_dir(const char *parent, int v, int kill)
+{
 	struct dirent *de;
-	DIR *d;
+	DIR *d = opendir(parent);
+	pid_t *pids = emalloc(4096 * sizeof *pids);
 	int removed = 0;
 
-	if (!mr_cgroup_probe(&parent, &why) || !(d = opendir(parent)))
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		struct mr_cgroup cg = { 0 };
-		char buf[8192], *p, *end;
+	while (d && (de = readdir(d)) != NULL) {
+		struct mr_cgroup cg;
 		long pid;
-		int i, killed = 0;
+		int i, n, killed = 0, nopidfd = 0;
 
-		if (strncmp(de->d_name, "memrepro-", 9) != 0)
+		if (!dead_runners(de->d_name, &pid))
 			continue;
-		pid = strtol(de->d_name + 9, &end, 10);
-		if (end == de->d_name + 9 || *end != '-' || pid <= 0 ||
-		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue; /* its runner lives (or is not ours to judge) */
-		cg.v = version;
-		cg.procs_fd = -1;
+		mr_cgroup_init(&cg);
+		cg.v = v;
 		cg.dir = esprintf("%s/%s", parent, de->d_name);
 		/* a few rounds: a process may fork while we kill */
 		for (i = 0; i < 50; i++) {
-			if (read_file(cg.dir, "cgroup.procs", buf, sizeof buf) < 0 || !buf[0])
+			if ((n = read_procs(cg.dir, pids, 4096)) <= 0)
 				break;
-			for (p = buf; *p; p = end) {
-				long q = strtol(p, &end, 10);
+			if (kill && write_file(cg.dir, "cgroup.kill", "1") == 0) {
+				/* the same processes may be listed again while they die */
+				killed = n > killed ? n : killed;
+			} else {
+				int k;
 
-				if (end == p)
-					break;
-				if (q > 0 && kill((pid_t)q, SIGKILL) == 0)
-					killed++;
-				while (*end == '\n')
-					end++;
+				for (k = 0; k < n && !nopidfd; k++) {
+					int r = kill_member(pids[k], de->d_name);
+
+					nopidfd = r == -ENOSYS;
+					killed += r > 0;
+				}
 			}
+			if (nopidfd)
+				break;
 			usleep(2000);
 		}
 		if (killed)
 			weprintf("killed %d process%s left in %s by runner %ld, which is gone",
 				 killed, killed == 1 ? "" : "es", cg.dir, pid);
+		if (nopidfd) {
+			weprintf("%s holds processes of runner %ld, which is gone: without pidfds they cannot be proved to be those processes, so none is signalled",
+				 cg.dir, pid);
+			free(cg.dir);
+			continue;
+		}
 		if (mr_cgroup_remove(&cg) == 0)
 			removed++;
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	free(pids);
 	return removed;
+}
+
+int
+mr_cgroup_sweep(void)
+{
+	const char *parent, *why, *kp;
+	int v = mr_cgroup_probe(&parent, &why), removed = 0;
+
+	/* kill cgroups first: what they hold is in the memory ones too */
+	kp = mr_cgroup_kill_parent();
+	if (kp && v != 2)
+		removed += sweep_dir(kp, 2, 1);
+	if (v)
+		removed += sweep_dir(parent, v, v == 2 && kp);
+	return removed;
+}
+
+/* rmdir dir, retried while the kernel lets the last tasks go. */
+static int
+remove_dir(const char *dir)
+{
+	struct timespec ts = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < RMDIR_LIMIT_MS; i++) {
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY) {
+			int rc = -errno;
+
+			weprintf("rmdir %s:", dir);
+			return rc;
+		}
+		nanosleep(&ts, NULL);
+	}
+	weprintf("rmdir %s: still busy after %d s", dir, RMDIR_LIMIT_MS / 1000);
+	return -EBUSY;
 }
 
 int
 mr_cgroup_remove(struct mr_cgroup *cg)
 {
-	struct timespec ts = { 0, 1000000 };
-	int i, rc = 0;
+	int rc = 0, rk = 0;
 
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
-	if (cg->v && cg->dir) {
-		for (i = 0; i < RMDIR_LIMIT_MS; i++) {
-			if (rmdir(cg->dir) == 0 || errno == ENOENT)
-				break;
-			if (errno != EBUSY) {
-				rc = -errno;
-				weprintf("rmdir %s:", cg->dir);
-				break;
-			}
-			nanosleep(&ts, NULL);
-		}
-		if (i == RMDIR_LIMIT_MS) {
-			rc = -EBUSY;
-			weprintf("rmdir %s: still busy after %d s", cg->dir,
-				 RMDIR_LIMIT_MS / 1000);
-		}
-	}
+	if (cg->kill_fd >= 0)
+		close(cg->kill_fd);
+	if (cg->kill_dir && (!cg->dir || strcmp(cg->kill_dir, cg->dir) != 0))
+		rk = remove_dir(cg->kill_dir);
+	if (cg->v && cg->dir)
+		rc = remove_dir(cg->dir);
 	free(cg->dir);
-	memset(cg, 0, sizeof *cg);
-	cg->procs_fd = -1;
-	return rc;
+	free(cg->kill_dir);
+	mr_cgroup_init(cg);
+	return rc ? rc : rk;
 }

@@ -1369,6 +1369,8 @@ run_env_keys(struct mr_envfp *fp, const struct opts *o, const char *cases_dir,
 	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
 	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
 	mr_envfp_add(fp, v ? "memory_cgroup.parent" : "memory_cgroup.why", v ? parent : why);
+	/* how the runs' trees were killed: through cgroup.kill, or top down */
+	mr_envfp_add(fp, "kill_cgroup.parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
 }
 
 /* Keys of env.tsv that may differ between a run and its resume. */
@@ -1378,7 +1380,8 @@ resume_may_differ(const char *key)
 	/* options: the resume's own are read from it (plus --cases) */
 	return strcmp(key, "started") == 0 || strcmp(key, "cases_dir") == 0 ||
 	       strcmp(key, "options") == 0 || strcmp(key, "jobs") == 0 ||
-	       strncmp(key, "memory_cgroup.", 14) == 0 || strncmp(key, "resumed.", 8) == 0;
+	       strncmp(key, "memory_cgroup.", 14) == 0 ||
+	       strncmp(key, "kill_cgroup.", 12) == 0 || strncmp(key, "resumed.", 8) == 0;
 }
 
 /* --resume: the machine, its allocators and the options must be those the

@@ -298,33 +298,161 @@ tree_list(pid_t root, pid_t pgid, pid_t *out, int max)
 	return n;
 }
 
-/* The case's tree: every descendant of the runner ([0] is the runner
- * itself).  During a run the case is our only child and, as we are a
- * subreaper, its orphans become our children: so this finds the case, its
- * descendants, and those of them that were orphaned or left its group. */
+/* The processes of the run, for reading their figures: the members of
+ * its cgroup where it has one, else every descendant of the runner.
+ * During a run the case is our only child and, as we are a subreaper, its
+ * orphans become our children: so this finds the case, its descendants,
+ * and those of them that were orphaned or left its group.  [0] is the
+ * runner itself (not measured); returns how many, at least 1.  A pid read
+ * here may be reused by the time it is read: a wrong figure at worst, it
+ * is never signalled (see kill_children). */
 static int
-case_tree(pid_t pgid, pid_t *buf)
+case_tree(pid_t pgid, const struct mr_cgroup *cg, pid_t *buf)
 {
-	return tree_list(getpid(), pgid, buf, TREE_MAX);
+	int n = mr_cgroup_procs(cg, buf + 1, TREE_MAX - 1);
+
+	buf[0] = getpid();
+	if (n >= 0)
+		return n + 1;
+	return tree_list(buf[0], pgid, buf, TREE_MAX);
 }
 
-/* SIGKILL the case's group and every descendant, in or out of it. */
-static void
-kill_tree(pid_t pid, pid_t *buf)
-{
-	int n, i;
+/*
+ * Killing takes proof, reading does not.  The runner signals only:
+ *  - the case's process group, and only while the case is not reaped (a
+ *    zombie keeps its pid, so the group id cannot be anyone else's yet);
+ *  - the run's cgroup as a whole (cgroup.kill: the kernel finds the
+ *    members, no pid is read);
+ *  - a child of its own: /proc/PID/stat names the runner as the parent,
+ *    and a child stays the runner's, pid and all, until the runner reaps
+ *    it.
+ * A deeper descendant is never signalled by its pid: killing the
+ * runner's children orphans their children, which come to the runner (a
+ * subreaper) and are killed in their turn, until it has none left.
+ */
 
-	kill(-pid, SIGKILL);
-	n = case_tree(pid, buf);
-	for (i = 1; i < n; i++)
+/* Is pid a child of ours (alive, or a zombie we have not reaped)? */
+static int
+own_child(pid_t pid, pid_t self)
+{
+	char path[64], buf[1024], *rp, *end;
+	long ppid;
+
+	if (pid <= 1 || pid == self)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return 0;
+	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
+	if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+		return 0;
+	errno = 0;
+	ppid = strtol(rp + 4, &end, 10);
+	return !errno && end != rp + 4 && *end == ' ' && ppid == (long)self;
+}
+
+/* The runner's children (candidates: each is proved by own_child before
+ * it is signalled).  Returns how many, at most max. */
+static int
+own_children(pid_t self, pid_t *out, int max)
+{
+	int n = mr_proc_children(self, out, max), i;
+
+	if (n == -ENOTSUP) {
+		struct pinfo *v;
+		int nv = scan_proc(&v);
+
+		for (i = n = 0; i < nv && n < max; i++)
+			if (v[i].ppid == self)
+				out[n++] = v[i].pid;
+		free(v);
+	}
+	return n < 0 ? 0 : n < max ? n : max;
+}
+
+/* SIGKILL every child of ours but spare (0: none), and reap those of
+ * them that have ended.  Returns how many children other than spare are
+ * left. */
+static int
+kill_children(pid_t self, pid_t spare, pid_t *buf)
+{
+	int n = own_children(self, buf, TREE_MAX), i, left = 0;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] == spare || !own_child(buf[i], self))
+			continue;
 		kill(buf[i], SIGKILL);
+		if (waitpid(buf[i], NULL, WNOHANG | __WALL) != buf[i])
+			left++;
+	}
+	return left;
+}
+
+/* Has our child pid ended (a zombie), without reaping it? */
+static int
+ended(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 &&
+	       si.si_pid == pid;
+}
+
+/* End the case pid (our child, not yet reaped, its own group's leader)
+ * and everything it started, then reap it: its group and its cgroup
+ * killed at once, our other children one by one as they come to us,
+ * until we have no child left.  The case's status and rusage go to *st
+ * and *ru.  Bounded: after REAP_LIMIT_MS it says what would not die and
+ * returns -ETIMEDOUT (the case unreaped, *st 0, if it was the one). */
+static int
+end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+	 struct rusage *ru)
+{
+	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
+	pid_t self = getpid();
+	int reaped = 0;
+
+	if (pid > 1 && pid != getpgrp())
+		kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	(void)mr_cgroup_kill(cg);
+	for (;;) {
+		int left = kill_children(self, reaped ? 0 : pid, buf);
+
+		if (!reaped && ended(pid)) {
+			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
+				;
+			reaped = 1;
+			continue; /* its orphans are ours now */
+		}
+		if (reaped) {
+			pid_t w = waitpid(-1, NULL, WNOHANG | __WALL);
+
+			if (w < 0 && errno == ECHILD)
+				return 0;
+			if (w > 0 || (w < 0 && errno == EINTR))
+				continue;
+		}
+		if (mr_now_ns() > limit) {
+			if (!reaped)
+				weprintf("case pid %d did not die within %d s of SIGKILL: left unreaped",
+					 (int)pid, REAP_LIMIT_MS / 1000);
+			else
+				weprintf("%d leftover process%s of case pid %d did not die within %d s of SIGKILL",
+					 left, left == 1 ? "" : "es", (int)pid, REAP_LIMIT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		(void)mr_cgroup_kill(cg);
+		usleep(1000);
+	}
 }
 
 /* Is pid alive (not a zombie, not gone)? */
 static int
 alive(pid_t pid)
 {
-	char path[64], buf[512], *rp;
+	char path[64], buf[1024], *rp;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
@@ -335,45 +463,13 @@ alive(pid_t pid)
 /* Once the case has ended by itself (a zombie not yet reaped, so nothing
  * was killed yet): how many of its descendants are still alive. */
 static int
-count_leftovers(pid_t pid, pid_t *buf)
+count_leftovers(pid_t pid, const struct mr_cgroup *cg, pid_t *buf)
 {
-	int n = case_tree(pid, buf), i, left = 0;
+	int n = case_tree(pid, cg, buf), i, left = 0;
 
 	for (i = 1; i < n; i++)
 		left += buf[i] != pid && alive(buf[i]);
 	return left;
-}
-
-/* After the case process is reaped: kill and reap whatever it left.  We
- * are a subreaper, so its orphans are our children now; the case is our
- * only child during a run, so every child we have is a leftover. */
-static void
-reap_leftovers(pid_t pgid, pid_t *buf)
-{
-	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
-	int n, i;
-
-	for (;;) {
-		pid_t r;
-
-		kill(-pgid, SIGKILL);
-		n = case_tree(pgid, buf);
-		for (i = 1; i < n; i++)
-			kill(buf[i], SIGKILL);
-		r = waitpid(-1, NULL, WNOHANG | __WALL);
-		if (r > 0)
-			continue;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break; /* ECHILD: nothing left */
-		if (mr_now_ns() > limit) {
-			weprintf("leftover processes of group %d did not die within %d s",
-				 (int)pgid, REAP_LIMIT_MS / 1000);
-			break;
-		}
-		usleep(1000);
-	}
 }
 
 /* --- capture (describe, probes) -------------------------------------- */
@@ -384,8 +480,10 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 {
 	uint64_t deadline = mr_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	int outp[2], errp[2], devnull, e, rc = 0, st = 0;
+	struct mr_cgroup cg;
+	struct rusage ru;
+	pid_t pid, *tree;
 	ssize_t n;
-	pid_t pid;
 
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (devnull < 0)
@@ -465,19 +563,9 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		}
 		sb_addn(out, buf, (size_t)n);
 	}
-	/* Output ended: give the process the rest of its time to exit. */
-	while (rc == 0) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-
-		if (r == pid) {
-			close(outp[0]);
-			*status = st;
-			return 0;
-		}
-		if (r < 0 && errno != EINTR) {
-			rc = -errno;
-			break;
-		}
+	/* Output ended: give the process the rest of its time to exit (not
+	 * reaped yet: its group stays ours to kill). */
+	while (rc == 0 && !ended(pid)) {
 		if (mr_spawn_interrupted)
 			rc = -EINTR;
 		else if (mr_now_ns() >= deadline)
@@ -487,10 +575,11 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 	}
 reap:
 	close(outp[0]);
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	/* whatever it left behind goes as a run's leftovers do */
+	mr_cgroup_init(&cg);
+	tree = emalloc(TREE_MAX * sizeof *tree);
+	end_tree(pid, &cg, tree, &st, &ru);
+	free(tree);
 	*status = st;
 	return rc;
 }
@@ -572,7 +661,7 @@ ack(struct run *r)
 static void
 measure_tree(struct run *r, struct mr_spawn_ckpt *row)
 {
-	int n = case_tree(r->pid, r->tree), i;
+	int n = case_tree(r->pid, &r->cg, r->tree), i;
 
 	for (i = 1; i < n; i++) {
 		struct mr_rollup ru;
@@ -771,7 +860,7 @@ sample(struct run *r, uint64_t now)
 	s.t_ms = (now - r->t0) / 1000000u;
 	s.rss_kb = sm.rss_kb;
 	s.vsz_kb = sm.vsz_kb;
-	n = case_tree(r->pid, r->tree);
+	n = case_tree(r->pid, &r->cg, r->tree);
 	for (i = 1; i < n; i++) {
 		struct mr_statm t;
 
@@ -848,7 +937,7 @@ open_pidfd(pid_t pid)
  * exec. */
 static _Noreturn void
 child_exec(const struct mr_spawn_req *rq, char **env, pid_t parent, int devnull,
-	   int outfd, int ckpt_w, int ack_r, int errfd, int cgfd)
+	   int outfd, int ckpt_w, int ack_r, int errfd, int cgfd, int killfd)
 {
 	int fds[4] = { devnull, outfd, ckpt_w, ack_r }, i;
 
@@ -863,9 +952,10 @@ child_exec(const struct mr_spawn_req *rq, char **env, pid_t parent, int devnull,
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
 	if (errfd < 0)
 		_exit(127);
-	/* Join the run's cgroup before anything of the case is allocated:
+	/* Join the run's cgroups before anything of the case is allocated:
 	 * "0" is the writing process. */
-	if (cgfd >= 0 && write(cgfd, "0", 1) != 1) {
+	if ((cgfd >= 0 && write(cgfd, "0", 1) != 1) ||
+	    (killfd >= 0 && write(killfd, "0", 1) != 1)) {
 		int e = errno | CGROUP_FAILED;
 		ssize_t n = write(errfd, &e, sizeof e);
 
@@ -970,7 +1060,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 {
 	struct run r = { 0 };
 	int devnull = -1, outp[2] = { -1, -1 }, ckpt[2] = { -1, -1 }, ackp[2] = { -1, -1 };
-	int errp[2] = { -1, -1 }, pidfd = -1, ckpt_open = 1, out_open = 1, reaped = 0;
+	int errp[2] = { -1, -1 }, pidfd = -1, ckpt_open = 1, out_open = 1;
 	int timed_out = 0, st = 0, e, rc = 0;
 	uint64_t deadline, next, end, limit_kb;
 	struct rusage ru = { 0 };
@@ -980,7 +1070,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 
 	memset(res, 0, sizeof *res);
 	res->cgroup_peak_kb = MR_SPAWN_NONE;
-	r.cg.procs_fd = -1;
+	mr_cgroup_init(&r.cg);
 	/* Cap and pressure are both the cgroup's limit: the lower wins. */
 	limit_kb = rq->cap_kb;
 	if (rq->pressure_kb && (!limit_kb || rq->pressure_kb < limit_kb))
@@ -992,8 +1082,10 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 				     sizeof res->cgroup_why) < 0 && rq->pressure_kb)
 			return -ENOTSUP;
 	}
+	/* where there is none, end_tree kills top down: slower, as sure */
+	(void)mr_cgroup_create_kill(&r.cg);
 	res->cgroup_v = r.cg.v;
-	r.log_fd = open(rq->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	r.log_fd = open(rq->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (r.log_fd < 0) {
 		rc = -errno;
 		weprintf("open %s:", rq->log_path);
@@ -1008,6 +1100,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		goto close_all;
 	}
 	env = run_env(rq->envp);
+	r.tree = emalloc(TREE_MAX * sizeof *r.tree);
 	r.rq = rq;
 	r.res = res;
 	r.ack_fd = ackp[1];
@@ -1023,7 +1116,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	}
 	if (r.pid == 0)
 		child_exec(rq, env, self, devnull, outp[1], ckpt[1], ackp[0], errp[1],
-			   r.cg.procs_fd);
+			   r.cg.procs_fd, r.cg.kill_fd);
 	free(env);
 	/* Both sides set the group: whichever runs first wins the race
 	 * against a kill(-pgid) coming early. */
@@ -1034,15 +1127,13 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	close(ackp[0]);
 	close(errp[1]);
 	devnull = outp[1] = ckpt[1] = ackp[0] = errp[1] = -1;
-	r.tree = emalloc(TREE_MAX * sizeof *r.tree);
 	fcntl(outp[0], F_SETFL, O_NONBLOCK);
 
 	do
 		n = read(errp[0], &e, sizeof e);
 	while (n < 0 && errno == EINTR);
 	if (n == (ssize_t)sizeof e) {
-		while (wait4(r.pid, &st, 0, &ru) < 0 && errno == EINTR)
-			;
+		end_tree(r.pid, &r.cg, r.tree, &st, &ru);
 		res->wall_ms = (mr_now_ns() - r.t0) / 1000000u;
 		set_rusage(res, &ru);
 		res->out.kind = MR_SPAWN_EXEC_FAILED;
@@ -1062,17 +1153,14 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		uint64_t now = mr_now_ns(), until;
 		int np = 0, ckpt_i = -1, pid_i = -1, out_i = -1, p;
 
+		/* whatever ends the run, end_tree kills the tree below */
 		if (mr_spawn_interrupted) {
-			kill_tree(r.pid, r.tree);
 			rc = -EINTR;
 			break;
 		}
-		if (r.memcap) {
-			kill_tree(r.pid, r.tree);
+		if (r.memcap)
 			break;
-		}
 		if (now >= deadline) {
-			kill_tree(r.pid, r.tree);
 			timed_out = 1;
 			break;
 		}
@@ -1112,29 +1200,18 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 			ckpt_open = read_records(&r, ckpt[0]);
 		if (p > 0 && pid_i >= 0 && pfd[pid_i].revents)
 			break;
-		if (pidfd < 0) {
-			/* No pidfd (old kernel): ask at each tick instead. */
-			pid_t w = wait4(r.pid, &st, WNOHANG, &ru);
-
-			if (w == r.pid) {
-				reaped = 1;
-				break;
-			}
-		}
+		/* No pidfd (old kernel): ask at each tick instead, without
+		 * reaping: its group must stay ours until end_tree. */
+		if (pidfd < 0 && ended(r.pid))
+			break;
 	}
 	end = mr_now_ns();
 	/* An OOM kill may have ended the case before a tick saw it. */
 	if (!timed_out && oom_struck(&r))
 		r.memcap = 1;
 	if (rc == 0 && !timed_out && !r.memcap)
-		res->leftovers = count_leftovers(r.pid, r.tree);
-	if (!reaped) {
-		/* While the case is an unreaped zombie its group id cannot be
-		 * reused: the safe moment to kill what is left in the group. */
-		kill(-r.pid, SIGKILL);
-		while (wait4(r.pid, &st, 0, &ru) < 0 && errno == EINTR)
-			;
-	}
+		res->leftovers = count_leftovers(r.pid, &r.cg, r.tree);
+	end_tree(r.pid, &r.cg, r.tree, &st, &ru);
 	/* The case's own time: what it stood still while we measured it at
 	 * its checkpoints is not part of what it did. */
 	res->pause_ms = r.pause_ns / 1000000u;
@@ -1163,8 +1240,6 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 			res->out.kind = MR_SPAWN_BAD_OUTPUT;
 	}
 cleanup:
-	reap_leftovers(r.pid, r.tree);
-	free(r.tree);
 	finish_output(&r, outp[0], out_open);
 	if (r.cg.v) {
 		uint64_t peak;
@@ -1182,6 +1257,7 @@ cleanup:
 		}
 	}
 close_all:
+	free(r.tree);
 	mr_cgroup_remove(&r.cg);
 	if (pidfd >= 0)
 		close(pidfd);

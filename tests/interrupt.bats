@@ -120,20 +120,29 @@ own_cgroup() {
 	[ -n "$parent" ] || skip "no memory cgroup here to find the escaped ones by"
 	OWN_CG=$parent/bats-$BASHPID
 	mkdir "$OWN_CG"
+	# and on the unified hierarchy, where the kill cgroups go, when it is
+	# another one (the hybrid layout)
+	OWN_KCG=$(tsv_col "$BATS_TEST_TMPDIR/probe/env.tsv" value '$1 == "kill_cgroup.parent"')
+	if [ -n "$OWN_KCG" ] && [ "$OWN_KCG" != - ] && [ "$OWN_KCG" != "$parent" ]; then
+		OWN_KCG=$OWN_KCG/bats-$BASHPID
+		mkdir "$OWN_KCG"
+	else
+		OWN_KCG=$OWN_CG
+	fi
 	# shellcheck disable=SC2016 # expanded by that sh
-	IN_OWN_CG=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$OWN_CG")
+	IN_OWN_CG=(sh -c 'echo $$ > "$0/cgroup.procs" && echo $$ > "$1/cgroup.procs" && shift && exec "$@"' "$OWN_CG" "$OWN_KCG")
 }
 
 # What a failed test left in OWN_CG, processes and cgroups, is removed.
 teardown() {
 	local cg p
 	[ -d "${OWN_CG:-}" ] || return 0
-	for cg in "$OWN_CG"/*/ "$OWN_CG/"; do
+	for cg in "$OWN_CG"/*/ "$OWN_CG/" "$OWN_KCG"/*/ "$OWN_KCG/"; do
 		for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do
 			kill -KILL "$p" 2>/dev/null || true
 		done
 	done
-	for cg in "$OWN_CG"/*/ "$OWN_CG/"; do
+	for cg in "$OWN_CG"/*/ "$OWN_CG/" "$OWN_KCG"/*/ "$OWN_KCG/"; do
 		if [ -d "$cg" ]; then
 			wait_for 5 rmdir "$cg" 2>/dev/null
 		fi
