@@ -66,6 +66,8 @@ on_signal(int sig)
 	mr_spawn_interrupted = sig;
 }
 
+static void note_inherited(void);
+
 void
 mr_spawn_init(void)
 {
@@ -78,6 +80,7 @@ mr_spawn_init(void)
 		;
 	if (fd > 2)
 		close(fd);
+	note_inherited();
 	/* Orphans of a case come back to us, so they can be found and
 	 * killed even when they left the case's process group. */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
@@ -254,10 +257,68 @@ in_list(const pid_t *v, int n, pid_t p)
 	return 0;
 }
 
-/* The fallback tree: root, every descendant by parent links, and every
- * member of group pgid (0: none). */
+/* ppid and start time (clock ticks after boot) of pid from
+ * /proc/PID/stat.  0 or -1. */
 static int
-tree_scan(pid_t root, pid_t pgid, pid_t *out, int max)
+stat_of(pid_t pid, long *ppid, unsigned long long *start)
+{
+	char path[64], buf[1024], *rp, *p, *end;
+	int field;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return -1;
+	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr; the
+	 * start time is field 22, the state field 3 */
+	if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+		return -1;
+	errno = 0;
+	*ppid = strtol(rp + 4, &end, 10);
+	if (errno || end == rp + 4 || *end != ' ')
+		return -1;
+	for (p = end, field = 4; field < 21 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	*start = strtoull(p + 1, &end, 10);
+	return errno || end == p + 1 || (*end != ' ' && *end != '\n') ? -1 : 0;
+}
+
+/* The children the runner had before it started anything (a shell's
+ * `sleep &` before it exec'd the runner): never the run's.  By pid and
+ * start time, so that a pid reused later is not taken for one. */
+#define INHERITED_MAX 64
+static struct {
+	pid_t pid;
+	unsigned long long start;
+} inherited[INHERITED_MAX];
+static int ninherited;
+
+/* Is pid a child of ours (alive, or a zombie we have not reaped) of the
+ * run: started at since or later (clock ticks after boot: the case's own
+ * start) and not one we inherited (a start time is only as fine as a
+ * tick)? */
+static int
+own_child(pid_t pid, pid_t self, unsigned long long since)
+{
+	unsigned long long start;
+	long ppid;
+	int i;
+
+	if (pid <= 1 || pid == self || stat_of(pid, &ppid, &start) < 0 ||
+	    ppid != (long)self || start < since)
+		return 0;
+	for (i = 0; i < ninherited; i++)
+		if (inherited[i].pid == pid && inherited[i].start == start)
+			return 0;
+	return 1;
+}
+
+/* The fallback tree: root, every descendant by parent links, and every
+ * member of group pgid (0: none); of root's children only those that
+ * started at since or later. */
+static int
+tree_scan(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
 {
 	struct pinfo *v;
 	int nv = scan_proc(&v), n = 0, i, grew = 1;
@@ -267,6 +328,8 @@ tree_scan(pid_t root, pid_t pgid, pid_t *out, int max)
 		grew = 0;
 		for (i = 0; i < nv && n < max; i++) {
 			if (in_list(out, n, v[i].pid))
+				continue;
+			if (v[i].ppid == root && !own_child(v[i].pid, root, since))
 				continue;
 			if (in_list(out, n, v[i].ppid) || (pgid > 0 && v[i].pgid == pgid)) {
 				out[n++] = v[i].pid;
@@ -278,22 +341,32 @@ tree_scan(pid_t root, pid_t pgid, pid_t *out, int max)
 	return n;
 }
 
-/* root and its descendants (breadth first, root at [0]); pgid's members
- * too when the kernel cannot list children.  Returns how many. */
+/* root and its descendants (breadth first, root at [0]), of root's
+ * children only those that started at since or later; pgid's members too
+ * when the kernel cannot list children.  Returns how many. */
 static int
-tree_list(pid_t root, pid_t pgid, pid_t *out, int max)
+tree_list(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
 {
-	int n = 0, i;
+	int n = 0, i, j;
 
 	out[n++] = root;
 	for (i = 0; i < n && n < max; i++) {
 		int k = mr_proc_children(out[i], out + n, max - n);
 
 		if (k == -ENOTSUP)
-			return tree_scan(root, pgid, out, max);
+			return tree_scan(root, pgid, since, out, max);
 		if (k < 0)
 			continue;
-		n += k < max - n ? k : max - n;
+		k = k < max - n ? k : max - n;
+		if (i == 0) {
+			int kept = 0;
+
+			for (j = 0; j < k; j++)
+				if (own_child(out[n + j], root, since))
+					out[n + kept++] = out[n + j];
+			k = kept;
+		}
+		n += k;
 	}
 	return n;
 }
@@ -307,14 +380,14 @@ tree_list(pid_t root, pid_t pgid, pid_t *out, int max)
  * here may be reused by the time it is read: a wrong figure at worst, it
  * is never signalled (see kill_children). */
 static int
-case_tree(pid_t pgid, const struct mr_cgroup *cg, pid_t *buf)
+case_tree(pid_t pgid, const struct mr_cgroup *cg, unsigned long long since, pid_t *buf)
 {
 	int n = mr_cgroup_procs(cg, buf + 1, TREE_MAX - 1);
 
 	buf[0] = getpid();
 	if (n >= 0)
 		return n + 1;
-	return tree_list(buf[0], pgid, buf, TREE_MAX);
+	return tree_list(buf[0], pgid, since, buf, TREE_MAX);
 }
 
 /*
@@ -330,26 +403,6 @@ case_tree(pid_t pgid, const struct mr_cgroup *cg, pid_t *buf)
  * runner's children orphans their children, which come to the runner (a
  * subreaper) and are killed in their turn, until it has none left.
  */
-
-/* Is pid a child of ours (alive, or a zombie we have not reaped)? */
-static int
-own_child(pid_t pid, pid_t self)
-{
-	char path[64], buf[1024], *rp, *end;
-	long ppid;
-
-	if (pid <= 1 || pid == self)
-		return 0;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
-		return 0;
-	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
-	if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
-		return 0;
-	errno = 0;
-	ppid = strtol(rp + 4, &end, 10);
-	return !errno && end != rp + 4 && *end == ' ' && ppid == (long)self;
-}
 
 /* The runner's children (candidates: each is proved by own_child before
  * it is signalled).  Returns how many, at most max. */
@@ -370,22 +423,34 @@ own_children(pid_t self, pid_t *out, int max)
 	return n < 0 ? 0 : n < max ? n : max;
 }
 
-/* SIGKILL every child of ours but spare (0: none), and reap those of
- * them that have ended.  Returns how many children other than spare are
- * left. */
-static int
-kill_children(pid_t self, pid_t spare, pid_t *buf)
+static void
+note_inherited(void)
 {
-	int n = own_children(self, buf, TREE_MAX), i, left = 0;
+	pid_t self = getpid(), v[INHERITED_MAX];
+	int n = own_children(self, v, INHERITED_MAX), i;
+	long ppid;
+
+	for (i = 0; i < n && ninherited < INHERITED_MAX; i++)
+		if (stat_of(v[i], &ppid, &inherited[ninherited].start) == 0 && ppid == (long)self)
+			inherited[ninherited++].pid = v[i];
+}
+
+/* SIGKILL every child of ours of the run (started at since or later) but
+ * spare (0: none), and reap those of them that have ended.  Returns how
+ * many it found. */
+static int
+kill_children(pid_t self, unsigned long long since, pid_t spare, pid_t *buf)
+{
+	int n = own_children(self, buf, TREE_MAX), i, found = 0;
 
 	for (i = 0; i < n; i++) {
-		if (buf[i] == spare || !own_child(buf[i], self))
+		if (buf[i] == spare || !own_child(buf[i], self, since))
 			continue;
+		found++;
 		kill(buf[i], SIGKILL);
-		if (waitpid(buf[i], NULL, WNOHANG | __WALL) != buf[i])
-			left++;
+		(void)waitpid(buf[i], NULL, WNOHANG | __WALL);
 	}
-	return left;
+	return found;
 }
 
 /* Has our child pid ended (a zombie), without reaping it? */
@@ -401,9 +466,9 @@ ended(pid_t pid)
 
 /* End the case pid (our child, not yet reaped, its own group's leader)
  * and everything it started, then reap it: its group and its cgroup
- * killed at once, our other children one by one as they come to us,
- * until we have no child left.  The case's status and rusage go to *st
- * and *ru.  Bounded: after REAP_LIMIT_MS it says what would not die and
+ * killed at once, our other children of the run one by one as they come
+ * to us, until none is left.  The case's status and rusage go to *st and
+ * *ru.  Bounded: after REAP_LIMIT_MS it says what would not die and
  * returns -ETIMEDOUT (the case unreaped, *st 0, if it was the one). */
 static int
 end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
@@ -411,14 +476,20 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 {
 	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
 	pid_t self = getpid();
-	int reaped = 0;
+	unsigned long long since = 0;
+	long ppid;
+	int reaped = 0, none = 0;
 
+	/* the case's start: what the run started started after it */
+	if (stat_of(pid, &ppid, &since) < 0 || ppid != (long)self)
+		since = ~0ull; /* cannot be: it is our unreaped child */
 	if (pid > 1 && pid != getpgrp())
 		kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	(void)mr_cgroup_kill(cg);
 	for (;;) {
-		int left = kill_children(self, reaped ? 0 : pid, buf);
+		int left = kill_children(self, since, reaped ? 0 : pid, buf);
+		pid_t w;
 
 		if (!reaped && ended(pid)) {
 			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
@@ -426,14 +497,15 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 			reaped = 1;
 			continue; /* its orphans are ours now */
 		}
-		if (reaped) {
-			pid_t w = waitpid(-1, NULL, WNOHANG | __WALL);
-
-			if (w < 0 && errno == ECHILD)
-				return 0;
-			if (w > 0 || (w < 0 && errno == EINTR))
-				continue;
-		}
+		/* Done when we have no child at all, or twice in a row none
+		 * of the run: a child reaped in one round may have orphaned
+		 * its own to us after that round's list was read. */
+		if (reaped && ((w = waitpid(-1, NULL, WNOHANG | __WALL)) < 0 && errno == ECHILD))
+			return 0;
+		if (reaped && !left && ++none == 2)
+			return 0;
+		if (left)
+			none = 0;
 		if (mr_now_ns() > limit) {
 			if (!reaped)
 				weprintf("case pid %d did not die within %d s of SIGKILL: left unreaped",
@@ -463,9 +535,10 @@ alive(pid_t pid)
 /* Once the case has ended by itself (a zombie not yet reaped, so nothing
  * was killed yet): how many of its descendants are still alive. */
 static int
-count_leftovers(pid_t pid, const struct mr_cgroup *cg, pid_t *buf)
+count_leftovers(pid_t pid, const struct mr_cgroup *cg, unsigned long long since,
+		pid_t *buf)
 {
-	int n = case_tree(pid, cg, buf), i, left = 0;
+	int n = case_tree(pid, cg, since, buf), i, left = 0;
 
 	for (i = 1; i < n; i++)
 		left += buf[i] != pid && alive(buf[i]);
@@ -598,6 +671,7 @@ struct run {
 	int skipping;       /* dropping the rest of an overlong line */
 	unsigned long nrec; /* records seen, good or bad */
 	pid_t *tree;        /* TREE_MAX scratch pids */
+	unsigned long long since; /* the case's start, clock ticks after boot */
 	uint64_t pause_ns;  /* spent measuring at checkpoints */
 	struct mr_cgroup cg; /* the run's memory cgroup (cg.v 0: none) */
 	int memcap;         /* went over its limit: killed */
@@ -661,7 +735,7 @@ ack(struct run *r)
 static void
 measure_tree(struct run *r, struct mr_spawn_ckpt *row)
 {
-	int n = case_tree(r->pid, &r->cg, r->tree), i;
+	int n = case_tree(r->pid, &r->cg, r->since, r->tree), i;
 
 	for (i = 1; i < n; i++) {
 		struct mr_rollup ru;
@@ -860,7 +934,7 @@ sample(struct run *r, uint64_t now)
 	s.t_ms = (now - r->t0) / 1000000u;
 	s.rss_kb = sm.rss_kb;
 	s.vsz_kb = sm.vsz_kb;
-	n = case_tree(r->pid, &r->cg, r->tree);
+	n = case_tree(r->pid, &r->cg, r->since, r->tree);
 	for (i = 1; i < n; i++) {
 		struct mr_statm t;
 
@@ -1121,6 +1195,13 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	/* Both sides set the group: whichever runs first wins the race
 	 * against a kill(-pgid) coming early. */
 	setpgid(r.pid, r.pid);
+	{
+		long ppid;
+
+		/* what the run starts starts after this (see own_child) */
+		if (stat_of(r.pid, &ppid, &r.since) < 0)
+			r.since = 0;
+	}
 	close(devnull);
 	close(outp[1]);
 	close(ckpt[1]);
@@ -1210,7 +1291,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	if (!timed_out && oom_struck(&r))
 		r.memcap = 1;
 	if (rc == 0 && !timed_out && !r.memcap)
-		res->leftovers = count_leftovers(r.pid, &r.cg, r.tree);
+		res->leftovers = count_leftovers(r.pid, &r.cg, r.since, r.tree);
 	end_tree(r.pid, &r.cg, r.tree, &st, &ru);
 	/* The case's own time: what it stood still while we measured it at
 	 * its checkpoints is not part of what it did. */

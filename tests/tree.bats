@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# The process tree of a run: found whole, measured once per process, and
+# killed without touching anything outside the run.  Each test runs the
+# runner twice: with the run's cgroups (killed through cgroup.kill, read
+# from cgroup.procs) and with MEMREPRO_CGROUP=0 (read from the children
+# files, killed top down), and each time with two sentinels that must
+# live: one in the runner's own process group, one in a group of its own.
+
+load test_helper
+
+# tree_run NAME CGROUP RC ARGS...: the runner on the forks fixture, exit
+# status RC, in a session of its own (a sentinel beside it in its group)
+# and with another sentinel outside; fails if either sentinel died or a
+# process of the fixture is left.  Results in $BATS_TEST_TMPDIR/NAME.
+tree_run() {
+	local name=$1 cg=$2 rc=$3 d own other left
+	shift 3
+	d=$BATS_TEST_TMPDIR/$name
+	setsid sleep 600 </dev/null >/dev/null 2>&1 3>&- &
+	other=$!
+	SENTINELS+=("$other")
+	# shellcheck disable=SC2016 # expanded by that bash
+	run "-$rc" timeout -k 5 120 setsid bash -c 'sleep 600 </dev/null >/dev/null 2>&1 3>&- & echo $! > "$0"; exec "$@"' \
+		"$BATS_TEST_TMPDIR/$name.sentinel" env MEMREPRO_CGROUP="$cg" \
+		"$MR" run --cases "$FIX" --out "$d" forks --axis allocator=glibc --repeat 1 "$@"
+	own=$(cat "$BATS_TEST_TMPDIR/$name.sentinel")
+	SENTINELS+=("$own")
+	left=$(pgrep -f "^$FIX/forks" || true)
+	kill -0 "$own" || { echo "the sentinel in the runner's group ($own) was killed"; return 1; }
+	kill -0 "$other" || { echo "the sentinel in a group of its own ($other) was killed"; return 1; }
+	kill "$own" "$other"
+	[ -z "$left" ] || { echo "left over: $(ps -o pid=,ppid=,pgid=,stat=,args= -p "${left//$'\n'/,}")"; return 1; }
+	[ "$cg" = 0 ] || assert_no_run_cgroups "$d"
+}
+
+SENTINELS=()
+teardown() {
+	[ "${#SENTINELS[@]}" -eq 0 ] || kill "${SENTINELS[@]}" 2>/dev/null || true
+}
+
+# ck NAME COLUMN: the column of the run's (only) checkpoint row.
+ck() {
+	tsv_col "$BATS_TEST_TMPDIR/$1/checkpoints.tsv" "$2"
+}
+
+# within A B PCT: A is within PCT % of B.
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
+}
+
+@test "500 children that sleep: each measured once, all killed, nothing outside the run touched" {
+	for cg in 1 0; do
+		tree_run sleep$cg "$cg" 0 --axis mode=sleep --axis n=500 --axis mb=4
+		d=$BATS_TEST_TMPDIR/sleep$cg
+		[ "$(tsv_col "$d/runs.tsv" outcome)" = ok ]
+		[ "$(tsv_col "$d/runs.tsv" detail)" = "killed 500 leftover processes" ]
+		[ "$(ck "sleep$cg" tree_nproc)" = 501 ]
+		# 500 x 4 MiB of their own, and the case's few pages
+		within "$(ck "sleep$cg" tree_private_dirty_kb)" $((500 * 4096)) 5 || {
+			echo "tree_private_dirty_kb $(ck "sleep$cg" tree_private_dirty_kb), want 2048000 +/- 5 %"
+			return 1
+		}
+		if [ "$(ck "sleep$cg" cgroup_kb)" != - ]; then
+			within "$(ck "sleep$cg" tree_pss_kb)" "$(ck "sleep$cg" cgroup_kb)" 5 || {
+				echo "tree_pss_kb $(ck "sleep$cg" tree_pss_kb) vs cgroup_kb $(ck "sleep$cg" cgroup_kb)"
+				return 1
+			}
+		fi
+	done
+}
+
+@test "300 children that exit: zombies hold no memory and no pid is misread" {
+	for cg in 1 0; do
+		tree_run exit$cg "$cg" 0 --axis mode=exit --axis n=300
+		d=$BATS_TEST_TMPDIR/exit$cg
+		[ "$(tsv_col "$d/runs.tsv" outcome)" = ok ]
+		[ "$(ck "exit$cg" tree_nproc)" -le 301 ]
+		# what the tree holds is at most what was charged for it
+		if [ "$(ck "exit$cg" cgroup_kb)" != - ]; then
+			[ "$(ck "exit$cg" tree_pss_kb)" -le "$(ck "exit$cg" cgroup_kb)" ]
+		fi
+		[ "$(ck "exit$cg" tree_private_dirty_kb)" -le $((301 * 1024)) ]
+	done
+}
+
+@test "a chain that forks its successor and exits, over and over, ends with the run" {
+	for cg in 1 0; do
+		tree_run chain$cg "$cg" 0 --axis mode=chain
+		[ "$(tsv_col "$BATS_TEST_TMPDIR/chain$cg/runs.tsv" outcome)" = ok ]
+	done
+}
+
+@test "a grandchild that left the session while its parent lives is killed with it" {
+	for cg in 1 0; do
+		tree_run daemon$cg "$cg" 0 --axis mode=daemon --axis mb=1
+		d=$BATS_TEST_TMPDIR/daemon$cg
+		[ "$(tsv_col "$d/runs.tsv" detail)" = "killed 2 leftover processes" ]
+		[ "$(ck "daemon$cg" tree_nproc)" = 3 ]
+	done
+}
+
+@test "a tree of 200 that hangs is killed whole at the timeout" {
+	for cg in 1 0; do
+		tree_run hang$cg "$cg" 1 --axis mode=hang --axis n=200 --axis mb=1 --timeout $((2 * SLOW))
+		[ "$(tsv_col "$BATS_TEST_TMPDIR/hang$cg/runs.tsv" outcome)" = timeout ]
+		[ "$(ck "hang$cg" tree_nproc)" = 201 ]
+	done
+}
+
+@test "a case whose --describe leaves a daemon behind: the daemon is killed" {
+	pidfile=$BATS_TEST_TMPDIR/leak.pid
+	run -0 env FORKS_DESCRIBE_LEAK="$pidfile" timeout -k 5 60 "$MR" list --cases "$FIX"
+	[[ "$output" == *forks* ]] || false
+	pid=$(cat "$pidfile")
+	[ -n "$pid" ]
+	pid_gone "$pid"
+}
