@@ -167,7 +167,8 @@ FUZZ := \
 	results \
 	describe \
 	record \
-	proc
+	proc \
+	children
 FUZZ_REPLAY := $(FUZZ:%=$(B)/fuzz/%)
 FUZZ_CC := clang
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
