@@ -119,14 +119,25 @@ static int scan(int k, pid_t self, const pid_t *sorted)
 	return bad;
 }
 
+/* A decimal argument 1..100000, or -1. */
+static int number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || end == s || *end || v < 1 || v > 100000 ? -1 : (int)v;
+}
+
 int main(int argc, char **argv)
 {
 	static pid_t sorted[MAX_CHILDREN];
 	struct span s = { 0, 0, 0 };
 	pthread_t th;
-	int scans = argc > 2 ? atoi(argv[2]) : 20, k, i, bad = 0, failed = 0;
+	int scans = argc > 2 ? number(argv[2]) : 20, k, i, bad = 0, failed = 0;
 
-	nkids = argc > 1 ? atoi(argv[1]) : 0;
+	nkids = argc > 1 ? number(argv[1]) : 0;
 	if (argc < 2 || nkids < 1 || nkids > MAX_CHILDREN || scans < 1) {
 		fprintf(stderr, "usage: children N(1..%d) [SCANS]\n", MAX_CHILDREN);
 		return 2;

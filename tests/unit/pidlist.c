@@ -50,10 +50,10 @@ static uint32_t rnd(uint32_t n)
 
 static void show(const char *s, size_t len)
 {
-	size_t i;
+	size_t i, shown = len < 120 ? len : 120;
 
 	fputc('"', stderr);
-	for (i = 0; i < len && i < 120; i++) {
+	for (i = 0; i < shown; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '\n')
@@ -63,7 +63,7 @@ static void show(const char *s, size_t len)
 		else
 			fputc(c, stderr);
 	}
-	fprintf(stderr, "%s\" (%zu bytes)", i < len ? "..." : "", len);
+	fprintf(stderr, "%s\" (%zu bytes)", shown < len ? "..." : "", len);
 }
 
 static void fail(const char *what, const char *s, size_t len, size_t chunk,
