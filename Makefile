@@ -95,15 +95,21 @@ RUNNER_SRC := \
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
+# Test programs of lib/ (tests/unit/<name>.c -> build/unit/<name>), run by
+# the bats tests.
+UNIT := \
+	pidlist \
+	children
 
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 CASE_BIN := $(CASES:%=$(B)/cases/%)
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
+UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 
 .PHONY: all check ci test report deps deps-build install uninstall clean
 
-all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN)
+all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN) $(UNIT_BIN)
 
 # Order-only: the install step runs before any compile, never forces one.
 $(B)/%.o: %.c | deps-build
@@ -143,6 +149,10 @@ $(B)/fixtures/%: $(B)/tests/fixtures/%.o $(B)/libmr.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread
 
+$(B)/unit/%: $(B)/tests/unit/%.o $(B)/libmr.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread
+
 # --- proving the runner clean ------------------------------------------
 
 .PHONY: memcheck sanitize fuzz lint deps-lint clean-proofs
@@ -157,7 +167,8 @@ FUZZ := \
 	results \
 	describe \
 	record \
-	proc
+	proc \
+	children
 FUZZ_REPLAY := $(FUZZ:%=$(B)/fuzz/%)
 FUZZ_CC := clang
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -190,7 +201,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
 sanitize: deps all
 	$(MAKE) B=$(SAN) CFLAGS="$(SAN_FLAGS)" \
 		LDFLAGS="$(SAN_FLAGS) -static-libasan -static-libubsan" \
-		$(SAN)/memrepro $(FUZZ:%=$(SAN)/fuzz/%)
+		$(SAN)/memrepro $(FUZZ:%=$(SAN)/fuzz/%) $(UNIT:%=$(SAN)/unit/%)
 	ln -sfn ../$(B)/cases $(SAN)/cases
 	$(SAN_ENV) $(BATS) tests
 
@@ -204,7 +215,8 @@ fuzz: all
 	sh tools/fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ)
 
 LINT_SRC = $(LIB_SRC) $(RUNNER_SRC) $(FUZZ:%=fuzz/%.c) fuzz/fuzz_util.c fuzz/replay.c \
-	$(wildcard tests/fixtures/*.c)
+	$(wildcard tests/fixtures/*.c) \
+	$(UNIT:%=tests/unit/%.c)
 
 deps-lint:
 	@sh tools/deps.sh cppcheck clang-tidy
@@ -261,4 +273,5 @@ clean:
 	rm -rf $(B)
 
 -include $(LIB_OBJ:.o=.d) $(RUNNER_OBJ:.o=.d) $(CASES:%=$(B)/cases/%.d) $(FIXTURES:%=$(B)/tests/fixtures/%.d)
+-include $(UNIT:%=$(B)/tests/unit/%.d)
 -include $(FUZZ:%=$(B)/fuzz/%.d) $(B)/fuzz/fuzz_util.d $(B)/fuzz/replay.d

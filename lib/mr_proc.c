@@ -296,51 +296,103 @@ int mr_proc_statm(pid_t pid, struct mr_statm *out)
 	return 0;
 }
 
-/* Add the pids listed in one children file ("12 34 56 ") to out; streamed
- * in small chunks so a process with thousands of children needs no big
- * buffer.  Returns how many it listed, or -errno. */
-static int read_children(const char *path, pid_t *out, int max, int have)
+void mr_pidlist_init(struct mr_pidlist_parser *p, pid_t *out, int max)
 {
-	char buf[512];
-	uint64_t cur = 0;
-	int fd, in_num = 0, count = 0;
+	p->out = out;
+	p->max = max > 0 ? max : 0;
+	p->count = 0;
+	p->cur = 0;
+	p->digits = 0;
+	p->bytes = 0;
+	p->err = 0;
+}
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+/* The number being read has ended (at a separator or at the end). */
+static void pidlist_end(struct mr_pidlist_parser *p)
+{
+	if (p->cur < 2) {
+		p->err = -EPROTO; /* 0 is no process, 1 is nobody's child */
+		return;
+	}
+	if (p->count < p->max)
+		p->out[p->count] = (pid_t)p->cur;
+	p->count++;
+	p->cur = 0;
+	p->digits = 0;
+}
+
+int mr_pidlist_feed(struct mr_pidlist_parser *p, const char *chunk, size_t len)
+{
+	size_t i;
+	int over = 0;
+
+	if (p->err)
+		return p->err;
+	/* Bytes past the bound are an error where they start, in file
+	 * order, so the result does not depend on how the file was cut. */
+	if (len > MR_PIDLIST_MAX_BYTES - p->bytes) {
+		len = MR_PIDLIST_MAX_BYTES - p->bytes;
+		over = 1;
+	}
+	p->bytes += len;
+	for (i = 0; i < len && !p->err; i++) {
+		char c = chunk[i];
+
+		if (c >= '0' && c <= '9') {
+			if (p->digits == 1 && p->cur == 0) {
+				p->err = -EPROTO; /* a leading zero */
+				break;
+			}
+			p->cur = p->cur * 10 + (uint32_t)(c - '0');
+			p->digits++;
+			/* Checked at every digit: cur stays far from overflow. */
+			if (p->cur > MR_PID_MAX_LIMIT)
+				p->err = -EPROTO;
+		} else if (c == ' ' || c == '\n') {
+			if (p->digits)
+				pidlist_end(p);
+		} else {
+			p->err = -EPROTO;
+		}
+	}
+	if (over && !p->err)
+		p->err = -EFBIG;
+	return p->err;
+}
+
+int mr_pidlist_finish(struct mr_pidlist_parser *p)
+{
+	if (!p->err && p->digits)
+		pidlist_end(p);
+	return p->err ? p->err : p->count;
+}
+
+int mr_proc_read_pids(const char *path, pid_t *out, int max)
+{
+	struct mr_pidlist_parser p;
+	char buf[512];
+	int fd, err = 0;
+
+	mr_pidlist_init(&p, out, max);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	/* Bounded: each pass feeds at least a byte, and the parser stops
+	 * (-EFBIG) past MR_PIDLIST_MAX_BYTES. */
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof buf);
-		ssize_t i;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			int err = -errno;
-
-			close(fd);
-			return err;
+			err = -errno;
+			break;
 		}
-		/* n == 0: a final pass over no bytes flushes the last number. */
-		for (i = 0; i <= n; i++) {
-			char c = i < n ? buf[i] : ' ';
-
-			if (c >= '0' && c <= '9') {
-				if (cur < 1000000000)
-					cur = cur * 10 + (uint64_t)(c - '0');
-				in_num = 1;
-			} else if (in_num) {
-				if (have + count < max)
-					out[have + count] = (pid_t)cur;
-				count++;
-				cur = 0;
-				in_num = 0;
-			}
-		}
-		if (n == 0)
+		if (n == 0 || mr_pidlist_feed(&p, buf, (size_t)n) < 0)
 			break;
 	}
 	close(fd);
-	return count;
+	return err ? err : mr_pidlist_finish(&p);
 }
 
 int mr_proc_children(pid_t pid, pid_t *out, int max)
@@ -366,7 +418,8 @@ int mr_proc_children(pid_t pid, pid_t *out, int max)
 		len = path_add(path, len, "/task/");
 		len = path_add(path, len, de->d_name);
 		path_add(path, len, "/children");
-		n = read_children(path, out, max, total);
+		n = total < max ? mr_proc_read_pids(path, out + total, max - total)
+				: mr_proc_read_pids(path, NULL, 0);
 		if (n == -ENOENT || n == -ESRCH) {
 			/* Either the thread exited since readdir, or the
 			 * kernel has no CONFIG_PROC_CHILDREN: decided below. */
@@ -374,6 +427,11 @@ int mr_proc_children(pid_t pid, pid_t *out, int max)
 		}
 		if (n < 0) {
 			err = n;
+			break;
+		}
+		if (n > MR_PID_MAX_LIMIT - total) {
+			/* More children than pids can exist: not believed. */
+			err = -EPROTO;
 			break;
 		}
 		saw_task = 1;

@@ -70,13 +70,71 @@ int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out);
 /* Children of every thread of PID, from /proc/PID/task/TID/children.
  * Stores up to max pids in out; returns how many exist (may be > max),
  * -ENOTSUP when the kernel lacks CONFIG_PROC_CHILDREN, -ESRCH/-ENOENT when
- * the process is gone, or -errno.  Walk the tree by calling it again on each
- * child (grandchildren are not listed).
+ * the process is gone, -EPROTO (or -EFBIG) when a children file is not a
+ * list of pids, or the threads' files list more than MR_PID_MAX_LIMIT
+ * (see struct mr_pidlist_parser: then nothing of the call is to be
+ * trusted, the caller must treat the tree as unknown), or -errno.  Walk
+ * the tree by calling it again on each child (grandchildren are not
+ * listed).  Every pid stored was read whole and is in 2..MR_PID_MAX_LIMIT:
+ * never 0 or 1.
  *
  * The one function here that allocates: it lists /proc/PID/task with
  * opendir, which mallocs its DIR.  Only the runner calls it (to measure a
  * case's process tree from outside); a measured case must not. */
 int mr_proc_children(pid_t pid, pid_t *out, int max);
+
+/* The largest pid any kernel hands out (PID_MAX_LIMIT on 64-bit, the
+ * ceiling of /proc/sys/kernel/pid_max). */
+#define MR_PID_MAX_LIMIT 4194304
+
+/* The most bytes a list of pids can take: every pid exists once, in at
+ * most 7 digits and a separator.  More is not a children file. */
+#define MR_PIDLIST_MAX_BYTES ((size_t)8 * MR_PID_MAX_LIMIT)
+
+/* A streaming parser of a children file, fed in chunks of any size as the
+ * file is read: allocation-free, no I/O.  The kernel writes "%d " per
+ * child; what is accepted is a list of pids separated by runs of spaces
+ * and newlines (leading, trailing or none at the end of the file).  A
+ * number ends only at a separator or at the end of the file (finish), so
+ * where the chunks are cut never changes the result.  Anything else makes
+ * the whole file -EPROTO rather than a guess: any other byte, a pid of 0
+ * or 1 (no process, and init, which is nobody's child in its namespace),
+ * a leading zero (the kernel never writes one), a pid above
+ * MR_PID_MAX_LIMIT (so no overflow); more than MR_PIDLIST_MAX_BYTES bytes
+ * is -EFBIG.  The first error sticks: later feeds are ignored.
+ *
+ * Use: mr_pidlist_init, mr_pidlist_feed for each chunk in order, then
+ * mr_pidlist_finish.  The fields are the parser's own: read them only
+ * through finish. */
+struct mr_pidlist_parser {
+	pid_t *out;   /* caller's array: whole pids go here, in file order */
+	int max;      /* capacity of out (0: count only) */
+	int count;    /* whole pids read so far (may exceed max) */
+	uint32_t cur; /* value of the number being read */
+	int digits;   /* digits of cur so far; 0 between numbers */
+	size_t bytes; /* bytes fed so far */
+	int err;      /* 0, or the first error: -EPROTO or -EFBIG */
+};
+
+/* Start a parse that stores up to max pids in out (max <= 0: none). */
+void mr_pidlist_init(struct mr_pidlist_parser *p, pid_t *out, int max);
+
+/* Parse the next len bytes of the file.  Returns 0, or the parse's error
+ * (-EPROTO, -EFBIG) once it has one: the caller may stop reading then. */
+int mr_pidlist_feed(struct mr_pidlist_parser *p, const char *chunk, size_t len);
+
+/* End of file: ends a last number that had no separator after it.
+ * Returns how many pids the file lists (out holds the first min(that,
+ * max) of them), or the parse's error; out's contents are then unspecified
+ * beyond this: they are still only pids read whole and in range. */
+int mr_pidlist_finish(struct mr_pidlist_parser *p);
+
+/* Read the file at path (a children file) with the parser above, in
+ * chunks.  Returns what mr_pidlist_finish returns, or -errno from open or
+ * read.  Opened O_NONBLOCK so a FIFO in its place cannot block (-EAGAIN
+ * when it has a writer and no data); reads at most MR_PIDLIST_MAX_BYTES
+ * (+1 to see the excess). */
+int mr_proc_read_pids(const char *path, pid_t *out, int max);
 
 /* Read a whole small file into buf (NUL-terminated); returns its length or
  * -errno; -EFBIG if it does not fit in size-1 bytes. */

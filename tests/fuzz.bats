@@ -21,3 +21,4 @@ replay() {
 @test "fuzz regressions and corpus: --describe" { replay describe; }
 @test "fuzz regressions and corpus: checkpoint records" { replay record; }
 @test "fuzz regressions and corpus: /proc status and smaps_rollup" { replay proc; }
+@test "fuzz regressions and corpus: /proc children files" { replay children; }
