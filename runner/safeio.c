@@ -47,6 +47,13 @@ fmt_size(char *buf, size_t len, off_t n)
 		snprintf(buf, len, "%lld bytes", (long long)n);
 }
 
+/* -errno of a failed call: never 0, which would read as a descriptor. */
+static int
+neg(int e)
+{
+	return e > 0 ? -e : -EIO;
+}
+
 /* A relative path of non-empty components, none "." or "..". */
 static int
 rel_ok(const char *rel)
@@ -80,6 +87,7 @@ walk(const char *dir, const char *rel, int mk, int all, const char **base,
 	const char *p = rel;
 	int fd, e;
 
+	*base = rel;
 	if (!rel_ok(rel)) {
 		snprintf(why, MR_SIO_WHY, "not a path inside the results directory");
 		return -EINVAL;
@@ -88,7 +96,7 @@ walk(const char *dir, const char *rel, int mk, int all, const char **base,
 	if (fd < 0) {
 		e = errno;
 		snprintf(why, MR_SIO_WHY, "%s", strerror(e));
-		return -e;
+		return neg(e);
 	}
 	for (;;) {
 		size_t n = strcspn(p, "/");
@@ -104,7 +112,7 @@ walk(const char *dir, const char *rel, int mk, int all, const char **base,
 			snprintf(why, MR_SIO_WHY, "cannot create %.*s: %s",
 				 (int)(p + n - rel), rel, strerror(e));
 			close(fd);
-			return -e;
+			return neg(e);
 		}
 		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd < 0) {
@@ -120,7 +128,7 @@ walk(const char *dir, const char *rel, int mk, int all, const char **base,
 			else
 				snprintf(why, MR_SIO_WHY, "%s", strerror(e));
 			close(fd);
-			return -e;
+			return neg(e);
 		}
 		close(fd);
 		fd = nfd;
@@ -149,7 +157,7 @@ open_in(const char *dir, const char *rel, int oflags, off_t cap, off_t *size,
 		e = errno;
 		close(dfd);
 		snprintf(why, MR_SIO_WHY, "%s", strerror(e));
-		return -e;
+		return neg(e);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(dfd);
@@ -166,13 +174,13 @@ open_in(const char *dir, const char *rel, int oflags, off_t cap, off_t *size,
 			snprintf(why, MR_SIO_WHY, "not a regular file (a symbolic link)");
 		else
 			snprintf(why, MR_SIO_WHY, "%s", strerror(e));
-		return -e;
+		return neg(e);
 	}
 	if (fstat(fd, &st) < 0) {
 		e = errno;
 		snprintf(why, MR_SIO_WHY, "%s", strerror(e));
 		close(fd);
-		return -e;
+		return neg(e);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(why, MR_SIO_WHY, "not a regular file (%s)", ftype(st.st_mode));
@@ -193,7 +201,7 @@ open_in(const char *dir, const char *rel, int oflags, off_t cap, off_t *size,
 		e = errno;
 		snprintf(why, MR_SIO_WHY, "%s", strerror(e));
 		close(fd);
-		return -e;
+		return neg(e);
 	}
 	if (size)
 		*size = st.st_size;
@@ -305,7 +313,7 @@ mr_sio_tail(const char *dir, const char *rel, int n)
 	char why[MR_SIO_WHY], *buf, *p, *start;
 	struct strbuf b = { 0 };
 	size_t want, len = 0, i;
-	off_t size, off;
+	off_t size = 0, off;
 	int fd = mr_sio_open(dir, rel, 0, &size, why), lines;
 
 	sb_add(&b, "");
@@ -393,5 +401,5 @@ mr_sio_unlink(const char *dir, const char *rel, char *why)
 		snprintf(why, MR_SIO_WHY, "cannot remove it: %s", strerror(e));
 	}
 	close(fd);
-	return -e;
+	return e ? neg(e) : 0;
 }
