@@ -68,6 +68,7 @@ LIB_SRC := \
 RUNNER_SRC := \
 	runner/main.c \
 	runner/util.c \
+	runner/safeio.c \
 	runner/cases.c \
 	runner/matrix.c \
 	runner/alloc.c \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "safeio.h"
 #include "stats.h"
 #include "tsv.h"
 #include "util.h"
@@ -23,7 +24,6 @@ mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s)
 	static const char *const req[NREQ] = {
 		"case", "config", "repeat", "t_ms", "rss_kb",
 	};
-	char *path = mr_rd_path(R->dir, "series.tsv");
 	struct mr_tsv t;
 	int col[NREQ], ctree, rc, i;
 
@@ -37,10 +37,13 @@ mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s)
 		s->tree[i] = ecalloc(R->k[i].nrun + 1, sizeof **s->tree);
 		s->tmax[i] = ecalloc(R->k[i].nrun + 1, sizeof **s->tmax);
 	}
-	rc = mr_tsv_open(&t, path);
-	if (rc == -ENOENT)
+	rc = mr_tsv_open_in(&t, R->dir, "series.tsv", MR_SIO_SERIES_MAX);
+	if (rc == -ENOENT) {
+		char *path = mr_rd_path(R->dir, "series.tsv");
+
 		mr_errat(path, 0, 0, "no such file (is %s a results directory?)", R->dir);
-	free(path);
+		free(path);
+	}
 	if (rc < 0) {
 		mr_chart_scan_free(s);
 		return -1;
@@ -56,9 +59,9 @@ mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s)
 		int ci, ri;
 
 		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0 ||
-		    mr_tsv_num(&t, col[C_T], 0, &t_ms) < 0 ||
-		    mr_tsv_num(&t, col[C_RSS], 1, &x) < 0 ||
-		    (ctree >= 0 && mr_tsv_num(&t, ctree, 1, &tree) < 0))
+		    mr_rd_metric_num(&t, col[C_T], 0, &t_ms) < 0 ||
+		    mr_rd_metric_num(&t, col[C_RSS], 1, &x) < 0 ||
+		    (ctree >= 0 && mr_rd_metric_num(&t, ctree, 1, &tree) < 0))
 			goto fail;
 		/* Samples of a run with no row in runs.tsv (interrupted) are
 		 * not drawn. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "safeio.h"
 #include "util.h"
 
 #define INDENT "  "
@@ -299,13 +300,18 @@ tap_diag(FILE *f, const char *s)
 	}
 }
 
-/* The last LOG_TAIL lines of a log as "# " lines. */
+/* The last LOG_TAIL lines of a log of the results as "# " lines (read
+ * through safeio.h: a log that is a link or not a regular file gives a
+ * note instead). */
 static void
-log_diag(FILE *f, const char *path)
+log_diag(FILE *f, const char *results, const char *path)
 {
 	if (path) {
+		char *tail = mr_sio_tail_under(results, path, LOG_TAIL);
+
 		fprintf(f, "# log %s\n", path);
-		mr_log_tail(f, path, LOG_TAIL, "# ");
+		tap_diag(f, tail);
+		free(tail);
 	}
 }
 
@@ -371,7 +377,7 @@ tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 					ok, t, k->name, v->label, v->repeat, v->outcome,
 					strcmp(v->detail, "-") ? ": " : "",
 					strcmp(v->detail, "-") ? v->detail : "");
-				log_diag(f, v->log);
+				log_diag(f, vs->results, v->log);
 				break;
 			case MR_VD_CONFIG:
 				fprintf(f, "ok %d %s: %s %s # SKIP %s\n", t, k->name,
@@ -573,7 +579,8 @@ junit_claim(FILE *f, const struct mr_vd_case *k, const struct mr_vd *v)
 }
 
 static void
-junit_config(FILE *f, const struct mr_vd_case *k, const struct mr_vd_cfg *c)
+junit_config(FILE *f, const char *results, const struct mr_vd_case *k,
+	     const struct mr_vd_cfg *c)
 {
 	struct strbuf msg = {0}, body = {0}, out = {0};
 	const char *type = NULL, *skip = NULL;
@@ -599,7 +606,7 @@ junit_config(FILE *f, const struct mr_vd_case *k, const struct mr_vd_cfg *c)
 			sb_printf(&body, "run repeat %ld failed (%s: %s)\n", v->repeat,
 				  v->outcome, v->detail);
 			if (v->log) {
-				char *tail = mr_log_tail_str(v->log, LOG_TAIL);
+				char *tail = mr_sio_tail_under(results, v->log, LOG_TAIL);
 
 				sb_printf(&body, "log %s:\n%s", v->log, tail);
 				free(tail);
@@ -704,7 +711,7 @@ junit(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 			if (k->v[j].kind == MR_VD_CLAIM)
 				junit_claim(f, k, &k->v[j]);
 		for (j = 0; j < k->ncfg; j++)
-			junit_config(f, k, &k->cfg[j]);
+			junit_config(f, vs->results, k, &k->cfg[j]);
 		fprintf(f, "  </testsuite>\n");
 	}
 	fprintf(f, "</testsuites>\n");

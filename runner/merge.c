@@ -8,6 +8,7 @@
 
 #include "merge.h"
 #include "rdir.h"
+#include "safeio.h"
 #include "shard.h"
 #include "util.h"
 
@@ -174,13 +175,15 @@ read_rows(struct shard *sh, int n, const char *file, char **header, struct row *
 	*rows = NULL;
 	for (i = 0; i < n; i++) {
 		char *path = mr_rd_path(sh[i].dir, file), *line = NULL;
-		FILE *f = fopen(path, "r");
+		FILE *f = mr_sio_fopen(sh[i].dir, file, strcmp(file, "series.tsv") == 0 ?
+				       MR_SIO_SERIES_MAX : MR_SIO_TSV_MAX);
 		size_t lcap = 0;
 		long ln = 0;
 		int ccase = -1, crep = -1, ccfg = -1;
 
 		if (!f) {
-			weprintf("merge: open %s:", path);
+			if (errno == ENOENT)
+				weprintf("merge: open %s:", path);
 			free(path);
 			return -1;
 		}
@@ -298,43 +301,72 @@ check_overlap(struct shard *sh, struct row *rows, long n)
 	return rc;
 }
 
-/* Copy the file src to dst (created afresh).  0 or -1 (printed). */
+/* Open the log rel of a shard's directory dir through safeio.h (a
+ * regular file of at most MR_SIO_LOG_MAX bytes, never a link): the
+ * descriptor, its size in *size; -ENOENT when there is none (nothing
+ * printed), -1 after printing why it is refused. */
 static int
-copy_file(const char *src, const char *dst)
+open_log(const char *dir, const char *rel, off_t *size)
+{
+	char why[MR_SIO_WHY];
+	int fd = mr_sio_open(dir, rel, MR_SIO_LOG_MAX, size, why);
+
+	if (fd < 0 && fd != -ENOENT) {
+		char *path = mr_rd_path(dir, rel);
+
+		weprintf("merge: %s: %s: refusing to read it", path, why);
+		free(path);
+		return -1;
+	}
+	return fd;
+}
+
+/* Copy the log rel of dir to dst (created afresh): at most the size it
+ * had when opened, so a file that grows cannot fill the disk.  A log that
+ * is not there (a run that never started) is not copied.  0 or -1
+ * (printed). */
+static int
+copy_file(const char *dir, const char *rel, const char *dst)
 {
 	char buf[65536];
-	int in = open(src, O_RDONLY | O_CLOEXEC), out;
+	off_t size = 0, done = 0;
+	int in = open_log(dir, rel, &size), out, rc = 0;
 	ssize_t r = 0;
-	char *slash, *d = estrdup(dst);
-	int rc = 0;
+	char *slash, *d;
 
+	if (in < 0)
+		return in == -ENOENT ? 0 : -1;
+	d = estrdup(dst);
 	if ((slash = strrchr(d, '/')) != NULL) {
 		*slash = '\0';
 		if ((rc = mkdir_p(d)) < 0) {
 			errno = -rc;
 			weprintf("merge: create %s:", d);
 			free(d);
-			if (in >= 0)
-				close(in);
+			close(in);
 			return -1;
 		}
 	}
 	free(d);
-	if (in < 0) {
-		weprintf("merge: open %s:", src);
-		return -1;
-	}
 	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (out < 0) {
 		weprintf("merge: create %s:", dst);
 		close(in);
 		return -1;
 	}
-	while (rc == 0 && (r = read(in, buf, sizeof buf)) > 0)
+	/* each read moves on or ends the loop: at most size bytes in all */
+	while (rc == 0 && done < size &&
+	       (r = read(in, buf, (size_t)(size - done) < sizeof buf ?
+				  (size_t)(size - done) : sizeof buf)) > 0) {
 		if (write(out, buf, (size_t)r) != r)
 			rc = -1;
+		done += r;
+	}
 	if (r < 0 || rc < 0 || close(out) < 0) {
+		char *src = mr_rd_path(dir, rel);
+
 		weprintf("merge: copy %s to %s:", src, dst);
+		free(src);
 		rc = -1;
 	}
 	close(in);
@@ -461,6 +493,22 @@ mr_merge(const char *out, const char *const *dirs, int ndirs)
 		}
 	if (rc == MR_OK && check_overlap(sh, rows[0], nrows[0]) < 0)
 		rc = MR_USAGE;
+	/* every log that is there is one merge will copy, before anything is
+	 * made: a shard with a link or a FIFO in place of a log is refused
+	 * whole, and leaves no half-merged directory behind */
+	for (i = 0; rc == MR_OK && i < nrows[0]; i++) {
+		char *log = row_log(header[0], rows[0][i].line);
+		int fd;
+
+		if (!log)
+			continue;
+		fd = open_log(sh[rows[0][i].shard].dir, log, NULL);
+		if (fd >= 0)
+			close(fd);
+		else if (fd != -ENOENT)
+			rc = MR_USAGE;
+		free(log);
+	}
 	/* an empty directory is removed and made again below */
 	if (rc == MR_OK && stat(out, &st) == 0) {
 		if (!S_ISDIR(st.st_mode) || rmdir(out) < 0) {
@@ -479,15 +527,13 @@ mr_merge(const char *out, const char *const *dirs, int ndirs)
 	}
 	/* logs first: a runs.tsv row never names a log that is not there */
 	for (i = 0; rc == MR_OK && i < nrows[0]; i++) {
-		char *log = row_log(header[0], rows[0][i].line), *src, *dst;
+		char *log = row_log(header[0], rows[0][i].line), *dst;
 
 		if (!log)
 			continue;
-		src = mr_rd_path(sh[rows[0][i].shard].dir, log);
 		dst = mr_rd_path(out, log);
-		if (access(src, F_OK) == 0 && copy_file(src, dst) < 0)
+		if (copy_file(sh[rows[0][i].shard].dir, log, dst) < 0)
 			rc = MR_FAILED;
-		free(src);
 		free(dst);
 		free(log);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "safeio.h"
 #include "stats.h"
 #include "tsv.h"
 #include "util.h"
@@ -127,18 +128,57 @@ mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat)
 	return -1;
 }
 
-/* Open a required TSV file of the results; 0 or -1 (printed). */
+/* Open a required TSV file of the results, through safeio.h (never a
+ * symbolic link, only a regular file of at most cap bytes); 0 or -1
+ * (printed). */
 static int
-open_results_file(struct mr_tsv *t, const struct mr_rd *R, const char *name)
+open_results_file(struct mr_tsv *t, const struct mr_rd *R, const char *name,
+		  off_t cap)
 {
-	char *path = mr_rd_path(R->dir, name);
-	int rc = mr_tsv_open(t, path);
+	int rc = mr_tsv_open_in(t, R->dir, name, cap);
 
-	if (rc == -ENOENT)
+	if (rc == -ENOENT) {
+		char *path = mr_rd_path(R->dir, name);
+
 		mr_errat(path, 0, 0, "no such file (is %s a results directory?)",
 			 R->dir);
-	free(path);
+		free(path);
+	}
 	return rc < 0 ? -1 : 0;
+}
+
+/* Figures no run can have: every one is a size in KiB, a time in ms or a
+ * count, so never negative; none beyond these (a size past the 64-bit
+ * address space, a time of three years, a count of 10^15) is a
+ * measurement. */
+#define MAX_KB 18014398509481984.0 /* 2^54 KiB: 2^64 bytes */
+#define MAX_MS 1e11
+#define MAX_COUNT 1e15
+#define MAX_NPROC 4194304.0 /* the kernel's PID_MAX_LIMIT */
+
+int
+mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out)
+{
+	const char *name = t->cols[col];
+	size_t n = strlen(name);
+	double max = MAX_COUNT;
+	const char *unit = "";
+
+	if (mr_tsv_num(t, col, dash_ok, out) < 0)
+		return -1;
+	if (!strcmp(name, "tree_nproc")) {
+		max = MAX_NPROC;
+	} else if (n > 3 && !strcmp(name + n - 3, "_kb")) {
+		max = MAX_KB;
+		unit = " KiB";
+	} else if (n > 3 && !strcmp(name + n - 3, "_ms")) {
+		max = MAX_MS;
+		unit = " ms";
+	}
+	if (!isnan(*out) && (*out < 0 || *out > max))
+		return mr_tsv_err(t, col, "%s %s out of range (0..%.0f%s)", name,
+				  mr_tsv_get(t, col), max, unit);
+	return 0;
 }
 
 static int
@@ -147,7 +187,7 @@ load_env(struct mr_rd *R)
 	struct mr_tsv t;
 	int ck, cv, rc, i;
 
-	if (open_results_file(&t, R, "env.tsv") < 0)
+	if (open_results_file(&t, R, "env.tsv", MR_SIO_ENV_MAX) < 0)
 		return -1;
 	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0)
 		goto fail;
@@ -196,7 +236,7 @@ load_runs(struct mr_rd *R)
 	struct mr_tsv t;
 	int col[NREQ], mcol[MR_NRUN_METRICS], clog, cover, rc, i;
 
-	if (open_results_file(&t, R, "runs.tsv") < 0)
+	if (open_results_file(&t, R, "runs.tsv", MR_SIO_TSV_MAX) < 0)
 		return -1;
 	for (i = 0; i < NREQ; i++)
 		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
@@ -266,7 +306,7 @@ load_runs(struct mr_rd *R)
 		for (i = 0; i < MR_NRUN_METRICS; i++) {
 			if (mcol[i] < 0)
 				r->m[i] = NAN;
-			else if (mr_tsv_num(&t, mcol[i], 1, &r->m[i]) < 0)
+			else if (mr_rd_metric_num(&t, mcol[i], 1, &r->m[i]) < 0)
 				goto fail;
 		}
 		if (cover >= 0 && strcmp(mr_tsv_get(&t, cover), "-") != 0) {
@@ -329,7 +369,7 @@ load_checkpoints(struct mr_rd *R)
 	struct mr_tsv t;
 	int col[NREQ], mcol[MR_NCKPT_METRICS], rc, i;
 
-	if (open_results_file(&t, R, "checkpoints.tsv") < 0)
+	if (open_results_file(&t, R, "checkpoints.tsv", MR_SIO_TSV_MAX) < 0)
 		return -1;
 	for (i = 0; i < NREQ; i++)
 		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
@@ -354,7 +394,7 @@ load_checkpoints(struct mr_rd *R)
 		for (i = 0; i < MR_NCKPT_METRICS; i++) {
 			if (mcol[i] < 0)
 				row.m[i] = NAN;
-			else if (mr_tsv_num(&t, mcol[i], 1, &row.m[i]) < 0)
+			else if (mr_rd_metric_num(&t, mcol[i], 1, &row.m[i]) < 0)
 				goto fail;
 		}
 		/* A record of a run with no row in runs.tsv belongs to a run

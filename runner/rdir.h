@@ -1,9 +1,12 @@
 /* rdir: reading a results directory (docs/formats.md, "Reading a results
  * directory").
  *
- * env.tsv, runs.tsv and checkpoints.tsv are read whole and strictly (with
- * tsv.h: the first problem is printed as path:line:column and stops the
- * reading) into cases, their configs, runs and checkpoint rows.  The
+ * Every file is opened through safeio.h (never a symbolic link, only a
+ * regular file, its size capped).  env.tsv, runs.tsv and checkpoints.tsv
+ * are read whole and strictly (with tsv.h: the first problem is printed
+ * as path:line:column and stops the reading) into cases, their configs,
+ * runs and checkpoint rows; a figure out of its range (mr_rd_metric_num)
+ * is such a problem.  The
  * series is not loaded (only plots need it, and gnuplot reads it).  Every
  * figure of a reference (claims.h's struct mr_ref) is the median over the
  * ok runs of a config: check, bless, compare, trend and report all take
@@ -70,6 +73,16 @@ struct mr_rd {
 	struct mr_rd_case *k;  /* cases in order of appearance in runs.tsv */
 	int nk;
 };
+
+struct mr_tsv;
+
+/* Field col of the current row of a results file, a figure (the column
+ * named by its metric; with dash_ok, "-" is not measured: NAN), into
+ * *out: 0, or -1 after printing path:line:col.  No figure is negative; a
+ * size (_kb) is at most 2^54 KiB (the 64-bit address space), a time (_ms)
+ * 10^11 ms (three years), tree_nproc 4194304 (the kernel's most pids),
+ * any other count 10^15. */
+int mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out);
 
 /* dir + "/" + name, without doubled slashes.  Fresh string. */
 char *mr_rd_path(const char *dir, const char *name);

@@ -15,6 +15,7 @@
 #include "format.h"
 #include "plot.h"
 #include "rdir.h"
+#include "safeio.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -246,16 +247,13 @@ table_end(struct doc *d)
 static const char b64[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/* The file at path as base64, into f.  Returns 0 or -1 (unreadable). */
-static int
-base64_file(FILE *f, const char *path)
+/* The stream in as base64, into f; in is closed. */
+static void
+base64_file(FILE *f, FILE *in)
 {
-	FILE *in = fopen(path, "rb");
 	unsigned char buf[3 * 1024];
 	size_t n, i;
 
-	if (!in)
-		return -1;
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
 		for (i = 0; i < n; i += 3) {
 			unsigned v = buf[i] << 16 | (i + 1 < n ? buf[i + 1] << 8 : 0) |
@@ -271,17 +269,18 @@ base64_file(FILE *f, const char *path)
 			break;
 	}
 	fclose(in);
-	return 0;
 }
 
-/* An image of the results: rel is "plots/<name>" without extension. */
+/* An image of the results: rel is "plots/<name>" without extension.  It
+ * is read as every file of the results is (safeio.h): a link planted in
+ * its place is refused, not embedded. */
 static void
 image(struct doc *d, const char *alt, const char *rel)
 {
-	char *png = esprintf("%s/%s.png", d->dir, rel);
-	struct stat st;
+	char *png = esprintf("%s.png", rel);
+	FILE *in = mr_sio_fopen(d->dir, png, MR_SIO_IMAGE_MAX);
 
-	if (stat(png, &st) < 0) {
+	if (!in) {
 		para(d);
 		textf(d, "(%s: not drawn, see the messages of memrepro report)", alt);
 		para_end(d);
@@ -302,7 +301,7 @@ image(struct doc *d, const char *alt, const char *rel)
 	fputs("<figure><img alt=\"", d->html);
 	mr_fmt_xml_str(d->html, alt);
 	fputs("\" src=\"data:image/png;base64,", d->html);
-	base64_file(d->html, png);
+	base64_file(d->html, in);
 	fputs("\"></figure>\n", d->html);
 	free(png);
 }

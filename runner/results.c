@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "safeio.h"
 #include "tsv.h"
 #include "util.h"
 
@@ -229,15 +230,23 @@ char *
 mr_results_log(struct mr_results *r, const char *casename, const char *safe,
 	       int repeat)
 {
-	char *dir = esprintf("%s/logs/%s", r->dir, casename);
+	char *dir = esprintf("logs/%s", casename), why[MR_SIO_WHY];
+	char *log = esprintf("logs/%s/%s.%d.log", casename, safe, repeat);
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		weprintf("create %s:", dir);
-		free(dir);
-		return NULL;
+	/* A resumed directory may have links planted in it: logs/<case> is
+	 * a real directory in it, and whatever is at the log's place (the
+	 * log of the run that was interrupted, or a link) is removed, so
+	 * the run's log is a new file, never written through a link. */
+	if (mr_sio_mkdir(r->dir, dir, why) < 0 || mr_sio_unlink(r->dir, log, why) < 0) {
+		char *path = mr_sio_path(r->dir, log);
+
+		weprintf("%s: %s: refusing to write the log there", path, why);
+		free(path);
+		free(log);
+		log = NULL;
 	}
 	free(dir);
-	return esprintf("logs/%s/%s.%d.log", casename, safe, repeat);
+	return log;
 }
 
 int
@@ -331,13 +340,14 @@ row_key(const char *line)
 	return estrndup(line, (size_t)(p - line));
 }
 
-/* Repair one file of dir for a resume: its first line must be header;
+/* Repair one file of dir for a resume (read through safeio.h, at most
+ * max bytes): its first line must be header;
  * a last line without newline is cut off; with done, rows of a run not in
  * done are dropped; without, the runs are collected into *out (runs.tsv).
  * Rewrites the file (temporary + rename) only when something is dropped.
  * Returns 0 or -1 (printed). */
 static int
-repair(const char *dir, const char *name, const char *header,
+repair(const char *dir, const char *name, off_t max, const char *header,
        const struct mr_results_done *done, struct mr_results_done *out)
 {
 	char *path = esprintf("%s/%s", dir, name), *line = NULL;
@@ -346,13 +356,14 @@ repair(const char *dir, const char *name, const char *header,
 	long lineno = 0, dropped = 0, cut = 0;
 	const char *p;
 	ssize_t n;
-	FILE *f = fopen(path, "re");
+	FILE *f = mr_sio_fopen(dir, name, max);
 	int rc = 0;
 
 	for (p = header; *p; p++)
 		ntabs += *p == '\t';
 	if (!f) {
-		weprintf("--resume: %s:", path);
+		if (errno == ENOENT)
+			weprintf("--resume: %s:", path);
 		free(path);
 		return -1;
 	}
@@ -399,6 +410,10 @@ repair(const char *dir, const char *name, const char *header,
 			}
 		}
 		sb_add(&keep, line);
+	}
+	if (rc == 0 && ferror(f)) {
+		weprintf("--resume: read %s:", path);
+		rc = -1;
 	}
 	if (rc == 0 && lineno == 0) {
 		mr_errat(path, 0, 0, "empty: not a results directory this memrepro wrote");
@@ -449,8 +464,8 @@ mr_results_reopen(struct mr_results *r, const char *dir,
 	if (check_space(dir) < 0)
 		return -1;
 	ckpt_header(&h);
-	if (repair(dir, "env.tsv", "key\tvalue\n", NULL, NULL) < 0 ||
-	    repair(dir, "runs.tsv", runs_header, NULL, done) < 0)
+	if (repair(dir, "env.tsv", MR_SIO_ENV_MAX, "key\tvalue\n", NULL, NULL) < 0 ||
+	    repair(dir, "runs.tsv", MR_SIO_TSV_MAX, runs_header, NULL, done) < 0)
 		rc = -1;
 	if (rc == 0) {
 		qsort(done->key, (size_t)done->n, sizeof *done->key, cmp_key);
@@ -462,19 +477,28 @@ mr_results_reopen(struct mr_results *r, const char *dir,
 			}
 		}
 	}
-	if (rc == 0 && (repair(dir, "checkpoints.tsv", h.s, done, NULL) < 0 ||
-			repair(dir, "series.tsv", series_header, done, NULL) < 0))
+	if (rc == 0 && (repair(dir, "checkpoints.tsv", MR_SIO_TSV_MAX, h.s, done, NULL) < 0 ||
+			repair(dir, "series.tsv", MR_SIO_SERIES_MAX, series_header, done, NULL) < 0))
 		rc = -1;
 	sb_free(&h);
 	r->dir = estrdup(dir);
+	/* appended to as they are: never through a planted symbolic link */
 	for (i = 0; rc == 0 && i < 4; i++) {
-		char *path = esprintf("%s/%s", dir, names[i]);
+		char why[MR_SIO_WHY];
+		int fd = mr_sio_open_append(dir, names[i], why);
 
-		if (!(*files[i] = fopen(path, "ae"))) {
-			weprintf("--resume: open %s:", path);
+		if (fd < 0 || !(*files[i] = fdopen(fd, "a"))) {
+			char *path = mr_sio_path(dir, names[i]);
+
+			if (fd < 0)
+				weprintf("--resume: %s: %s: refusing to write it", path, why);
+			else
+				weprintf("--resume: open %s:", path);
+			if (fd >= 0)
+				close(fd);
+			free(path);
 			rc = -1;
 		}
-		free(path);
 	}
 	if (rc < 0) {
 		mr_results_close(r);
@@ -508,14 +532,16 @@ mr_results_done_free(struct mr_results_done *done)
 int
 mr_results_read_env(const char *dir, struct mr_envfp *fp)
 {
-	char *path = esprintf("%s/env.tsv", dir);
 	struct mr_tsv t;
-	int rc = mr_tsv_open(&t, path), ck, cv;
+	int rc = mr_tsv_open_in(&t, dir, "env.tsv", MR_SIO_ENV_MAX), ck, cv;
 
 	memset(fp, 0, sizeof *fp);
-	if (rc == -ENOENT)
+	if (rc == -ENOENT) {
+		char *path = mr_sio_path(dir, "env.tsv");
+
 		mr_errat(path, 0, 0, "no such file: not a results directory");
-	free(path);
+		free(path);
+	}
 	if (rc < 0)
 		return -1;
 	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0) {

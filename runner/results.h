@@ -56,7 +56,9 @@ struct mr_results_done {
  * outright in the middle of a write) is cut off, and the checkpoint and
  * series rows of a run that has no runs.tsv row (the run in progress: it
  * will be run again) are dropped.  Fills done with the runs that ended.
- * Returns 0, or -1 with a message printed. */
+ * The directory may come from elsewhere: its files are read and appended
+ * to through safeio.h (a symbolic link or anything but a regular file is
+ * refused, never followed).  Returns 0, or -1 with a message printed. */
 int mr_results_reopen(struct mr_results *r, const char *dir,
 		      struct mr_results_done *done);
 
@@ -65,8 +67,8 @@ int mr_results_done_has(const struct mr_results_done *done, const char *casename
 			const char *config, int repeat);
 void mr_results_done_free(struct mr_results_done *done);
 
-/* Read dir/env.tsv into fp (every key and value, in order).  Returns 0, or
- * -1 with a message printed. */
+/* Read dir/env.tsv into fp (every key and value, in order; through
+ * safeio.h).  Returns 0, or -1 with a message printed. */
 int mr_results_read_env(const char *dir, struct mr_envfp *fp);
 
 /* Append one key to env.tsv (a resume, say).  0 or -1 (printed). */
@@ -76,8 +78,10 @@ int mr_results_env_add(struct mr_results *r, const char *key, const char *val);
 int mr_results_env(struct mr_results *r, const struct mr_envfp *fp);
 
 /* The log path of a run relative to the directory
- * ("logs/<case>/<safe>.<repeat>.log"), creating logs/<case>/.  Owned;
- * NULL with a message printed when the directory cannot be made. */
+ * ("logs/<case>/<safe>.<repeat>.log"), creating logs/<case>/ (each a real
+ * directory, not a symbolic link) and removing whatever is at the log's
+ * place, so that the log is created afresh.  Owned; NULL with a message
+ * printed when that cannot be done. */
 char *mr_results_log(struct mr_results *r, const char *casename,
 		     const char *safe, int repeat);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safeio.h"
 #include "util.h"
 
 void
@@ -93,22 +94,13 @@ splitfields(char *s, char ***fields, int **cols)
 	return n;
 }
 
-int
-mr_tsv_open(struct mr_tsv *t, const char *path)
+/* Read the header of t->f, opened; 0 or -1 (printed, t closed). */
+static int
+start(struct mr_tsv *t, const char *path)
 {
 	long n;
 	int i, j;
 
-	memset(t, 0, sizeof *t);
-	t->f = fopen(path, "r");
-	if (!t->f) {
-		int e = errno;
-
-		if (e == ENOENT)
-			return -ENOENT;
-		mr_errat(path, 0, 0, "cannot open: %s", strerror(e));
-		return -1;
-	}
 	t->path = estrdup(path);
 	for (;;) {
 		n = readline(t);
@@ -149,6 +141,38 @@ mr_tsv_open(struct mr_tsv *t, const char *path)
 fail:
 	mr_tsv_close(t);
 	return -1;
+}
+
+int
+mr_tsv_open(struct mr_tsv *t, const char *path)
+{
+	memset(t, 0, sizeof *t);
+	t->f = fopen(path, "r");
+	if (!t->f) {
+		int e = errno;
+
+		if (e == ENOENT)
+			return -ENOENT;
+		mr_errat(path, 0, 0, "cannot open: %s", strerror(e));
+		return -1;
+	}
+	return start(t, path);
+}
+
+int
+mr_tsv_open_in(struct mr_tsv *t, const char *dir, const char *rel, off_t cap)
+{
+	char *path;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	t->f = mr_sio_fopen(dir, rel, cap);
+	if (!t->f)
+		return errno == ENOENT ? -ENOENT : -1;
+	path = mr_sio_path(dir, rel);
+	rc = start(t, path);
+	free(path);
+	return rc;
 }
 
 int

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 
 #include <stdio.h>
+#include <sys/types.h>
 
 struct mr_tsv {
 	char *path;       /* as given to mr_tsv_open, for messages (owned) */
@@ -37,6 +38,13 @@ void mr_errat(const char *path, long line, long col, const char *fmt, ...)
  * not exist (nothing printed); -1 on any other problem (printed).  On
  * failure nothing needs closing. */
 int mr_tsv_open(struct mr_tsv *t, const char *path);
+
+/* Like mr_tsv_open, for the file rel of the results directory dir (which
+ * may come from anywhere): opened with mr_sio_fopen, so never through a
+ * symbolic link, only a regular file, at most cap bytes read; messages
+ * name dir/rel.  -ENOENT when there is no such file (nothing printed),
+ * -1 on any other problem (printed). */
+int mr_tsv_open_in(struct mr_tsv *t, const char *dir, const char *rel, off_t cap);
 
 /* Index of the column called name, or -1 when the header has none. */
 int mr_tsv_col(const struct mr_tsv *t, const char *name);

@@ -3,6 +3,8 @@
 #endif
 #include "util.h"
 
+#include "safeio.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -265,41 +267,15 @@ mr_create_out(const char *path)
 char *
 mr_log_tail_str(const char *path, int n)
 {
-	FILE *f = fopen(path, "re");
-	char **lines, *line = NULL;
-	struct strbuf b = { 0 };
-	size_t cap = 0;
-	ssize_t len;
-	int count = 0, i;
+	const char *slash = strrchr(path, '/');
+	char *dir, *s;
 
-	sb_add(&b, "");
-	if (!f || n <= 0) {
-		if (f)
-			fclose(f);
-		return b.s;
-	}
-	lines = ecalloc((size_t)n, sizeof *lines);
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		ssize_t j;
-
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		for (j = 0; j < len; j++)
-			if (((unsigned char)line[j] < 0x20 && line[j] != '\t') ||
-			    line[j] == 0x7f)
-				line[j] = '?';
-		free(lines[count % n]);
-		lines[count % n] = estrndup(line, (size_t)len);
-		count++;
-	}
-	free(line);
-	fclose(f);
-	for (i = count > n ? count - n : 0; i < count; i++)
-		sb_printf(&b, "%s\n", lines[i % n]);
-	for (i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	return b.s;
+	if (!slash)
+		return mr_sio_tail(".", path, n);
+	dir = slash == path ? estrdup("/") : estrndup(path, (size_t)(slash - path));
+	s = mr_sio_tail(dir, slash + 1, n);
+	free(dir);
+	return s;
 }
 
 void

@@ -56,8 +56,11 @@ int parse_double(const char *s, double *out);
 
 /* The last n lines of the text file at path, control characters (but
  * tab) replaced by '?' so that a case's junk cannot drive a terminal or
- * break a format; each line ends in '\n'.  Fresh string ("" when the file
- * cannot be read). */
+ * break a format; each line ends in '\n'.  The file (path's last
+ * component) is read as safeio.h's mr_sio_tail reads a log: never through
+ * a symbolic link, only a regular file, only its last MR_SIO_TAIL_MAX
+ * bytes.  Fresh string ("" when there is no file, a one-line note when it
+ * is refused). */
 char *mr_log_tail_str(const char *path, int n);
 
 /* Print those lines, each preceded by prefix ("# " for TAP). */
