@@ -102,6 +102,10 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd_case *k,
 		case MR_CLAIM_NODATA:
 			t->cskipped++;
 			break;
+		case MR_CLAIM_UNDEFINED:
+			w = MR_VD_UNDEFINED;
+			t->cundefined++;
+			break;
 		}
 		v = mr_vd_add(vk, MR_VD_CLAIM, w);
 		v->id = estrdup(c->id);
