@@ -794,6 +794,8 @@ p_ref(struct parser *p, const struct tok *t)
 			     "a checkpoint name is made of a-z, 0-9, _ and -, got \"%.*s\"",
 			     (int)(u.end - u.off), p->buf + u.off);
 		r.checkpoint = cstrndup(p->cs, p->buf + u.off, u.end - u.off);
+		r.cline = u.line;
+		r.ccol = u.col;
 		if (at(p, p->pos) == '@' && strchr(r.checkpoint, '-'))
 			perr(p, u.line, u.col,
 			     "checkpoint name \"%s\" runs into \"@\": write spaces around \"-\"",
@@ -1216,6 +1218,51 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 				sb_free(&b);
 				return -1;
 			}
+		}
+	}
+	return 0;
+}
+
+int
+mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
+		      const char *const *names, int n)
+{
+	struct strbuf b = {0};
+	int i, j, k, best, bd;
+
+	for (i = 0; i < cs->n; i++) {
+		for (j = 0; j < cs->v[i].nref; j++) {
+			const struct mr_ref *r = &cs->v[i].ref[j];
+
+			if (!r->checkpoint)
+				continue;
+			for (k = 0; k < n; k++)
+				if (!strcmp(names[k], r->checkpoint))
+					break;
+			if (k < n)
+				continue;
+			best = -1;
+			bd = 3;
+			sb_add(&b, "");
+			for (k = 0; k < n; k++) {
+				int d = distance(r->checkpoint, names[k]);
+
+				if (d < bd) {
+					bd = d;
+					best = k;
+				}
+				sb_printf(&b, "%s%s", k ? ", " : "", names[k]);
+			}
+			if (best >= 0)
+				mr_errat(cs->path, r->cline, r->ccol,
+					 "unknown checkpoint \"%s\" of case %s (did you mean %s?); checkpoints: %s",
+					 r->checkpoint, casename, names[best], b.s);
+			else
+				mr_errat(cs->path, r->cline, r->ccol,
+					 "unknown checkpoint \"%s\" of case %s; checkpoints: %s",
+					 r->checkpoint, casename, n ? b.s : "none");
+			sb_free(&b);
+			return -1;
 		}
 	}
 	return 0;

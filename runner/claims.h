@@ -71,6 +71,7 @@ struct mr_ref {
 	int ckpt;          /* 1: a checkpoint metric, 0: a run metric */
 	int metric;        /* index into mr_ckpt_metrics or mr_run_metrics */
 	char *checkpoint;  /* checkpoint name, NULL for a run metric */
+	int cline, ccol;   /* where the checkpoint name is written */
 	long seq;          /* occurrence of the checkpoint, 0: the last one */
 	int npairs;        /* number of key=value pairs named */
 	char **key;        /* npairs keys */
@@ -141,6 +142,14 @@ void mr_claims_free(struct mr_claims *cs);
  * configs there is nothing to check against and it returns 0. */
 int mr_claims_check_keys(const struct mr_claims *cs,
 			 const struct mr_config *cfg, int n);
+
+/* Check that every checkpoint a reference names is one of names[0..n-1],
+ * the checkpoints the --describe of the case called casename declares (a
+ * misspelt checkpoint would otherwise skip the claim for ever).  Returns
+ * 0, or -1 after printing "path:line:col: unknown checkpoint "X" of case
+ * C; checkpoints: a, b". */
+int mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
+			  const char *const *names, int n);
 
 /* Non-zero when config c has every key=value ref names. */
 int mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c);

@@ -850,6 +850,7 @@ mr_report(const struct mr_report_opts *o)
 
 	co.results_dir = o->results_dir;
 	co.expected_dir = o->expected_dir;
+	co.cases_dir = o->cases_dir;
 	co.cases = o->cases;
 	if (mr_check_eval(&co, &vs) != MR_OK)
 		return MR_USAGE;
