@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,29 +274,34 @@ mr_config_label(const struct mr_config *cfg, int ncfg, int i)
 /* --- claims: memory ---------------------------------------------------- */
 
 /* Every allocation behind a claims file is tracked in cs->mem, so a parse
- * error (a longjmp out of the middle of an expression) leaks nothing. */
+ * error (a longjmp out of the middle of an expression) leaks nothing.
+ * Each block starts with its index in cs->mem, so growing one is O(1)
+ * however many there are (a file of thousands of claims grows cs->v once
+ * per claim). */
+union mem_hdr {
+	size_t idx;         /* of the block in cs->mem */
+	max_align_t align;  /* keeps what follows aligned for any type */
+};
+
 static void *
 cgrow(struct mr_claims *cs, void *old, size_t n)
 {
-	size_t i;
-	void *p;
+	union mem_hdr *h;
 
 	if (old) {
-		for (i = cs->nmem; i-- > 0;) {
-			if (cs->mem[i] == old) {
-				p = erealloc(old, n);
-				cs->mem[i] = p;
-				return p;
-			}
-		}
+		h = (union mem_hdr *)old - 1;
+		h = erealloc(h, sizeof *h + n);
+		cs->mem[h->idx] = h;
+		return h + 1;
 	}
 	if (cs->nmem == cs->capmem) {
 		cs->capmem = cs->capmem ? cs->capmem * 2 : 64;
 		cs->mem = erealloc(cs->mem, sizeof *cs->mem * cs->capmem);
 	}
-	p = ecalloc(1, n);
-	cs->mem[cs->nmem++] = p;
-	return p;
+	h = ecalloc(1, sizeof *h + n);
+	h->idx = cs->nmem;
+	cs->mem[cs->nmem++] = h;
+	return h + 1;
 }
 
 static char *
@@ -1085,6 +1091,11 @@ mr_claims_parse(const char *path, const char *text, size_t len,
 	p.buf = text;
 	p.len = len;
 	p.line = 1;
+	if (len > MR_CLAIMS_MAX_BYTES) {
+		mr_errat(path, 0, 0, "larger than %d KiB (the limit of a claims file)",
+			 MR_CLAIMS_MAX_BYTES >> 10);
+		return -1;
+	}
 	if (setjmp(p.fail)) {
 		char *keep = cs->path;
 
