@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tsv.h"
@@ -272,29 +274,34 @@ mr_config_label(const struct mr_config *cfg, int ncfg, int i)
 /* --- claims: memory ---------------------------------------------------- */
 
 /* Every allocation behind a claims file is tracked in cs->mem, so a parse
- * error (a longjmp out of the middle of an expression) leaks nothing. */
+ * error (a longjmp out of the middle of an expression) leaks nothing.
+ * Each block starts with its index in cs->mem, so growing one is O(1)
+ * however many there are (a file of thousands of claims grows cs->v once
+ * per claim). */
+union mem_hdr {
+	size_t idx;         /* of the block in cs->mem */
+	max_align_t align;  /* keeps what follows aligned for any type */
+};
+
 static void *
 cgrow(struct mr_claims *cs, void *old, size_t n)
 {
-	size_t i;
-	void *p;
+	union mem_hdr *h;
 
 	if (old) {
-		for (i = cs->nmem; i-- > 0;) {
-			if (cs->mem[i] == old) {
-				p = erealloc(old, n);
-				cs->mem[i] = p;
-				return p;
-			}
-		}
+		h = (union mem_hdr *)old - 1;
+		h = erealloc(h, sizeof *h + n);
+		cs->mem[h->idx] = h;
+		return h + 1;
 	}
 	if (cs->nmem == cs->capmem) {
 		cs->capmem = cs->capmem ? cs->capmem * 2 : 64;
 		cs->mem = erealloc(cs->mem, sizeof *cs->mem * cs->capmem);
 	}
-	p = ecalloc(1, n);
-	cs->mem[cs->nmem++] = p;
-	return p;
+	h = ecalloc(1, sizeof *h + n);
+	h->idx = cs->nmem;
+	cs->mem[cs->nmem++] = h;
+	return h + 1;
 }
 
 static char *
@@ -355,6 +362,7 @@ struct parser {
 	size_t bol;        /* offset of the start of its line */
 	jmp_buf fail;      /* where an error goes */
 	int depth;         /* nesting of parentheses and unary minus */
+	int nterms;        /* numbers and references of the claim so far */
 	struct mr_claim c; /* the claim being parsed */
 };
 
@@ -679,6 +687,47 @@ node(struct parser *p, enum mr_expr_kind k, struct mr_expr *a, struct mr_expr *b
 	return e;
 }
 
+static double
+apply(enum mr_expr_kind k, double a, double b)
+{
+	switch (k) {
+	case MR_E_NEG:
+		return -a;
+	case MR_E_ADD:
+		return a + b;
+	case MR_E_SUB:
+		return a - b;
+	case MR_E_MUL:
+		return a * b;
+	case MR_E_DIV:
+		return a / b;
+	default:
+		return NAN;
+	}
+}
+
+/* Give e (a unary or binary operator, its operands parsed) its place and,
+ * when it names no metric, its value.  A division by a constant 0 and a
+ * constant beyond the doubles are errors of the file: they could never
+ * be measured into sense. */
+static struct mr_expr *
+op(struct parser *p, struct mr_expr *e, int line, int col)
+{
+	e->line = line;
+	e->col = col;
+	if (e->kind == MR_E_DIV && e->b->konst && e->b->num == 0)
+		perr(p, e->b->line, e->b->col,
+		     "division by zero: the divisor is a constant 0");
+	if (!e->a->konst || (e->b && !e->b->konst))
+		return e;
+	e->konst = 1;
+	e->num = apply(e->kind, e->a->num, e->b ? e->b->num : 0);
+	if (!isfinite(e->num))
+		perr(p, line, col, "constant out of range: it is %s",
+		     e->num < 0 ? "-inf" : "inf");
+	return e;
+}
+
 /* Edit distance of a and b, capped at 9 (names are short). */
 static int
 distance(const char *a, const char *b)
@@ -751,6 +800,8 @@ p_ref(struct parser *p, const struct tok *t)
 			     "a checkpoint name is made of a-z, 0-9, _ and -, got \"%.*s\"",
 			     (int)(u.end - u.off), p->buf + u.off);
 		r.checkpoint = cstrndup(p->cs, p->buf + u.off, u.end - u.off);
+		r.cline = u.line;
+		r.ccol = u.col;
 		if (at(p, p->pos) == '@' && strchr(r.checkpoint, '-'))
 			perr(p, u.line, u.col,
 			     "checkpoint name \"%s\" runs into \"@\": write spaces around \"-\"",
@@ -794,6 +845,10 @@ p_ref(struct parser *p, const struct tok *t)
 
 			if (k.k != T_WORD)
 				unexpected(p, &k, "a parameter name");
+			if (r.npairs == MR_REF_MAX_PAIRS)
+				perr(p, k.line, k.col,
+				     "too many parameters in one reference (limit: %d)",
+				     MR_REF_MAX_PAIRS);
 			key = cstrndup(p->cs, p->buf + k.off, k.end - k.off);
 			for (i = 0; i < r.npairs; i++)
 				if (!strcmp(r.key[i], key))
@@ -825,7 +880,20 @@ p_ref(struct parser *p, const struct tok *t)
 	p->c.ref[p->c.nref] = r;
 	e = node(p, MR_E_REF, NULL, NULL);
 	e->ref = p->c.nref++;
+	e->line = r.line;
+	e->col = r.col;
 	return e;
+}
+
+/* Count one more number or reference: the evaluator recurses over the
+ * operators between them, so their number bounds its depth. */
+static void
+term(struct parser *p, const struct tok *t)
+{
+	if (++p->nterms > MR_CLAIM_MAX_TERMS)
+		perr(p, t->line, t->col,
+		     "claim %s has too many terms (limit: %d numbers and metrics in a claim)",
+		     p->c.id, MR_CLAIM_MAX_TERMS);
 }
 
 static struct mr_expr *
@@ -834,19 +902,28 @@ p_primary(struct parser *p)
 	struct tok t = next(p, M_EXPR);
 	struct mr_expr *e;
 
+	if ((t.k == T_NUM || t.k == T_WORD) && !is(p, &t, T_WORD, "and"))
+		term(p, &t);
 	if (t.k == T_NUM) {
 		e = node(p, MR_E_NUM, NULL, NULL);
 		e->text = cstrndup(p->cs, p->buf + t.off, t.end - t.off);
 		if (parse_double(e->text, &e->num) < 0)
 			perr(p, t.line, t.col, "number out of range: %s", e->text);
+		e->konst = 1;
+		e->line = t.line;
+		e->col = t.col;
 		return e;
 	}
 	if (is(p, &t, T_PUNCT, "(")) {
+		struct tok u;
+
 		e = p_sum(p);
-		t = next(p, M_EXPR);
-		if (!is(p, &t, T_PUNCT, ")"))
-			unexpected(p, &t, "\")\"");
+		u = next(p, M_EXPR);
+		if (!is(p, &u, T_PUNCT, ")"))
+			unexpected(p, &u, "\")\"");
 		e->paren = 1;
+		e->line = t.line;
+		e->col = t.col;
 		return e;
 	}
 	if (t.k == T_WORD && !is(p, &t, T_WORD, "and"))
@@ -861,11 +938,12 @@ p_unary(struct parser *p)
 	struct mr_expr *e;
 
 	/* Bounded, so a pathological file cannot overflow the stack. */
-	if (++p->depth > 64)
-		perr(p, t.line, t.col, "expression nested too deeply (64 levels)");
+	if (++p->depth > MR_CLAIM_MAX_DEPTH)
+		perr(p, t.line, t.col, "expression nested too deeply (limit: %d levels of parentheses and unary minus)",
+		     MR_CLAIM_MAX_DEPTH);
 	if (is(p, &t, T_PUNCT, "-")) {
 		commit(p, &t);
-		e = node(p, MR_E_NEG, p_unary(p), NULL);
+		e = op(p, node(p, MR_E_NEG, p_unary(p), NULL), t.line, t.col);
 	} else {
 		e = p_primary(p);
 	}
@@ -889,7 +967,7 @@ p_prod(struct parser *p)
 		else
 			return e;
 		commit(p, &t);
-		e = node(p, k, e, p_unary(p));
+		e = op(p, node(p, k, e, p_unary(p)), e->line, e->col);
 	}
 }
 
@@ -909,7 +987,7 @@ p_sum(struct parser *p)
 		else
 			return e;
 		commit(p, &t);
-		e = node(p, k, e, p_prod(p));
+		e = op(p, node(p, k, e, p_prod(p)), e->line, e->col);
 	}
 }
 
@@ -943,8 +1021,12 @@ p_claim(struct parser *p)
 	int i;
 
 	memset(&p->c, 0, sizeof p->c);
+	p->nterms = 0;
 	if (t.k != T_WORD)
 		unexpected(p, &t, "a claim id");
+	if (cs->n == MR_CLAIMS_MAX)
+		perr(p, t.line, t.col, "too many claims in one file (limit: %d)",
+		     MR_CLAIMS_MAX);
 	if (!charset(p->buf + t.off, t.end - t.off, "-"))
 		perr(p, t.line, t.col,
 		     "a claim id is made of a-z, 0-9 and -, got \"%.*s\"",
@@ -1009,6 +1091,11 @@ mr_claims_parse(const char *path, const char *text, size_t len,
 	p.buf = text;
 	p.len = len;
 	p.line = 1;
+	if (len > MR_CLAIMS_MAX_BYTES) {
+		mr_errat(path, 0, 0, "larger than %d KiB (the limit of a claims file)",
+			 MR_CLAIMS_MAX_BYTES >> 10);
+		return -1;
+	}
 	if (setjmp(p.fail)) {
 		char *keep = cs->path;
 
@@ -1036,15 +1123,22 @@ mr_claims_read(const char *path, struct mr_claims *cs)
 {
 	struct strbuf b = {0};
 	char chunk[8192];
+	struct stat st;
 	ssize_t n;
 	int fd, rc;
 
 	memset(cs, 0, sizeof *cs);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in its place must not hang the open. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return -ENOENT;
 		mr_errat(path, 0, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		mr_errat(path, 0, 0, "not a regular file");
+		close(fd);
 		return -1;
 	}
 	sb_add(&b, "");
@@ -1058,6 +1152,13 @@ mr_claims_read(const char *path, struct mr_claims *cs)
 			return -1;
 		}
 		sb_addn(&b, chunk, (size_t)n);
+		if (b.len > MR_CLAIMS_MAX_BYTES) {
+			mr_errat(path, 0, 0, "larger than %d KiB (the limit of a claims file)",
+				 MR_CLAIMS_MAX_BYTES >> 10);
+			close(fd);
+			sb_free(&b);
+			return -1;
+		}
 	}
 	close(fd);
 	if (strlen(b.s) != b.len) {
@@ -1133,37 +1234,170 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 	return 0;
 }
 
+int
+mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
+		      const char *const *names, int n)
+{
+	struct strbuf b = {0};
+	int i, j, k, best, bd;
+
+	for (i = 0; i < cs->n; i++) {
+		for (j = 0; j < cs->v[i].nref; j++) {
+			const struct mr_ref *r = &cs->v[i].ref[j];
+
+			if (!r->checkpoint)
+				continue;
+			for (k = 0; k < n; k++)
+				if (!strcmp(names[k], r->checkpoint))
+					break;
+			if (k < n)
+				continue;
+			best = -1;
+			bd = 3;
+			sb_add(&b, "");
+			for (k = 0; k < n; k++) {
+				int d = distance(r->checkpoint, names[k]);
+
+				if (d < bd) {
+					bd = d;
+					best = k;
+				}
+				sb_printf(&b, "%s%s", k ? ", " : "", names[k]);
+			}
+			if (best >= 0)
+				mr_errat(cs->path, r->cline, r->ccol,
+					 "unknown checkpoint \"%s\" of case %s (did you mean %s?); checkpoints: %s",
+					 r->checkpoint, casename, names[best], b.s);
+			else
+				mr_errat(cs->path, r->cline, r->ccol,
+					 "unknown checkpoint \"%s\" of case %s; checkpoints: %s",
+					 r->checkpoint, casename, n ? b.s : "none");
+			sb_free(&b);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* --- evaluation -------------------------------------------------------- */
 
+/* The value of e with the references' values val.  An undefined value (a
+ * division by zero, a result beyond the doubles) is NAN, and *bad is set
+ * to the first node that made one: IEEE would make x/0 an inf that holds
+ * "x/0 > 1" and 0/0 a NaN that fails every comparison, neither of which
+ * is a figure.  The depth of the recursion is bounded by the parser
+ * (MR_CLAIM_MAX_TERMS, MR_CLAIM_MAX_DEPTH). */
 static double
-calc(const struct mr_expr *e, const double *val)
+calc(const struct mr_expr *e, const double *val, const struct mr_expr **bad)
 {
+	double a, b, v;
+
+	if (e->konst)
+		return e->num;
 	switch (e->kind) {
 	case MR_E_NUM:
 		return e->num;
 	case MR_E_REF:
-		return val[e->ref];
-	case MR_E_NEG:
-		return -calc(e->a, val);
-	case MR_E_ADD:
-		return calc(e->a, val) + calc(e->b, val);
-	case MR_E_SUB:
-		return calc(e->a, val) - calc(e->b, val);
-	case MR_E_MUL:
-		return calc(e->a, val) * calc(e->b, val);
-	case MR_E_DIV:
-		/* IEEE: x/0 is +-inf, 0/0 NaN, and every comparison with NaN
-		 * is false. */
-		return calc(e->a, val) / calc(e->b, val);
+		v = val[e->ref];
+		break;
+	default:
+		a = calc(e->a, val, bad);
+		b = e->b ? calc(e->b, val, bad) : 0;
+		if (isnan(a) || isnan(b))
+			return NAN;
+		if (e->kind == MR_E_DIV && b == 0) {
+			if (!*bad)
+				*bad = e;
+			return NAN;
+		}
+		v = apply(e->kind, a, b);
+		break;
 	}
-	return NAN;
+	if (!isfinite(v)) {
+		if (!*bad)
+			*bad = e;
+		return NAN;
+	}
+	return v;
 }
 
-static int
-holds(const struct mr_cmp *c, const double *val)
+/* The reference as written: metric[@checkpoint[#seq]][[key=value,...]]. */
+static void
+ref_src(struct strbuf *b, const struct mr_ref *r)
 {
-	double l = calc(c->l, val), r = calc(c->r, val);
+	int k;
 
+	sb_add(b, r->ckpt ? mr_ckpt_metrics[r->metric] : mr_run_metrics[r->metric]);
+	if (r->checkpoint)
+		sb_printf(b, "@%s", r->checkpoint);
+	if (r->seq)
+		sb_printf(b, "#%ld", r->seq);
+	for (k = 0; k < r->npairs; k++)
+		sb_printf(b, "%s%s=%s", k ? "," : "[", r->key[k], r->val[k]);
+	if (r->npairs)
+		sb_add(b, "]");
+}
+
+/* The expression as written (references by name). */
+static void
+src(struct strbuf *b, const struct mr_expr *e, const struct mr_claim *c)
+{
+	static const char *const bin[] = {
+		[MR_E_ADD] = " + ", [MR_E_SUB] = " - ",
+		[MR_E_MUL] = " * ", [MR_E_DIV] = " / ",
+	};
+
+	if (e->paren)
+		sb_add(b, "(");
+	switch (e->kind) {
+	case MR_E_NUM:
+		sb_add(b, e->text);
+		break;
+	case MR_E_REF:
+		ref_src(b, &c->ref[e->ref]);
+		break;
+	case MR_E_NEG:
+		sb_add(b, "-");
+		src(b, e->a, c);
+		break;
+	default:
+		src(b, e->a, c);
+		sb_add(b, bin[e->kind]);
+		src(b, e->b, c);
+		break;
+	}
+	if (e->paren)
+		sb_add(b, ")");
+}
+
+/* Why bad (set by calc) made the value undefined, into b. */
+static void
+undefined_why(struct strbuf *b, const struct mr_expr *bad,
+	      const struct mr_claim *c, const double *val)
+{
+	const struct mr_expr *none = NULL;
+	char num[48];
+
+	if (bad->kind == MR_E_DIV && calc(bad->b, val, &none) == 0) {
+		src(b, bad->b, c);
+		sb_add(b, " is 0 (a division by zero)");
+		return;
+	}
+	src(b, bad, c);
+	sb_printf(b, " is %s (beyond the range of a double)",
+		  mr_fmt_num(num, bad->kind == MR_E_REF ? val[bad->ref] :
+				  apply(bad->kind, calc(bad->a, val, &none),
+					bad->b ? calc(bad->b, val, &none) : 0)));
+}
+
+/* Whether c holds at val; *bad as calc sets it (the result is then 0). */
+static int
+holds(const struct mr_cmp *c, const double *val, const struct mr_expr **bad)
+{
+	double l = calc(c->l, val, bad), r = calc(c->r, val, bad);
+
+	if (isnan(l) || isnan(r))
+		return 0;
 	switch (c->op) {
 	case MR_LT:
 		return l < r;
@@ -1225,9 +1459,11 @@ render_side(struct strbuf *b, const struct mr_expr *e, const double *val)
 {
 	char num[48];
 
+	const struct mr_expr *bad = NULL;
+
 	render(b, e, val);
 	if (!simple(e))
-		sb_printf(b, " (%s)", mr_fmt_num(num, calc(e, val)));
+		sb_printf(b, " (%s)", mr_fmt_num(num, calc(e, val, &bad)));
 }
 
 static void
@@ -1356,6 +1592,7 @@ mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 	double *val = ecalloc(c->nref, sizeof *val);
 	struct skips sk = {0};
 	struct strbuf first_true = {0}, first_false = {0}, falselabels = {0};
+	struct strbuf first_undef = {0}, undeflabels = {0};
 	int nit = 0, i, j, k;
 
 	memset(r, 0, sizeof *r);
@@ -1440,10 +1677,35 @@ mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 			sb_add(&line, ")");
 			skips_add(&sk, cause, what);
 		} else {
-			for (j = 0; j < c->ncmp; j++)
-				if (!holds(&c->cmp[j], val))
+			const struct mr_expr *bad = NULL;
+			int undef = -1;
+
+			/* A false comparison makes the conjunction false even
+			 * beside an undefined one. */
+			for (j = 0; j < c->ncmp; j++) {
+				const struct mr_expr *b1 = NULL;
+				int h = holds(&c->cmp[j], val, &b1);
+
+				if (b1 && undef < 0) {
+					undef = j;
+					bad = b1;
+				} else if (!b1 && !h) {
 					break;
-			if (j == c->ncmp) {
+				}
+			}
+			if (j == c->ncmp && undef >= 0) {
+				r->nundefined++;
+				render(&line, c->cmp[undef].l, val);
+				sb_printf(&line, " %s ", opname[c->cmp[undef].op]);
+				render(&line, c->cmp[undef].r, val);
+				sb_add(&line, " is undefined: ");
+				undefined_why(&line, bad, c, val);
+				if (r->nundefined == 1)
+					sb_add(&first_undef, line.s);
+				else
+					sb_printf(&undeflabels, "%s%s",
+						  undeflabels.len ? " and " : "", label.s);
+			} else if (j == c->ncmp) {
 				r->ntrue++;
 				for (j = 0; j < c->ncmp; j++) {
 					if (j)
@@ -1486,6 +1748,14 @@ mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 			sb_add(&b, first_false.s);
 			if (falselabels.len)
 				sb_printf(&b, "; also false for %s", falselabels.s);
+		} else if (r->nundefined) {
+			r->outcome = MR_CLAIM_UNDEFINED;
+			sb_add(&b, first_undef.s);
+			if (undeflabels.len)
+				sb_printf(&b, "; also undefined for %s", undeflabels.s);
+			if (r->ntrue)
+				sb_printf(&b, "; %d of %d combinations held", r->ntrue,
+					  r->ncomb);
 		} else if (r->ntrue) {
 			r->outcome = MR_CLAIM_TRUE;
 			sb_add(&b, first_true.s);
@@ -1505,6 +1775,8 @@ mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 	sb_free(&first_true);
 	sb_free(&first_false);
 	sb_free(&falselabels);
+	sb_free(&first_undef);
+	sb_free(&undeflabels);
 	skips_free(&sk);
 	free(val);
 	free(idx);

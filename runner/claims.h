@@ -55,11 +55,23 @@ void mr_config_free(struct mr_config *c);
 
 /* --- claims ------------------------------------------------------------ */
 
+/* Bounds of the claims language: a file beyond them is bad input, so a
+ * pathological file can neither overflow the stack (the parser and the
+ * evaluator recurse over the expression) nor take quadratic time. */
+enum {
+	MR_CLAIMS_MAX_BYTES = 1 << 20, /* size of a claims file */
+	MR_CLAIMS_MAX = 4096,          /* claims in a file */
+	MR_CLAIM_MAX_TERMS = 256,      /* numbers and references in a claim */
+	MR_CLAIM_MAX_DEPTH = 64,       /* nesting of parentheses and unary minus */
+	MR_REF_MAX_PAIRS = 32,         /* key=value pairs in a reference */
+};
+
 /* A reference: metric[@checkpoint[#seq]][[key=value,...]]. */
 struct mr_ref {
 	int ckpt;          /* 1: a checkpoint metric, 0: a run metric */
 	int metric;        /* index into mr_ckpt_metrics or mr_run_metrics */
 	char *checkpoint;  /* checkpoint name, NULL for a run metric */
+	int cline, ccol;   /* where the checkpoint name is written */
 	long seq;          /* occurrence of the checkpoint, 0: the last one */
 	int npairs;        /* number of key=value pairs named */
 	char **key;        /* npairs keys */
@@ -74,8 +86,10 @@ enum mr_expr_kind { MR_E_NUM, MR_E_REF, MR_E_NEG, MR_E_ADD, MR_E_SUB,
 struct mr_expr {
 	enum mr_expr_kind kind;
 	int paren;            /* written in parentheses */
-	double num;           /* MR_E_NUM: its value */
+	int konst;            /* names no metric: its value is num */
+	double num;           /* MR_E_NUM, or konst: its value */
 	char *text;           /* MR_E_NUM: as written */
+	int line, col;        /* where it starts (its "(" when paren) */
 	int ref;              /* MR_E_REF: index into the claim's ref[] */
 	struct mr_expr *a, *b; /* operands (b: binary only) */
 };
@@ -129,6 +143,14 @@ void mr_claims_free(struct mr_claims *cs);
 int mr_claims_check_keys(const struct mr_claims *cs,
 			 const struct mr_config *cfg, int n);
 
+/* Check that every checkpoint a reference names is one of names[0..n-1],
+ * the checkpoints the --describe of the case called casename declares (a
+ * misspelt checkpoint would otherwise skip the claim for ever).  Returns
+ * 0, or -1 after printing "path:line:col: unknown checkpoint "X" of case
+ * C; checkpoints: a, b". */
+int mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
+			  const char *const *names, int n);
+
 /* Non-zero when config c has every key=value ref names. */
 int mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c);
 
@@ -147,9 +169,12 @@ struct mr_eval_data {
 };
 
 enum mr_claim_outcome {
-	MR_CLAIM_TRUE,   /* held in every combination that had data */
-	MR_CLAIM_FALSE,  /* false in at least one combination */
-	MR_CLAIM_NODATA, /* no combination had data */
+	MR_CLAIM_TRUE,      /* held in every combination that had data */
+	MR_CLAIM_FALSE,     /* false in at least one combination */
+	MR_CLAIM_NODATA,    /* no combination had data */
+	MR_CLAIM_UNDEFINED, /* false in none, undefined in at least one: a
+	                       division by a measured zero, or a result
+	                       beyond the doubles (inf, nan) */
 };
 
 struct mr_claim_result {
@@ -158,15 +183,19 @@ struct mr_claim_result {
 	int ntrue;       /* ... that held */
 	int nfalse;      /* ... that were false */
 	int nskipped;    /* ... without data */
+	int nundefined;  /* ... whose value was undefined */
 	char *detail;    /* one line: figures of a failing (or the first)
-	                    combination, or why all were skipped (owned) */
+	                    combination, why one was undefined, or why all
+	                    were skipped (owned) */
 	char **lines;    /* one line per combination, for verbose (owned) */
 	int nlines;
 };
 
 /* Evaluate c over the configs in d: once per combination of the values of
  * the axes (keys whose value differs between configs) that some reference
- * leaves unnamed.  Fills r (free with mr_claim_result_free). */
+ * leaves unnamed.  A combination is false when one of its comparisons is
+ * false, else undefined when one of them divides by zero or leaves the
+ * finite doubles, else true.  Fills r (free with mr_claim_result_free). */
 void mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 		   struct mr_claim_result *r);
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "baseline.h"
+#include "cases.h"
 #include "claims.h"
 #include "format.h"
 #include "rdir.h"
@@ -43,9 +44,47 @@ struct expect {
 	struct mr_baseline bl;
 };
 
+/* Check the checkpoints the claims name against those the case's
+ * --describe declares (the results alone cannot say: a checkpoint no run
+ * recorded may be one the case reaches only with other parameters, as
+ * fiber-stacks' "worked" only with work_mb > 0).  A case whose binary is
+ * not in cases_dir (results from elsewhere, a case no longer built) or
+ * whose --describe fails is not checked: its claims are evaluated as
+ * they are, and a checkpoint no run recorded skips them with
+ * "no checkpoint NAME recorded".  Returns 0 or -1 (printed). */
+static int
+check_ckpts(const struct mr_claims *cs, const char *cases_dir, const char *name)
+{
+	struct mr_cases_desc desc;
+	struct strbuf err = {0};
+	const char **names;
+	int i, j, any = 0, rc = 0;
+
+	for (i = 0; i < cs->n && !any; i++)
+		for (j = 0; j < cs->v[i].nref && !any; j++)
+			any = cs->v[i].ref[j].checkpoint != NULL;
+	/* the name comes from runs.tsv: never a path out of cases_dir */
+	if (!any || !cases_dir || !mr_cases_valid_name(name))
+		return 0;
+	if (mr_cases_load(cases_dir, name, &desc, &err) < 0) {
+		sb_free(&err);
+		return 0;
+	}
+	names = ecalloc((size_t)desc.nckpts + 1, sizeof *names);
+	for (i = 0; i < desc.nckpts; i++)
+		names[i] = desc.ckpts[i].name;
+	if (mr_claims_check_ckpts(cs, name, names, desc.nckpts) < 0)
+		rc = -1;
+	free(names);
+	mr_cases_free(&desc);
+	sb_free(&err);
+	return rc;
+}
+
 static int
 load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
-	      const char *exp, struct mr_vd_case *vk, struct expect *e)
+	      const char *exp, const char *cases_dir, struct mr_vd_case *vk,
+	      struct expect *e)
 {
 	char *dir;
 	int rc;
@@ -58,7 +97,8 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 		return -1;
 	vk->has_claims = rc == 0;
 	if (vk->has_claims &&
-	    mr_claims_check_keys(&e->claims, k->conf, k->ncfg) < 0)
+	    (mr_claims_check_keys(&e->claims, k->conf, k->ncfg) < 0 ||
+	     check_ckpts(&e->claims, cases_dir, k->name) < 0))
 		return -1;
 	dir = mr_rd_path(exp, R->platform);
 	vk->bl_path = esprintf("%s/%s.tsv", dir, k->name);
@@ -101,6 +141,10 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd_case *k,
 			break;
 		case MR_CLAIM_NODATA:
 			t->cskipped++;
+			break;
+		case MR_CLAIM_UNDEFINED:
+			w = MR_VD_UNDEFINED;
+			t->cundefined++;
 			break;
 		}
 		v = mr_vd_add(vk, MR_VD_CLAIM, w);
@@ -303,7 +347,7 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 	e = ecalloc(nsel + 1, sizeof *e);
 	for (i = 0; i < nsel; i++, vs->nk++) {
 		vs->k[i].name = estrdup(R.k[sel[i]].name);
-		if (load_expected(&R, &R.k[sel[i]], exp, &vs->k[i], &e[i]) < 0) {
+		if (load_expected(&R, &R.k[sel[i]], exp, o->cases_dir, &vs->k[i], &e[i]) < 0) {
 			vs->nk++;
 			goto out;
 		}

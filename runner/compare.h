@@ -16,6 +16,9 @@
 struct mr_cmp_opts {
 	const char *results_dir;  /* a results directory written by run */
 	const char *expected_dir; /* usually "expected" */
+	const char *cases_dir;    /* where the case binaries are, whose
+	                             --describe lists the checkpoints a claim
+	                             may name; NULL: not checked */
 	const char *const *cases; /* NULL-terminated; NULL or empty: every case in runs.tsv */
 	int verbose;              /* print every baseline row, not just changes */
 	FILE *out;                /* where the verdict table goes */

@@ -45,6 +45,8 @@ mr_fmt_totals(const struct mr_vd_totals *t)
 				  plural(t->notrepro, "does", "do"));
 		if (t->cskipped)
 			sb_printf(&b, ", %d skipped", t->cskipped);
+		if (t->cundefined)
+			sb_printf(&b, ", %d undefined", t->cundefined);
 	} else {
 		sb_add(&b, "no claims");
 	}
@@ -76,6 +78,7 @@ static const char *const colors[MR_VD_NWORDS] = {
 	[MR_VD_FAILED] = "1;31",
 	[MR_VD_NOTMEASURED] = "33",
 	[MR_VD_NOTINBL] = "33",
+	[MR_VD_UNDEFINED] = "1;33",    /* bold yellow: loud, not failing */
 };
 
 /* The verdict word w left-aligned in width columns, coloured when asked. */
@@ -118,7 +121,8 @@ human_claims(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 			continue;
 		if ((int)strlen(v->id) > w)
 			w = (int)strlen(v->id);
-		if (v->word != MR_VD_SKIPPED && (int)strlen(mr_vd_words[v->word]) > vw)
+		if (v->word != MR_VD_SKIPPED && v->word != MR_VD_UNDEFINED &&
+		    (int)strlen(mr_vd_words[v->word]) > vw)
 			vw = (int)strlen(mr_vd_words[v->word]);
 	}
 	for (i = 0; i < k->n; i++) {
@@ -127,7 +131,7 @@ human_claims(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 		if (v->kind != MR_VD_CLAIM)
 			continue;
 		fprintf(f, INDENT "claim  %-*s  ", w, v->id);
-		if (v->word == MR_VD_SKIPPED) {
+		if (v->word == MR_VD_SKIPPED || v->word == MR_VD_UNDEFINED) {
 			word(f, o, v->word, 0);
 			fprintf(f, " (%s)\n", v->detail);
 		} else {
@@ -362,11 +366,13 @@ tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 				fprintf(f, "%s %d %s: claim %s", ok, t, k->name, v->id);
 				if (v->word == MR_VD_SKIPPED)
 					fprintf(f, " # SKIP %s\n", v->detail);
+				else if (v->word == MR_VD_UNDEFINED)
+					fprintf(f, " # SKIP undefined: %s\n", v->detail);
 				else if (v->word == MR_VD_NOTREPRO)
 					fprintf(f, " # XFAIL does not reproduce\n");
 				else
 					fprintf(f, " %s\n", mr_vd_words[v->word]);
-				if (v->word != MR_VD_SKIPPED)
+				if (v->word != MR_VD_SKIPPED && v->word != MR_VD_UNDEFINED)
 					tap_diag(f, v->detail);
 				fprintf(f, "# \"%s\"\n", v->cite);
 				for (l = 0; o->verbose && l < v->nlines; l++)
@@ -520,7 +526,8 @@ junit_counts(const struct mr_vd_case *k, int *tests, int *failures, int *skipped
 			continue;
 		++*tests;
 		*failures += mr_vd_fails(v->word);
-		*skipped += v->word == MR_VD_SKIPPED || v->word == MR_VD_NOTREPRO;
+		*skipped += v->word == MR_VD_SKIPPED || v->word == MR_VD_NOTREPRO ||
+			    v->word == MR_VD_UNDEFINED;
 	}
 	for (j = 0; j < k->ncfg; j++) {
 		int fails = 0;
@@ -564,7 +571,8 @@ junit_claim(FILE *f, const struct mr_vd_case *k, const struct mr_vd *v)
 			mr_fmt_xml_str(f, "\n");
 		}
 		fprintf(f, "</failure>\n");
-	} else if (v->word == MR_VD_SKIPPED || v->word == MR_VD_NOTREPRO) {
+	} else if (v->word == MR_VD_SKIPPED || v->word == MR_VD_NOTREPRO ||
+		   v->word == MR_VD_UNDEFINED) {
 		fprintf(f, "      <skipped");
 		xml_attr(f, "message", msg.s);
 		fprintf(f, "/>\n");
@@ -751,12 +759,12 @@ static void
 json_totals(FILE *f, const struct mr_vd_totals *t)
 {
 	fprintf(f, "{\"claims\": %d, \"held\": %d, \"reproduces\": %d, \"regressed\": %d, "
-		   "\"does_not_reproduce\": %d, \"skipped\": %d, "
+		   "\"does_not_reproduce\": %d, \"skipped\": %d, \"undefined\": %d, "
 		   "\"baseline_held\": %d, \"baseline_regressed\": %d, "
 		   "\"baseline_improved\": %d, \"baseline_not_measured\": %d, "
 		   "\"runs_ok\": %d, \"runs_failed\": %d, \"runs_skipped\": %d}",
 		t->nclaims, t->held, t->reproduces, t->regressed, t->notrepro,
-		t->cskipped, t->bheld, t->bregressed, t->bimproved, t->bmissing,
+		t->cskipped, t->cundefined, t->bheld, t->bregressed, t->bimproved, t->bmissing,
 		t->rok, t->rfailed, t->rskipped);
 }
 

@@ -1600,6 +1600,7 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 			names[i] = cases[i].name;
 		co.results_dir = s.res.dir;
 		co.expected_dir = expected_dir;
+		co.cases_dir = cases_dir;
 		co.cases = names;
 		co.verbose = o->verbose;
 		co.out = stdout;
@@ -1639,12 +1640,13 @@ out:
 }
 
 static int
-cmd_compare(const struct opts *o, const char *expected_dir)
+cmd_compare(const struct opts *o, const char *expected_dir, const char *cases_dir)
 {
 	struct mr_cmp_opts co = { 0 };
 
 	co.results_dir = o->from;
 	co.expected_dir = expected_dir;
+	co.cases_dir = cases_dir;
 	co.cases = o->nnames ? o->names : NULL;
 	co.verbose = o->verbose;
 	co.out = stdout;
@@ -1840,7 +1842,7 @@ main(int argc, char **argv)
 		 is_dir(o.names[0]))
 		rc = cmd_report_dir(&o, o.names[0], cases_dir, expected_dir);
 	else if (o.from)
-		rc = cmd_compare(&o, expected_dir);
+		rc = cmd_compare(&o, expected_dir, cases_dir);
 	else
 		rc = cmd_run(&o, cases_dir, exe, expected_dir);
 	fflush(stdout);

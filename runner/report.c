@@ -177,10 +177,10 @@ verdict(struct doc *d, enum mr_vd_word w)
 {
 	static const char *const cls[MR_VD_NWORDS] = {
 		"held", "regressed", "improved", "held", "notrepro", "skipped",
-		"regressed", "notrepro", "notrepro",
+		"regressed", "notrepro", "notrepro", "notrepro",
 	};
 
-	if (mr_vd_fails(w) || w == MR_VD_IMPROVED)
+	if (mr_vd_fails(w) || w == MR_VD_IMPROVED || w == MR_VD_UNDEFINED)
 		fprintf(d->md, "**%s**", mr_vd_words[w]);
 	else
 		fputs(mr_vd_words[w], d->md);
@@ -371,6 +371,8 @@ summary_counts(struct doc *d, const struct mr_vd_totals *t, int what)
 				sb_printf(&b, ", %d do not reproduce", t->notrepro);
 			if (t->cskipped)
 				sb_printf(&b, ", %d skipped", t->cskipped);
+			if (t->cundefined)
+				sb_printf(&b, ", %d undefined", t->cundefined);
 		}
 	} else if (what == 1) {
 		if (!t->has_bl)
@@ -847,6 +849,7 @@ mr_report(const struct mr_report_opts *o)
 
 	co.results_dir = o->results_dir;
 	co.expected_dir = o->expected_dir;
+	co.cases_dir = o->cases_dir;
 	co.cases = o->cases;
 	if (mr_check_eval(&co, &vs) != MR_OK)
 		return MR_USAGE;

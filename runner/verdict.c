@@ -7,7 +7,7 @@
 
 const char *const mr_vd_words[MR_VD_NWORDS] = {
 	"held", "regressed", "improved", "reproduces", "does not reproduce",
-	"skipped", "failed", "not measured", "not in baseline",
+	"skipped", "failed", "not measured", "not in baseline", "undefined",
 };
 
 int
@@ -39,6 +39,7 @@ mr_vd_totals_add(struct mr_vd_totals *a, const struct mr_vd_totals *b)
 	a->regressed += b->regressed;
 	a->notrepro += b->notrepro;
 	a->cskipped += b->cskipped;
+	a->cundefined += b->cundefined;
 	a->has_claims |= b->has_claims;
 	a->has_bl |= b->has_bl;
 	a->bheld += b->bheld;

@@ -18,6 +18,9 @@ enum mr_vd_word {
 	MR_VD_FAILED,      /* a run that failed, crashed, timed out, ... */
 	MR_VD_NOTMEASURED, /* a baseline row no ok run measured */
 	MR_VD_NOTINBL,     /* a config with ok runs and no baseline rows */
+	MR_VD_UNDEFINED,   /* a claim false nowhere but undefined somewhere
+	                      (a division by a measured zero, a result
+	                      beyond the doubles): loud, not failing */
 	MR_VD_NWORDS
 };
 
@@ -72,7 +75,7 @@ struct mr_vd {
 
 /* Counts, per case and in all. */
 struct mr_vd_totals {
-	int nclaims, held, reproduces, regressed, notrepro, cskipped;
+	int nclaims, held, reproduces, regressed, notrepro, cskipped, cundefined;
 	int has_claims, has_bl;
 	int bheld, bregressed, bimproved, bmissing;
 	int rok, rfailed, rskipped;

@@ -58,6 +58,12 @@ check_ok() {
 	[[ "$output" == *rsss_kb* ]] || false
 }
 
+@test "a claim naming a checkpoint the case does not declare is exit 2 naming file:line:column" {
+	printf '%s\n' 'typo holds rss_kb@dnoe[mode=a] < rss_kb@done[mode=c] "x"' > "$EXP/ok.claims"
+	run -2 check_ok
+	[[ "$output" == *'ok.claims:1:19: unknown checkpoint "dnoe" of case ok (did you mean done?); checkpoints: done'* ]] || false
+}
+
 @test "without a baseline for this platform check says so and compares claims only" {
 	printf '%s\n' 'more-is-more holds rss_kb@done[mode=a] < rss_kb@done[mode=c] "fixture"' > "$EXP/ok.claims"
 	run -0 check_ok

@@ -15,9 +15,10 @@ listed_message() {
 
 check_bad() {
 	local dir=$1 results=$2 expected=$3 want
+	shift 3
 	want=$(listed_message "$dir")
 	[ -n "$want" ] || { echo "no message listed for $dir"; return 1; }
-	run -2 --separate-stderr "$MR" check --from "$results" --expected "$expected"
+	run -2 --separate-stderr timeout 60 "$MR" check --from "$results" --expected "$expected" "$@"
 	echo "stderr: $stderr"
 	echo "want:   $want"
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
@@ -28,7 +29,7 @@ check_bad() {
 @test "every malformed claims file names its file:line:column" {
 	for d in "$DATA"/bad-claims/*/; do
 		name=bad-claims/$(basename "$d")
-		check_bad "$name" "$DATA/results-held" "$d"
+		check_bad "$name" "$DATA/results-held" "$d" --cases "$DATA/cases"
 		[[ "$stderr" == *"$name/fixture-stacks.claims:"[0-9]*:[0-9]*": "* ]] || false
 	done
 }
@@ -46,6 +47,56 @@ check_bad() {
 	[[ "$output" == *"dontneed-returns  regressed"* ]] || false
 	[[ "$output" == *"rss_kb@cleared"*regressed* ]] || false
 	[[ "$output" == *"failed (crashed: SIGSEGV)"* ]] || false
+}
+
+@test "a misspelt checkpoint is exit 2 naming it and the case's checkpoints; without the case's describe it skips" {
+	run -2 --separate-stderr timeout 60 "$MR" check --from "$DATA/results-held" \
+		--expected "$DATA/bad-claims/checkpoint" --cases "$DATA/cases"
+	echo "$stderr"
+	[[ "$stderr" == *'fixture-stacks.claims:2:19: unknown checkpoint "clearde" of case fixture-stacks (did you mean cleared?); checkpoints: created, cleared' ]] || false
+	[ -z "$output" ]
+	# No fixture-stacks in the default cases dir: nothing declares the
+	# checkpoints, and a checkpoint no run recorded may be one the case
+	# reaches only with other parameters.
+	run -0 timeout 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/bad-claims/checkpoint"
+	[[ "$output" == *"typo  skipped ("*"no checkpoint clearde recorded"* ]] || false
+}
+
+@test "a claim of 150,000 terms is exit 2 naming the limit, not a crash" {
+	mkdir "$BATS_TEST_TMPDIR/exp"
+	{
+		printf 'flat holds rss_kb@cleared'
+		for ((i = 0; i < 150000; i++)); do printf ' + 1'; done
+		printf ' > 0 "fixture"\n'
+	} > "$BATS_TEST_TMPDIR/exp/fixture-stacks.claims"
+	run -2 --separate-stderr timeout 60 "$MR" check --from "$DATA/results-held" --expected "$BATS_TEST_TMPDIR/exp"
+	echo "$stderr"
+	[[ "$stderr" == *"fixture-stacks.claims:1:1049: claim flat has too many terms (limit: 256 numbers and metrics in a claim)" ]] || false
+	# and a claims file beyond the limit of a file is refused whole
+	head -c 1100000 /dev/zero | tr '\0' ' ' > "$BATS_TEST_TMPDIR/exp/fixture-stacks.claims"
+	run -2 --separate-stderr timeout 60 "$MR" check --from "$DATA/results-held" --expected "$BATS_TEST_TMPDIR/exp"
+	[[ "$stderr" == *"fixture-stacks.claims: larger than 1024 KiB (the limit of a claims file)" ]] || false
+}
+
+@test "a division by a measured zero is undefined in every format, with the reason, and does not fail" {
+	local why='(rss_kb@cleared[madvise=free] - rss_kb@cleared[madvise=free]) is 0 (a division by zero)'
+	run -0 timeout 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/undefined"
+	[[ "$output" == *"inf-holds      undefined (allocator=glibc: 150 820 / (150 820 - 150 820) > 1 is undefined: $why"* ]] || false
+	[[ "$output" == *"nan-regresses  undefined ("*"(wall_ms - wall_ms) is 0 (a division by zero)"* ]] || false
+	[[ "$output" == *"defined        held"* ]] || false
+	[[ "$output" == *"1 claim held, 0 reproduces, 0 regressed, 2 undefined;"* ]] || false
+	[[ "$output" != *regressed\ \ * ]] || false
+	run -0 timeout 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/undefined" --format tap
+	[[ "$output" == *"ok 1 fixture-stacks: claim inf-holds # SKIP undefined: allocator=glibc: "*"$why"* ]] || false
+	[[ "$output" == *"ok 2 fixture-stacks: claim nan-regresses # SKIP undefined: "* ]] || false
+	[[ "$output" != *"not ok"* ]] || false
+	run -0 timeout 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/undefined" --format junit
+	[[ "$output" == *'<skipped message="undefined: allocator=glibc: 150 820 / (150 820 - 150 820) &gt; 1 is undefined: '* ]] || false
+	[[ "$output" != *"<failure"* ]] || false
+	run -0 timeout 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/undefined" --format json
+	[ "$(grep -o '"verdict": "undefined"' <<< "$output" | wc -l)" -eq 2 ]
+	[[ "$output" == *'"undefined": 2'* ]] || false
+	[[ "$output" == *'"status": "passed"'* ]] || false
 }
 
 # --- the command line -------------------------------------------------------
