@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -142,6 +143,38 @@ inherited_allocator_env(struct mr_envfp *fp)
 	}
 }
 
+/* The runner's resource limits, which its cases inherit: the soft limit
+ * (the one in force), in the kernel's units (bytes, or a count), or
+ * "unlimited".  RLIMIT_STACK is also glibc's default thread stack size,
+ * so it moves every thread's VSZ; RLIMIT_AS turns large reservations into
+ * failures. */
+static void
+rlimits(struct mr_envfp *fp)
+{
+	static const struct {
+		const char *key;
+		int res;
+	} lim[] = {
+		{ "rlimit.as", RLIMIT_AS },
+		{ "rlimit.stack", RLIMIT_STACK },
+		{ "rlimit.nofile", RLIMIT_NOFILE },
+		{ "rlimit.nproc", RLIMIT_NPROC },
+		{ "rlimit.memlock", RLIMIT_MEMLOCK },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof lim / sizeof *lim; i++) {
+		struct rlimit rl;
+
+		if (getrlimit(lim[i].res, &rl) < 0)
+			add(fp, lim[i].key, "-");
+		else if (rl.rlim_cur == RLIM_INFINITY)
+			add(fp, lim[i].key, "unlimited");
+		else
+			add(fp, lim[i].key, "%llu", (unsigned long long)rl.rlim_cur);
+	}
+}
+
 void
 mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		 const struct mr_alloc *allocs)
@@ -181,6 +214,7 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	add(fp, "thp_defrag", "%s", defrag);
 	read_trim("/proc/sys/vm/overcommit_memory", buf, sizeof buf);
 	add(fp, "overcommit", "%s", buf);
+	rlimits(fp);
 	add(fp, "memrepro_version", "%s", MEMREPRO_VERSION);
 	add(fp, "commit", "%s", MR_COMMIT);
 	add(fp, "profile", "%s", run->profile);

@@ -376,6 +376,10 @@ struct opts {
 	char **owned;              /* argument strings read back by --resume */
 };
 
+/* --resume DIR: the fd holding DIR's lock, taken before anything of DIR
+ * is read (mr_results_lock), handed to mr_results_reopen; -1: none. */
+static int resume_lock = -1;
+
 static void
 opts_free(struct opts *o)
 {
@@ -1377,9 +1381,15 @@ run_env_keys(struct mr_envfp *fp, const struct opts *o, const char *cases_dir,
 static int
 resume_may_differ(const char *key)
 {
-	/* options: the resume's own are read from it (plus --cases) */
+	/* options: the resume's own are read from it (plus --cases).  Of the
+	 * resource limits, RLIMIT_AS and RLIMIT_STACK change what a case
+	 * measures (the stack limit is glibc's default thread stack size): a
+	 * change of them refuses; the others only decide whether a case can
+	 * run at all, and a run that cannot says so in its outcome. */
 	return strcmp(key, "started") == 0 || strcmp(key, "cases_dir") == 0 ||
 	       strcmp(key, "options") == 0 || strcmp(key, "jobs") == 0 ||
+	       strcmp(key, "rlimit.nofile") == 0 || strcmp(key, "rlimit.nproc") == 0 ||
+	       strcmp(key, "rlimit.memlock") == 0 ||
 	       strncmp(key, "memory_cgroup.", 14) == 0 ||
 	       strncmp(key, "kill_cgroup.", 12) == 0 || strncmp(key, "resumed.", 8) == 0;
 }
@@ -1556,8 +1566,10 @@ cmd_run(const struct opts *o, const char *cases_dir, const char *self_exe,
 		goto out;
 	}
 	outdir = o->out ? estrdup(o->out) : mr_results_default_dir();
-	if ((o->resume ? mr_results_reopen(&s.res, outdir, &s.done) :
-			 mr_results_open(&s.res, outdir)) < 0) {
+	rc = o->resume ? mr_results_reopen(&s.res, outdir, resume_lock, &s.done) :
+			 mr_results_open(&s.res, outdir);
+	resume_lock = -1; /* s.res's now */
+	if (rc < 0) {
 		free(outdir);
 		rc = MR_USAGE;
 		goto out;
@@ -1740,7 +1752,10 @@ resume_args(struct opts *o)
 	char **argv, *copy, *tok, *save = NULL;
 	int argc = 0, named = 0;
 
-	if (mr_results_read_env(o->resume, &fp) < 0) {
+	/* before anything is read: a runner writing DIR may be between two
+	 * of its writes */
+	if ((resume_lock = mr_results_lock(o->resume, "wait until it ends")) < 0 ||
+	    mr_results_read_env(o->resume, &fp) < 0) {
 		opts_free(o);
 		exit(MR_USAGE);
 	}
@@ -1806,6 +1821,53 @@ resume_args(struct opts *o)
 	*o = n;
 }
 
+/* A command that reads results directories and runs nothing: while a
+ * runner still writes one, say so; refuse (MR_USAGE) when what is made of
+ * it lasts (refuse: merged results, baselines), else warn and go on (a
+ * look at the runs so far).  MR_OK otherwise. */
+static int
+readers_check(const char *const *dirs, int n, int refuse)
+{
+	int i, rc = MR_OK;
+	long pid;
+
+	for (i = 0; i < n; i++) {
+		char who[48] = "";
+
+		if (mr_results_busy(dirs[i], &pid) != 1)
+			continue;
+		if (pid)
+			snprintf(who, sizeof who, " (pid %ld)", pid);
+		if (refuse) {
+			weprintf("%s is still being written by a runner%s: refusing to %s it before the run ends",
+				 dirs[i], who, refuse == 1 ? "merge" : "bless from");
+			rc = MR_USAGE;
+		} else {
+			weprintf("warning: %s is still being written by a runner%s: its results are not complete",
+				 dirs[i], who);
+		}
+	}
+	return rc;
+}
+
+/* The results directories a command only reads, and whether it refuses
+ * one a runner still writes (readers_check).  Returns its status. */
+static int
+readers(const struct opts *o)
+{
+	const char *cmd = o->cmd->name;
+
+	if (strcmp(cmd, "merge") == 0)
+		return readers_check((const char *const *)o->names, o->nnames, 1);
+	if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "trend") == 0)
+		return readers_check((const char *const *)o->names, o->nnames, 0);
+	if (o->from)
+		return readers_check(&o->from, 1, strcmp(cmd, "bless") == 0 ? 2 : 0);
+	if (strcmp(cmd, "report") == 0 && o->nnames == 1 && is_dir(o->names[0]))
+		return readers_check((const char *const *)o->names, 1, 0);
+	return MR_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1826,7 +1888,9 @@ main(int argc, char **argv)
 	if (plots_dir)
 		o.plots = plots_dir;
 	mr_spawn_init();
-	if (strcmp(o.cmd->name, "list") == 0)
+	if ((rc = readers(&o)) != MR_OK)
+		;
+	else if (strcmp(o.cmd->name, "list") == 0)
 		rc = cmd_list(cases_dir);
 	else if (strcmp(o.cmd->name, "describe") == 0)
 		rc = cmd_describe(&o, cases_dir);

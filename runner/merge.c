@@ -16,7 +16,7 @@
 static const char *const same_keys[] = {
 	"platform", "memrepro_version", "commit", "profile", "repeat",
 	"interval_ms", "timeout_s", "cases", "mem_cap_mib", "shard.plan",
-	"options", "aslr", NULL,
+	"options", "aslr", "rlimit.as", "rlimit.stack", NULL,
 };
 
 static const char *const files[] = { "runs.tsv", "checkpoints.tsv", "series.tsv", NULL };

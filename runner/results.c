@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -47,6 +48,8 @@ mr_results_default_dir(void)
 	return dir;
 }
 
+/* Empty but for the lock file (a runner that stopped before its first
+ * file leaves that). */
 static int
 empty_dir(const char *dir)
 {
@@ -57,7 +60,8 @@ empty_dir(const char *dir)
 	if (!d)
 		return -1;
 	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		    strcmp(de->d_name, MR_RESULTS_LOCK) != 0)
 			empty = 0;
 	closedir(d);
 	return empty;
@@ -121,22 +125,153 @@ ckpt_header(struct strbuf *h)
 	sb_add(h, "\ttree_rss_kb\ttree_pss_kb\ttree_private_dirty_kb\ttree_nproc\tcgroup_kb\n");
 }
 
+/* --- the lock ------------------------------------------------------- */
+
+/* The pid a lock file names, or 0 (none, or one being written). */
+static long
+lock_pid(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+	long long pid;
+
+	if (n <= 1 || buf[n - 1] != '\n')
+		return 0;
+	buf[n - 1] = '\0';
+	if (strspn(buf, "0123456789") != (size_t)(n - 1) || parse_ll(buf, &pid) < 0 ||
+	    pid <= 0 || pid > INT32_MAX)
+		return 0;
+	return (long)pid;
+}
+
+/* Open dir's lock file, created (create) or only if it exists.  It must be
+ * a regular file of one link: the directory may come from elsewhere, and
+ * the runner writes its pid into it.  Returns the fd (close-on-exec), or
+ * -1, with a message printed when create (else quietly). */
+static int
+lock_open(const char *dir, int create)
+{
+	char *path = esprintf("%s/%s", dir, MR_RESULTS_LOCK);
+	int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+		      O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+	struct stat st;
+
+	if (fd < 0) {
+		if (!create)
+			;
+		else if (errno == ELOOP)
+			weprintf("results directory %s: %s is a symbolic link: refusing it", dir, path);
+		else if (errno == ENOENT || errno == ENOTDIR)
+			weprintf("results directory %s:", dir);
+		else
+			weprintf("results directory %s: lock %s:", dir, path);
+		free(path);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		if (create)
+			weprintf("results directory %s: %s is not a regular file of its own (one link): refusing it",
+				 dir, path);
+		close(fd);
+		free(path);
+		errno = EPERM;
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+/* "results directory DIR is being written by another memrepro (pid N):
+ * ADVICE".  The pid is the one that took the lock; workers it forked (-j)
+ * hold the lock too, and may outlive it. */
+static void
+say_busy(const char *dir, long pid, const char *advice)
+{
+	if (pid)
+		weprintf("results directory %s is being written by another memrepro (pid %ld): %s",
+			 dir, pid, advice);
+	else
+		weprintf("results directory %s is being written by another memrepro: %s", dir, advice);
+}
+
+/* flock without blocking, again after a signal (a few times: bounded). */
+static int
+try_flock(int fd, int op)
+{
+	int i, rc = -1;
+
+	for (i = 0; i < 8; i++)
+		if ((rc = flock(fd, op | LOCK_NB)) == 0 || errno != EINTR)
+			break;
+	return rc;
+}
+
+int
+mr_results_lock(const char *dir, const char *advice)
+{
+	int fd = lock_open(dir, 1);
+	char buf[32];
+	int len;
+
+	if (fd < 0)
+		return -1;
+	if (try_flock(fd, LOCK_EX) < 0) {
+		int held = errno == EWOULDBLOCK;
+
+		if (!held)
+			weprintf("results directory %s: lock %s/%s:", dir, dir, MR_RESULTS_LOCK);
+		else
+			say_busy(dir, lock_pid(fd), advice);
+		close(fd);
+		return -1;
+	}
+	/* who holds it, for the message above; the lock itself is the flock */
+	len = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)len, 0) != len)
+		weprintf("results directory %s: write %s/%s:", dir, dir, MR_RESULTS_LOCK);
+	return fd;
+}
+
+int
+mr_results_busy(const char *dir, long *pid)
+{
+	int fd = lock_open(dir, 0), busy = 0;
+
+	*pid = 0;
+	/* none, or not a regular file: no runner of ours made it */
+	if (fd < 0)
+		return 0;
+	if (try_flock(fd, LOCK_SH) < 0 && errno == EWOULDBLOCK) {
+		busy = 1;
+		*pid = lock_pid(fd);
+	}
+	close(fd); /* and with it the shared lock */
+	return busy;
+}
+
+/* --- writing -------------------------------------------------------- */
+
 int
 mr_results_open(struct mr_results *r, const char *dir)
 {
 	struct strbuf h = { 0 };
 	struct stat st;
 	char *logs;
+	long pid;
 	int rc;
 
 	memset(r, 0, sizeof *r);
+	r->lock = -1;
 	if (stat(dir, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
 			weprintf("results directory %s: exists and is not a directory", dir);
 			return -1;
 		}
 		if (empty_dir(dir) != 1) {
-			weprintf("results directory %s: exists and is not empty (choose another --out)", dir);
+			if (mr_results_busy(dir, &pid) == 1)
+				say_busy(dir, pid, "choose another --out");
+			else
+				weprintf("results directory %s: exists and is not empty (choose another --out)", dir);
 			return -1;
 		}
 	}
@@ -147,6 +282,10 @@ mr_results_open(struct mr_results *r, const char *dir)
 		weprintf("create %s:", dir);
 		return -1;
 	}
+	/* two runners given the same new directory: the second stops here,
+	 * or at the O_EXCL create of the files below */
+	if ((r->lock = mr_results_lock(dir, "choose another --out")) < 0)
+		return -1;
 	r->dir = estrdup(dir);
 	logs = esprintf("%s/logs", dir);
 	rc = mkdir(logs, 0755);
@@ -451,7 +590,7 @@ repair(const char *dir, const char *name, off_t max, const char *header,
 }
 
 int
-mr_results_reopen(struct mr_results *r, const char *dir,
+mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 		  struct mr_results_done *done)
 {
 	struct strbuf h = { 0 };
@@ -461,8 +600,11 @@ mr_results_reopen(struct mr_results *r, const char *dir,
 
 	memset(r, 0, sizeof *r);
 	memset(done, 0, sizeof *done);
-	if (check_space(dir) < 0)
+	r->lock = lock;
+	if (check_space(dir) < 0) {
+		mr_results_close(r);
 		return -1;
+	}
 	ckpt_header(&h);
 	if (repair(dir, "env.tsv", MR_SIO_ENV_MAX, "key\tvalue\n", NULL, NULL) < 0 ||
 	    repair(dir, "runs.tsv", MR_SIO_TSV_MAX, runs_header, NULL, done) < 0)
@@ -582,6 +724,10 @@ mr_results_close(struct mr_results *r)
 		}
 		*f[i] = NULL;
 	}
+	/* the workers (-j) that inherited it hold it until they exit too */
+	if (r->lock >= 0)
+		close(r->lock);
+	r->lock = -1;
 	free(r->dir);
 	r->dir = NULL;
 	return rc;

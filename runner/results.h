@@ -13,8 +13,12 @@
 #include "envfp.h"
 #include "spawn.h"
 
+/* The lock file of a results directory: docs/formats.md, "The lock". */
+#define MR_RESULTS_LOCK "memrepro.lock"
+
 struct mr_results {
 	char *dir;      /* owned */
+	int lock;       /* fd of dir/MR_RESULTS_LOCK holding its flock, or -1 */
 	FILE *env;
 	FILE *runs;
 	FILE *ckpts;
@@ -38,9 +42,26 @@ struct mr_results_run {
  * "-3"... appended when that exists already.  Owned. */
 char *mr_results_default_dir(void);
 
-/* Create dir (and parents) and its files with their header rows.  An
- * existing non-empty dir is refused.  Returns 0, or -1 with a message
- * printed (not writable, not empty, ...). */
+/* Take the lock of results directory dir, which must exist: an exclusive
+ * flock on dir/MR_RESULTS_LOCK (created if need be, without following a
+ * link; a regular file of one link), which then holds the runner's pid.
+ * Held by whoever holds the fd: it is close-on-exec, so no case inherits
+ * it, while the runner's workers (forks, -j) do, and it is released when
+ * the last of them exits.  Returns the fd, or -1 with a message printed:
+ * "results directory DIR is being written by another memrepro (pid N):
+ * <advice>" when another holds it. */
+int mr_results_lock(const char *dir, const char *advice);
+
+/* Whether a runner holds dir's lock: 1 (with the pid it wrote in *pid, or
+ * 0 when unknown), or 0: not, or no lock file (a directory an older
+ * memrepro wrote), or one that is not a regular file (no runner made it).
+ * Takes and drops a shared lock: never blocks, prints nothing. */
+int mr_results_busy(const char *dir, long *pid);
+
+/* Create dir (and parents) and its files with their header rows, holding
+ * its lock (mr_results_lock) until mr_results_close.  An existing dir
+ * with anything but the lock file in it is refused.  Returns 0, or -1
+ * with a message printed (not writable, not empty, being written, ...). */
 int mr_results_open(struct mr_results *r, const char *dir);
 
 /* The runs a results directory already has, for run --resume: sorted
@@ -50,7 +71,9 @@ struct mr_results_done {
 	int n;
 };
 
-/* Reopen dir, written by an interrupted run, to continue it.  Its TSV
+/* Reopen dir, written by an interrupted run, to continue it; lock: what
+ * mr_results_lock(dir) returned, owned by r from now on (closed by
+ * mr_results_close, and on failure).  Its TSV
  * headers must be the ones this runner writes.  Repairs what an
  * interruption can leave: a last line without its newline (a runner killed
  * outright in the middle of a write) is cut off, and the checkpoint and
@@ -59,7 +82,7 @@ struct mr_results_done {
  * The directory may come from elsewhere: its files are read and appended
  * to through safeio.h (a symbolic link or anything but a regular file is
  * refused, never followed).  Returns 0, or -1 with a message printed. */
-int mr_results_reopen(struct mr_results *r, const char *dir,
+int mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 		      struct mr_results_done *done);
 
 /* Non-zero when done has the run. */
@@ -89,7 +112,8 @@ char *mr_results_log(struct mr_results *r, const char *casename,
  * flush them.  Returns 0 or -1 (a write failed; message printed). */
 int mr_results_add(struct mr_results *r, const struct mr_results_run *run);
 
-/* Close every file; returns 0 or -1 when a final flush failed. */
+/* Close every file and release the lock; returns 0 or -1 when a final
+ * flush failed. */
 int mr_results_close(struct mr_results *r);
 
 /* One progress line for a run:
