@@ -237,7 +237,7 @@ check: test
 # THP mode (switched, and put back, as root; skipped otherwise) and beside
 # a busy loop on CPU 0.  Four corpus runs: too long for every check.
 check-portable: deps all
-	MEMREPRO_PORTABLE=1 JOBS=$(JOBS) $(BATS) tests/portable.bats
+	MEMREPRO_PORTABLE=1 JOBS=$(JOBS) $(BATS) --show-output-of-passing-tests tests/portable.bats
 
 # What CI runs (.ci/run): the check, check-portable, then the proofs that
 # the runner itself is clean (valgrind, sanitizers, a bounded fuzz run,
