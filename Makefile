@@ -11,6 +11,8 @@
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
 #   make lint       cppcheck and clang-tidy
+#   make check-portable  the quick corpus under THP always, madvise and never
+#                   (as root) and with one CPU kept busy (tests/portable.bats)
 #
 # Honours CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR, JOBS (default: the CPUs).
 # Objects go to build/.
@@ -108,7 +110,7 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 
-.PHONY: all check ci test report deps deps-build install uninstall clean
+.PHONY: all check check-portable ci test report deps deps-build install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN) $(UNIT_BIN)
 
@@ -244,9 +246,17 @@ test: deps all
 check: test
 	$(B)/memrepro check --profile quick -j $(JOBS) $(MEMREPRO_FLAGS)
 
-# What CI runs (.ci/run): the check, then the proofs that the runner itself
-# is clean (valgrind, sanitizers, a bounded fuzz run, static analysis).
+# check on machines unlike the reference one: the quick corpus under each
+# THP mode (switched, and put back, as root; skipped otherwise) and beside
+# a busy loop on CPU 0.  Four corpus runs: too long for every check.
+check-portable: deps all
+	MEMREPRO_PORTABLE=1 JOBS=$(JOBS) $(BATS) --show-output-of-passing-tests tests/portable.bats
+
+# What CI runs (.ci/run): the check, check-portable, then the proofs that
+# the runner itself is clean (valgrind, sanitizers, a bounded fuzz run,
+# static analysis).
 ci: check
+	$(MAKE) check-portable
 	$(MAKE) memcheck
 	$(MAKE) sanitize
 	$(MAKE) fuzz

@@ -54,6 +54,13 @@ struct mr_baseline {
 extern const char *const mr_bless_ckpt_metrics[];
 extern const char *const mr_bless_run_metrics[];
 
+struct mr_config;
+
+/* Non-zero when the metric (by name) of config c depends on a clock as
+ * much as on the work (mimalloc's minflt, see baseline.c): bless writes
+ * no row of it. */
+int mr_bl_timed(const struct mr_config *c, const char *metric);
+
 /* The tolerance bless gives a metric (by name) whose repeats had this
  * median, min and max: see the table in baseline.c. */
 double mr_bl_tolerance(const char *metric, double median, double min,

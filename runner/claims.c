@@ -1012,6 +1012,50 @@ p_cmp(struct parser *p)
 	p->c.cmp[p->c.ncmp++] = c;
 }
 
+/* The values of env.tsv's thp: the kernel's modes, and "none" (no THP). */
+static const char *const thp_modes[] = { "always", "madvise", "never", "none", NULL };
+
+/* "when thp=MODE[,MODE...]", after the status ("when" already read). */
+static void
+p_when(struct parser *p)
+{
+	struct tok t = next(p, M_KEY);
+	int i;
+
+	if (t.k == T_WORD && !is(p, &t, T_WORD, "thp"))
+		perr(p, t.line, t.col,
+		     "a claim is made for some THP modes only (when thp=MODE,...): \"%.*s\" is not thp",
+		     (int)(t.end - t.off), p->buf + t.off);
+	if (t.k != T_WORD)
+		unexpected(p, &t, "thp after \"when\"");
+	t = next(p, M_KEY);
+	if (!is(p, &t, T_PUNCT, "="))
+		unexpected(p, &t, "\"=\" after \"when thp\"");
+	for (;;) {
+		t = next(p, M_VAL);
+		if (t.k != T_WORD)
+			unexpected(p, &t, "a THP mode (always, madvise, never or none)");
+		for (i = 0; thp_modes[i]; i++)
+			if (is(p, &t, T_WORD, thp_modes[i]))
+				break;
+		if (!thp_modes[i])
+			perr(p, t.line, t.col,
+			     "unknown THP mode \"%.*s\": always, madvise, never or none (a kernel without THP)",
+			     (int)(t.end - t.off), p->buf + t.off);
+		for (i = 0; i < p->c.nwhen_thp; i++)
+			if (is(p, &t, T_WORD, p->c.when_thp[i]))
+				perr(p, t.line, t.col, "THP mode \"%s\" named twice",
+				     p->c.when_thp[i]);
+		p->c.when_thp = cgrow(p->cs, p->c.when_thp,
+				      sizeof *p->c.when_thp * (p->c.nwhen_thp + 1));
+		p->c.when_thp[p->c.nwhen_thp++] = cstrndup(p->cs, p->buf + t.off, t.end - t.off);
+		t = lex(p, M_EXPR);
+		if (!is(p, &t, T_PUNCT, ","))
+			break;
+		commit(p, &t);
+	}
+}
+
 static void
 p_claim(struct parser *p)
 {
@@ -1047,6 +1091,11 @@ p_claim(struct parser *p)
 		p->c.status = MR_REPORTED;
 	else
 		unexpected(p, &t, "\"holds\" or \"reported\" after the claim id");
+	t = lex(p, M_HEAD);
+	if (is(p, &t, T_WORD, "when")) {
+		commit(p, &t);
+		p_when(p);
+	}
 
 	for (;;) {
 		p_cmp(p);
@@ -1581,9 +1630,34 @@ pair(struct strbuf *b, const char *key, const char *val)
 		sb_printf(b, "%s%s unset", b->len ? "," : "", key);
 }
 
-void
-mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
-	      struct mr_claim_result *r)
+/* Whether c is made for the THP mode thp; if not, r is a skip saying why. */
+static int
+when_applies(const struct mr_claim *c, const char *thp, struct mr_claim_result *r)
+{
+	struct strbuf b = {0};
+	int i;
+
+	memset(r, 0, sizeof *r);
+	for (i = 0; i < c->nwhen_thp; i++)
+		if (thp && !strcmp(thp, c->when_thp[i]))
+			return 1;
+	if (!c->nwhen_thp)
+		return 1;
+	sb_add(&b, "claimed only when thp=");
+	for (i = 0; i < c->nwhen_thp; i++)
+		sb_printf(&b, "%s%s", i ? "," : "", c->when_thp[i]);
+	if (thp)
+		sb_printf(&b, "; this platform has thp=%s", thp);
+	else
+		sb_add(&b, "; the results do not record the THP mode");
+	r->outcome = MR_CLAIM_NODATA;
+	r->detail = b.s;
+	return 0;
+}
+
+static void
+eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
+		  struct mr_claim_result *r)
 {
 	struct axis *ax;
 	int naxes = axes_of(d->cfg, d->ncfg, &ax);
@@ -1782,6 +1856,14 @@ mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 	free(idx);
 	free(it);
 	axes_free(ax, naxes);
+}
+
+void
+mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
+	      struct mr_claim_result *r)
+{
+	if (when_applies(c, d->thp, r))
+		eval_combinations(c, d, r);
 }
 
 void

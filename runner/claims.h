@@ -114,6 +114,9 @@ struct mr_claim {
 	int ncmp;
 	struct mr_ref *ref;  /* every reference, in order of writing */
 	int nref;
+	char **when_thp;     /* "when thp=M,...": the platform THP modes the
+	                        claim is made for; NULL (nwhen_thp 0): any */
+	int nwhen_thp;
 	int line, col;       /* where the claim starts */
 };
 
@@ -166,6 +169,8 @@ struct mr_eval_data {
 	int (*value)(void *ctx, int i, const struct mr_ref *ref, double *out,
 		     char **why);
 	void *ctx;                   /* passed to value */
+	const char *thp;             /* the platform's THP mode (env.tsv's
+	                                thp), or NULL when not recorded */
 };
 
 enum mr_claim_outcome {
@@ -195,7 +200,9 @@ struct mr_claim_result {
  * the axes (keys whose value differs between configs) that some reference
  * leaves unnamed.  A combination is false when one of its comparisons is
  * false, else undefined when one of them divides by zero or leaves the
- * finite doubles, else true.  Fills r (free with mr_claim_result_free). */
+ * finite doubles, else true.  A claim made "when thp=..." for other THP modes than d->thp
+ * is not evaluated: MR_CLAIM_NODATA, the detail says why.  Fills r (free
+ * with mr_claim_result_free). */
 void mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 		   struct mr_claim_result *r);
 

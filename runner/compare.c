@@ -111,12 +111,12 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 }
 
 static void
-eval_claims(struct mr_vd_case *vk, const struct mr_rd_case *k,
-	    const struct mr_claims *cs)
+eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
+	    const struct mr_rd_case *k, const struct mr_claims *cs)
 {
 	struct mr_eval_data d = {
 		.cfg = k->conf, .ncfg = k->ncfg, .value = value_cb,
-		.ctx = (void *)k,
+		.ctx = (void *)k, .thp = mr_rd_env(R, "thp"),
 	};
 	struct mr_vd_totals *t = &vk->t;
 	int i;
@@ -367,7 +367,7 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 			vk->cfg[j].nskip = k->cfg[j].nskip;
 		}
 		vk->t.has_claims = vk->has_claims;
-		eval_claims(vk, k, &e[i].claims);
+		eval_claims(vk, &R, k, &e[i].claims);
 		eval_runs(vk, &R, k);
 		eval_baseline(vk, k, &e[i].bl);
 		mr_vd_totals_add(&vs->all, &vk->t);
@@ -465,6 +465,8 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
 	for (m = 0; mr_bless_run_metrics[m]; m++) {
 		struct mr_ref ref = { .metric = mr_run_metric(mr_bless_run_metrics[m]) };
 
+		if (mr_bl_timed(&k->conf[ci], mr_bless_run_metrics[m]))
+			continue;
 		rows += bless_row(b, k, ci, &ref);
 	}
 	/* Every checkpoint name of its ok runs, in order of appearance. */

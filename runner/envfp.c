@@ -2,6 +2,7 @@
 #include "envfp.h"
 
 #include <gnu/libc-version.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,12 +176,33 @@ rlimits(struct mr_envfp *fp)
 	}
 }
 
+/* The platform key's CPUs: figures depend on them.  glibc 2.36 makes up
+ * to 8 arenas per online CPU (thread-vsz, 250 threads on 2 CPUs: 15 extra
+ * 64 MiB heaps of VSZ), whatever the affinity mask (the same 1.4 GiB
+ * under taskset -c 0); jemalloc 4 per CPU of the mask (584.3 MiB, 550.3
+ * under taskset -c 0; by hand, x86_64, Linux 6.18).  "cpu2"; "cpu1of2"
+ * when the mask (taskset, a cpuset) holds fewer CPUs than are online. */
+static void
+cpu_key(char *out, size_t size)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	int usable = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		usable = CPU_COUNT(&set);
+	if (usable > 0 && usable < online)
+		snprintf(out, size, "cpu%dof%ld", usable, online);
+	else
+		snprintf(out, size, "cpu%ld", online);
+}
+
 void
 mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		 const struct mr_alloc *allocs)
 {
 	struct utsname u;
-	char thp[64], defrag[64], buf[512], started[64];
+	char thp[64], defrag[64], buf[512], started[64], cpus[64];
 	unsigned maj = 0, min = 0;
 	long long memkb = 0;
 	time_t now = time(NULL);
@@ -199,8 +221,9 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	}
 	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
 	bracketed("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag);
-	add(fp, "platform", "%s-glibc%s-linux%u.%u-thp_%s", u.machine,
-	    gnu_get_libc_version(), maj, min, thp);
+	cpu_key(cpus, sizeof cpus);
+	add(fp, "platform", "%s-glibc%s-linux%u.%u-thp_%s-%s", u.machine,
+	    gnu_get_libc_version(), maj, min, thp, cpus);
 	add(fp, "kernel", "%s %s", u.release, u.version);
 	add(fp, "libc", "%s", gnu_get_libc_version());
 	add(fp, "arch", "%s", u.machine);
