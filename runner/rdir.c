@@ -234,7 +234,7 @@ load_runs(struct mr_rd *R)
 		"case", "config", "repeat", "outcome", "detail",
 	};
 	struct mr_tsv t;
-	int col[NREQ], mcol[MR_NRUN_METRICS], clog, cover, rc, i;
+	int col[NREQ], mcol[MR_NRUN_METRICS], clog, cover, cstop, rc, i;
 
 	if (open_results_file(&t, R, "runs.tsv", MR_SIO_TSV_MAX) < 0)
 		return -1;
@@ -245,6 +245,7 @@ load_runs(struct mr_rd *R)
 		mcol[i] = mr_tsv_col(&t, mr_run_metrics[i]);
 	clog = mr_tsv_col(&t, "log");
 	cover = mr_tsv_col(&t, "overlap"); /* results before -j have none */
+	cstop = mr_tsv_col(&t, "stopped_ms"); /* nor before this one */
 	while ((rc = mr_tsv_next(&t)) > 0) {
 		const char *name = mr_tsv_get(&t, col[C_CASE]);
 		const char *cstr = mr_tsv_get(&t, col[C_CONFIG]);
@@ -315,6 +316,13 @@ load_runs(struct mr_rd *R)
 			if (mr_tsv_int(&t, cover, 0, 1000000, &ov) < 0)
 				goto fail;
 			r->overlap = (long)ov;
+		}
+		if (cstop >= 0 && strcmp(mr_tsv_get(&t, cstop), "-") != 0) {
+			long long st;
+
+			if (mr_tsv_int(&t, cstop, 0, 100000000000LL, &st) < 0)
+				goto fail;
+			r->stopped_ms = (long)st;
 		}
 		r->detail = estrdup(mr_tsv_get(&t, col[C_DETAIL]));
 		if (clog >= 0 && strcmp(mr_tsv_get(&t, clog), "-") &&
@@ -498,7 +506,7 @@ run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
 {
 	const struct mr_rd_ck *c;
 
-	if (r->overlap > 0 && mr_metric_is_time(ref->ckpt, ref->metric))
+	if ((r->overlap > 0 || r->stopped_ms > 0) && mr_metric_is_time(ref->ckpt, ref->metric))
 		return NAN;
 	if (!ref->ckpt)
 		return r->m[ref->metric];
@@ -554,14 +562,21 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 		return estrdup("no runs");
 	}
 	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
-		int alone = 0, beside = 0;
+		int alone = 0, beside = 0, stopped = 0;
 
 		for (i = 0; i < c->nrun; i++) {
 			const struct mr_rd_run *r = &k->run[c->run[i]];
 
-			if (r->outcome == MR_RD_OK)
+			if (r->outcome != MR_RD_OK)
+				continue;
+			if (r->stopped_ms > 0)
+				stopped++;
+			else
 				*(r->overlap > 0 ? &beside : &alone) += 1;
 		}
+		if (stopped && !alone && !beside)
+			return esprintf("%s measured while the runner stood still (stopped or suspended): not a time of the case",
+					metric);
 		if (beside && !alone)
 			return esprintf("%s measured beside other runs (-j): not a time of the case alone",
 					metric);

@@ -35,6 +35,9 @@ struct mr_rd_run {
 	double m[MR_NRUN_METRICS]; /* NAN: not measured */
 	long overlap;              /* other runs alive beside it (-j); its
 	                              times are not figures when > 0 */
+	long stopped_ms;           /* the runner stood still during it
+	                              (stopped, suspended): its times are
+	                              not figures when > 0 */
 	int *ck;                   /* its rows in the case's ck[], in file order (owned) */
 	int nck;
 };

@@ -24,7 +24,7 @@
 static const char runs_header[] =
 	"case\tconfig\trepeat\toutcome\tdetail\twall_ms\tpause_ms\tuser_ms\tsys_ms\t"
 	"maxrss_kb\tminflt\tmajflt\tpeak_rss_kb\tpeak_tree_rss_kb\tcgroup_peak_kb\t"
-	"samples\toverlap\tlog\n";
+	"samples\toverlap\tstopped_ms\tlog\n";
 static const char series_header[] =
 	"case\tconfig\trepeat\tt_ms\trss_kb\tvsz_kb\ttree_rss_kb\ttree_nproc\tcgroup_kb\n";
 
@@ -410,10 +410,11 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 		else
 			sb_add(&b, "\t-\t-");
 		add_kb(&b, res->cgroup_peak_kb);
-		sb_printf(&b, "\t%zu\t%d\t%s\n", res->nsamples, run->overlap, run->log);
+		sb_printf(&b, "\t%zu\t%d\t%" PRIu64 "\t%s\n", res->nsamples, run->overlap,
+			  res->stopped_ms, run->log);
 	} else
 		/* never started: no figures ("-"), no samples */
-		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t0\t-\t%s\n",
+		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t0\t-\t-\t%s\n",
 			  lead, run->outcome, run->detail, run->log);
 	/* checkpoints and series first: a reader that sees the runs.tsv row
 	 * finds the run's other rows already there */

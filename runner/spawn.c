@@ -27,6 +27,8 @@
 #define RECORD_MAX 1024
 /* More processes than any case should start; the rest go unmeasured. */
 #define TREE_MAX 4096
+/* What a log gives back when the disk fills, for the rows of the run. */
+#define LOG_GIVE_BACK (256u << 10)
 /* How long leftovers of a case may take to die after SIGKILL. */
 #define REAP_LIMIT_MS 5000
 
@@ -66,6 +68,29 @@ on_signal(int sig)
 	mr_spawn_interrupted = sig;
 }
 
+/* SIGCONT: the runner was stopped (SIGSTOP, Ctrl-Z) and goes on. */
+static volatile sig_atomic_t continued;
+
+static void
+on_cont(int sig)
+{
+	(void)sig;
+	continued++;
+}
+
+/* Time the machine spent suspended since boot: BOOTTIME counts it,
+ * MONOTONIC does not. */
+static uint64_t
+suspended_ns(void)
+{
+	struct timespec b, m;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &b) < 0 || clock_gettime(CLOCK_MONOTONIC, &m) < 0)
+		return 0;
+	return ((uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec) -
+	       ((uint64_t)m.tv_sec * 1000000000u + (uint64_t)m.tv_nsec);
+}
+
 static void note_inherited(void);
 
 void
@@ -91,6 +116,9 @@ mr_spawn_init(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_cont;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCONT, &sa, NULL);
 }
 
 int
@@ -136,6 +164,7 @@ child_signals(void)
 	sigaction(SIGINT, &dfl, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGHUP, &dfl, NULL);
+	sigaction(SIGCONT, &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
@@ -411,7 +440,9 @@ own_children(pid_t self, pid_t *out, int max)
 {
 	int n = mr_proc_children(self, out, max), i;
 
-	if (n == -ENOTSUP) {
+	/* no children files, or one not as the kernel writes them: every
+	 * process's parent, from /proc/PID/stat */
+	if (n < 0) {
 		struct pinfo *v;
 		int nv = scan_proc(&v);
 
@@ -1067,6 +1098,14 @@ log_output(struct run *r, const char *buf, size_t n)
 		if (w <= 0) {
 			r->log_error = 1;
 			r->res->log_errno = w < 0 ? errno : ENOSPC;
+			/* A full disk: give back the log's last 256 KiB, so
+			 * that the note below and the run's rows still fit. */
+			if (r->res->log_errno == ENOSPC || r->res->log_errno == EDQUOT) {
+				r->logged = r->logged > LOG_GIVE_BACK ? r->logged - LOG_GIVE_BACK : 0;
+				if (ftruncate(r->log_fd, (off_t)r->logged) == 0 &&
+				    lseek(r->log_fd, 0, SEEK_END) >= 0)
+					r->res->log_dropped += LOG_GIVE_BACK;
+			}
 			break;
 		}
 		r->logged += (uint64_t)w;
@@ -1111,12 +1150,17 @@ finish_output(struct run *r, int fd, int open)
 
 	while (open && read_output(r, fd) == 1)
 		;
-	if (!r->res->log_dropped)
+	if (r->log_error)
+		n = snprintf(note, sizeof note,
+			     "\n[memrepro: the log is cut short here: write: %s]\n",
+			     strerror(r->res->log_errno));
+	else if (r->res->log_dropped)
+		n = snprintf(note, sizeof note,
+			     "\n[memrepro: the log stops at %u MiB: %llu more bytes of output were dropped]\n",
+			     MR_SPAWN_LOG_MAX >> 20, (unsigned long long)r->res->log_dropped);
+	else
 		return;
-	n = snprintf(note, sizeof note,
-		     "\n[memrepro: the log stops at %u MiB: %llu more bytes of output were dropped]\n",
-		     MR_SPAWN_LOG_MAX >> 20, (unsigned long long)r->res->log_dropped);
-	if (!r->log_error && n > 0)
+	if (n > 0)
 		(void)!write(r->log_fd, note, (size_t)n);
 }
 
@@ -1136,7 +1180,8 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	int devnull = -1, outp[2] = { -1, -1 }, ckpt[2] = { -1, -1 }, ackp[2] = { -1, -1 };
 	int errp[2] = { -1, -1 }, pidfd = -1, ckpt_open = 1, out_open = 1;
 	int timed_out = 0, st = 0, e, rc = 0;
-	uint64_t deadline, next, end, limit_kb;
+	uint64_t deadline, next, end, limit_kb, susp0 = suspended_ns(), prev = 0, gap = 0;
+	sig_atomic_t cont0 = continued;
 	struct rusage ru = { 0 };
 	char **env;
 	ssize_t n;
@@ -1234,6 +1279,11 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		uint64_t now = mr_now_ns(), until;
 		int np = 0, ckpt_i = -1, pid_i = -1, out_i = -1, p;
 
+		/* the longest the loop stood still: how long a stop lasted */
+		if (prev && now - prev > gap)
+			gap = now - prev;
+		prev = now;
+
 		/* whatever ends the run, end_tree kills the tree below */
 		if (mr_spawn_interrupted) {
 			rc = -EINTR;
@@ -1287,6 +1337,18 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 			break;
 	}
 	end = mr_now_ns();
+	{
+		/* Stopped (SIGCONT came) or suspended: the case's clock ran
+		 * on while the runner's stood still, and every time of the
+		 * run counts that too. */
+		uint64_t susp = suspended_ns();
+
+		/* the two clocks are read one after the other: a few ns off */
+		susp = susp > susp0 ? susp - susp0 : 0;
+
+		if (continued != cont0 || susp > 100000000u)
+			res->stopped_ms = (susp + (continued != cont0 ? gap : 0)) / 1000000u + 1;
+	}
 	/* An OOM kill may have ended the case before a tick saw it. */
 	if (!timed_out && oom_struck(&r))
 		r.memcap = 1;
@@ -1470,6 +1532,19 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 
 		snprintf(detail + len, size - len, "%skilled %d leftover process%s",
 			 len ? "; " : "", res->leftovers, res->leftovers == 1 ? "" : "es");
+	}
+	if (res->stopped_ms) {
+		size_t len = strcmp(detail, "-") ? strlen(detail) : 0;
+
+		snprintf(detail + len, size - len,
+			 "%sthe runner stood still for %.1f s (stopped or suspended): its times are not measured",
+			 len ? "; " : "", (double)res->stopped_ms / 1000);
+	}
+	if (res->log_errno) {
+		size_t len = strcmp(detail, "-") ? strlen(detail) : 0;
+
+		snprintf(detail + len, size - len, "%sthe log is cut short: %s", len ? "; " : "",
+			 strerror(res->log_errno));
 	}
 	clean_detail(detail);
 	if (!detail[0])

@@ -145,6 +145,9 @@ struct mr_spawn_res {
 	uint64_t log_dropped;    /* output bytes past MR_SPAWN_LOG_MAX, or
 	                            lost to a failed write */
 	int log_errno;           /* why writing the log failed, or 0 */
+	uint64_t stopped_ms;     /* the runner stood still during the run
+	                            (SIGSTOP, a suspended machine): its times
+	                            are not the case's; 0: it did not */
 };
 
 /* Run the case once.  Returns 0 (whatever the case did: see res->out),

@@ -106,3 +106,33 @@ out() { echo "$BATS_TEST_TMPDIR/out"; }
 	[ "$rss" -lt $((20 * 1024)) ]
 	[ "$(tsv_col "$d/runs.tsv" cgroup_peak_kb)" -ge "$cg" ]
 }
+
+@test "a disk that fills during a run: the log is cut short with a note, the run's row says so" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
+	SMALL=$BATS_TEST_TMPDIR/small
+	mkdir "$SMALL"
+	mount -t tmpfs -o size=40m tmpfs "$SMALL" || skip "cannot mount a tmpfs here"
+	d=$SMALL/out
+	# (no `timeout` around it: $! must be the runner)
+	"$MR" run --cases "$FIX" --out "$d" nap spew --axis allocator=glibc --axis mode=a --axis ms=1000 \
+		--axis mb=32 --repeat 1 >"$BATS_TEST_TMPDIR/runner.out" 2>&1 &
+	runner=$!
+	wait_for 20 runs_begun "$d" 1
+	# while nap sleeps: leave about 8 MiB, less than spew's 16 MiB of log
+	dd if=/dev/zero of="$SMALL/filler" bs=1M count=32 2>/dev/null
+	rc=0
+	wait "$runner" || rc=$?
+	[ "$rc" = 1 ]
+	[[ "$(cat "$BATS_TEST_TMPDIR/runner.out")" == *"stopping, the runs that ended are in"* ]] || false
+	[ "$(tsv_col "$d/runs.tsv" outcome '$1 == "spew"')" = ok ]
+	[ "$(tsv_col "$d/runs.tsv" detail '$1 == "spew"')" = "the log is cut short: No space left on device" ]
+	log=$d/$(tsv_col "$d/runs.tsv" log '$1 == "spew"')
+	[ "$(tail -n 1 "$log")" = "[memrepro: the log is cut short here: write: No space left on device]" ]
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+}
+
+teardown() {
+	if [ -n "${SMALL:-}" ] && mountpoint -q "$SMALL"; then
+		umount "$SMALL"
+	fi
+}

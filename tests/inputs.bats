@@ -66,7 +66,7 @@ check_bad() {
 	mkdir "$BATS_TEST_TMPDIR/exp"
 	{
 		printf 'flat holds rss_kb@cleared'
-		for ((i = 0; i < 150000; i++)); do printf ' + 1'; done
+		yes ' + 1' | head -n 150000 | tr -d '\n'
 		printf ' > 0 "fixture"\n'
 	} > "$BATS_TEST_TMPDIR/exp/fixture-stacks.claims"
 	run -2 --separate-stderr timeout 60 "$MR" check --from "$DATA/results-held" --expected "$BATS_TEST_TMPDIR/exp"

@@ -87,7 +87,7 @@ rows() {
 	run -0 timeout -k 5 120 "$MR" run --resume "$d"
 	[[ "$output" == *"runs.tsv: resuming: dropped a line cut short"* ]] || false
 	[[ "$output" == *"checkpoints.tsv: resuming: dropped 1 row of the run that was interrupted"* ]] || false
-	! grep -q $'\t99\t' "$d/checkpoints.tsv"
+	! grep -q $'\t99\t' "$d/checkpoints.tsv" || false
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 12 ]
 	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
 }
@@ -178,4 +178,27 @@ teardown() {
 	wait_for 5 assert_log_pids_gone "$log" >/dev/null || true
 	assert_log_pids_gone "$log"
 	assert_no_run_cgroups "$d"
+}
+
+@test "a runner stopped (SIGSTOP) during a run: its times are marked not measured, no verdict uses them" {
+	d=$BATS_TEST_TMPDIR/stopped
+	# (no `timeout` around it: $! must be the runner)
+	"$MR" run --cases "$FIX" --out "$d" nap --axis allocator=glibc --axis mode=a,b --axis ms=1500 \
+		--repeat 1 >/dev/null 2>&1 &
+	runner=$!
+	wait_for 20 runs_begun "$d" 1
+	kill -STOP "$runner"
+	sleep 1
+	kill -CONT "$runner"
+	wait "$runner"
+	# the first run stood still about 1 s; the second did not
+	[ "$(tsv_col "$d/runs.tsv" stopped_ms '$2 ~ /mode=a/')" -ge 900 ]
+	[ "$(tsv_col "$d/runs.tsv" stopped_ms '$2 ~ /mode=b/')" = 0 ]
+	[[ "$(tsv_col "$d/runs.tsv" detail '$2 ~ /mode=a/')" == "the runner stood still for "*" s (stopped or suspended): its times are not measured" ]] || false
+	mkdir "$BATS_TEST_TMPDIR/exp"
+	printf '%s\n' 'naps holds wall_ms[mode=a] > 1000 "fixture: nap sleeps 1.5 s"' \
+		'naps-b holds wall_ms[mode=b] > 1000 "fixture: nap sleeps 1.5 s"' > "$BATS_TEST_TMPDIR/exp/nap.claims"
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/exp"
+	[[ "$output" == *"naps "*"skipped ("*"measured while the runner stood still (stopped or suspended)"* ]] || false
+	[[ "$output" == *"naps-b "*"held"* ]] || false
 }

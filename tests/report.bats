@@ -83,7 +83,7 @@ report: $d/report.html" ]
 	grep -q '](plots/allocators.png)' "$d/report.md"
 	# 2 charts per case and the allocator matrix, all inline
 	[ "$(grep -o 'src="data:image/png;base64,' "$d/report.html" | wc -l)" -eq 5 ]
-	! grep -qE '(src|href)="(https?:|plots/)' "$d/report.html"
+	! grep -qE '(src|href)="(https?:|plots/)' "$d/report.html" || false
 	grep -q '</html>' "$d/report.html"
 }
 

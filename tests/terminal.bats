@@ -27,7 +27,7 @@ on_tty() {
 	[[ "$output" == *$'\r[8/8] fail #2/2'* ]] || false
 	# ok runs leave no line of their own; failed runs do
 	screen=$(printf '%s\n' "$output" | tr '\r' '\n' | sed "s/$ESC\[K//g")
-	! printf '%s\n' "$screen" | grep -q '^ok mode=a #1/2 ok'
+	! printf '%s\n' "$screen" | grep -q '^ok mode=a #1/2 ok' || false
 	printf '%s\n' "$screen" | grep -q '^fail #1/2 failed (exit 1)'
 }
 

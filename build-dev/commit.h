@@ -1,0 +1,1 @@
+#define MR_COMMIT "bd082e8859be-dirty"

@@ -1,0 +1,3 @@
+build-dev/runner/util.o: runner/util.c runner/util.h runner/safeio.h
+runner/util.h:
+runner/safeio.h:
