@@ -55,6 +55,12 @@ vg 2 run --cases "$fix" ../x
 vg 1 run --cases "$fix" --out "$tmp/fixtures" --repeat 1 --timeout 2 --mem-cap 48 \
 	--axis allocator=glibc,jemalloc --axis how=segv,abort --axis mb=8 --axis records=300 \
 	--axis procs=1,3 crash fail hang hog junk noack ok orphan skip spew touch
+# the process tree: many children, a respawning chain, a daemonised
+# grandchild (killed through the run's cgroup and its children); a glibc
+# tunable the loader does not list
+vg 0 run --cases "$fix" --out "$tmp/tree" --repeat 1 --axis allocator=glibc \
+	--axis mode=sleep,chain,daemon --axis n=60 --axis mb=1 forks
+vg 2 run --cases "$fix" ok --axis glibc.malloc.no_such_tunable=1
 # -j: the runner's workers (forks of it, under memcheck too) and the
 # results they send back
 vg 1 run --cases "$fix" --out "$tmp/jobs" --repeat 2 --timeout 2 -j 2 \
