@@ -1,1 +1,0 @@
-#define MR_COMMIT "bd082e8859be-dirty"
