@@ -27,11 +27,7 @@ const char *const mr_rd_outcomes[MR_RD_NOUTCOMES] = {
 char *
 mr_rd_path(const char *dir, const char *name)
 {
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	return esprintf("%.*s/%s", (int)n, dir, name);
+	return mr_sio_path(dir, name);
 }
 
 /* Safe as one path component: [A-Za-z0-9._+-]+, not starting with '.'. */
