@@ -38,7 +38,7 @@ LIBEXECDIR ?= $(PREFIX)/libexec/memrepro
 MANDIR ?= $(PREFIX)/share/man
 
 B := build
-MR_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib -MMD -MP
+MR_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib -Irunner -MMD -MP
 BATS ?= bats
 MEMREPRO_FLAGS ?=
 
@@ -69,32 +69,32 @@ LIB_SRC := \
 
 RUNNER_SRC := \
 	runner/main.c \
-	runner/util.c \
-	runner/safeio.c \
-	runner/cases.c \
-	runner/matrix.c \
-	runner/alloc.c \
-	runner/spawn.c \
-	runner/cgroup.c \
-	runner/results.c \
-	runner/envfp.c \
-	runner/tsv.c \
-	runner/claims.c \
-	runner/baseline.c \
-	runner/compare.c \
-	runner/rdir.c \
-	runner/stats.c \
-	runner/verdict.c \
-	runner/format.c \
-	runner/term.c \
-	runner/plot.c \
-	runner/charts.c \
-	runner/report.c \
-	runner/diff.c \
-	runner/trend.c \
-	runner/schedule.c \
-	runner/shard.c \
-	runner/merge.c
+	runner/core/util.c \
+	runner/core/safeio.c \
+	runner/core/tsv.c \
+	runner/proto/cases.c \
+	runner/run/matrix.c \
+	runner/run/alloc.c \
+	runner/run/spawn.c \
+	runner/run/cgroup.c \
+	runner/run/envfp.c \
+	runner/run/term.c \
+	runner/run/schedule.c \
+	runner/run/shard.c \
+	runner/results/write.c \
+	runner/results/read.c \
+	runner/results/merge.c \
+	runner/check/claims.c \
+	runner/check/baseline.c \
+	runner/check/check.c \
+	runner/check/stats.c \
+	runner/check/verdict.c \
+	runner/out/format.c \
+	runner/out/plot.c \
+	runner/out/charts.c \
+	runner/out/report.c \
+	runner/out/compare.c \
+	runner/out/trend.c
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
@@ -132,8 +132,8 @@ $(B)/commit.h: FORCE
 	@printf '#define MR_COMMIT "%s"\n' '$(MR_COMMIT)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(B)/runner/envfp.o: $(B)/commit.h
-$(B)/runner/envfp.o: MR_CFLAGS += -include $(B)/commit.h
+$(B)/runner/run/envfp.o: $(B)/commit.h
+$(B)/runner/run/envfp.o: MR_CFLAGS += -include $(B)/commit.h
 
 .PHONY: FORCE
 FORCE:

@@ -1,6 +1,6 @@
 /* Fuzz target: a baseline file, expected/<platform>/<case>.tsv
- * (runner/baseline.c over runner/tsv.c). */
-#include "baseline.h"
+ * (runner/check/baseline.c over runner/core/tsv.c). */
+#include "check/baseline.h"
 #include "fuzz.h"
 
 int

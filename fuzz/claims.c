@@ -1,10 +1,10 @@
-/* Fuzz target: the claims language (runner/claims.c), parsed whole as
+/* Fuzz target: the claims language (runner/check/claims.c), parsed whole as
  * expected/<case>.claims, its keys and checkpoints checked, then every
  * claim evaluated over two configs whose values include a zero (the
  * evaluator recurses over the expression: fuzz/regressions/claims/flat-sum). */
 #include <string.h>
 
-#include "claims.h"
+#include "check/claims.h"
 #include "fuzz.h"
 
 /* A value for every reference: 0 at the first config, so divisions by

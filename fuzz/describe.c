@@ -1,11 +1,11 @@
-/* Fuzz target: what a case prints for --describe (runner/cases.c).  The
+/* Fuzz target: what a case prints for --describe (runner/proto/cases.c).  The
  * case is called what the input's "name" line says (the parser checks the
  * two agree), so real descriptions go deep. */
 #include <string.h>
 
-#include "cases.h"
+#include "proto/cases.h"
 #include "fuzz.h"
-#include "util.h"
+#include "core/util.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,11 +1,11 @@
 /* Fuzz target: checkpoint records as the runner reads them from a case
- * (runner/spawn.c's mr_spawn_parse_record), one per line of the input, for
+ * (runner/run/spawn.c's mr_spawn_parse_record), one per line of the input, for
  * a case that declares checkpoints "created" and "cleared". */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
-#include "spawn.h"
+#include "run/spawn.h"
 
 /* The longest record docs/formats.md allows, as spawn.c reads them. */
 #define RECORD_MAX 1024

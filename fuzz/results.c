@@ -1,10 +1,10 @@
-/* Fuzz target: a results directory (runner/rdir.c over runner/tsv.c).
+/* Fuzz target: a results directory (runner/results/read.c over runner/core/tsv.c).
  * The input is env.tsv, runs.tsv and checkpoints.tsv separated by form
  * feeds ('\f'); a missing part is a missing file. */
 #include <string.h>
 
 #include "fuzz.h"
-#include "rdir.h"
+#include "results/read.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 # allocators.gp: the allocator matrix of the corpus.
 #
-# Producer: memrepro report (runner/charts.c), which writes the derived
+# Producer: memrepro report (runner/out/charts.c), which writes the derived
 # allocators.tsv from the results:
 #
 #   gnuplot -c plots/allocators.gp allocators.tsv out.png|out.svg TITLE \

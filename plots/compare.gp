@@ -1,6 +1,6 @@
 # compare.gp: how the medians of one case changed between two results.
 #
-# Producer: memrepro compare (runner/diff.c), which writes the derived
+# Producer: memrepro compare (runner/out/compare.c), which writes the derived
 # compare.tsv from the two results directories:
 #
 #   gnuplot -c plots/compare.gp compare.tsv out.png|out.svg CASE TITLE \

@@ -1,6 +1,6 @@
 # diff.gp: the observed medians of one case against its baseline.
 #
-# Producer: memrepro report (runner/charts.c), which writes the derived
+# Producer: memrepro report (runner/out/charts.c), which writes the derived
 # <case>.diff.tsv from the results and expected/<platform>/<case>.tsv:
 #
 #   gnuplot -c plots/diff.gp CASE.diff.tsv out.png|out.svg TITLE ROWS \

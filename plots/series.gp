@@ -1,6 +1,6 @@
 # series.gp: memory over time of every config of one case, on one chart.
 #
-# Producer: memrepro report (runner/charts.c), over the results directory's
+# Producer: memrepro report (runner/out/charts.c), over the results directory's
 # own series.tsv and checkpoints.tsv (docs/formats.md, "Results directory").
 #
 #   gnuplot -c plots/series.gp series.tsv out.png|out.svg checkpoints.tsv \

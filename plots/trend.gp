@@ -1,6 +1,6 @@
 # trend.gp: figures of one case over many results directories.
 #
-# Producer: memrepro trend (runner/trend.c), which writes the derived
+# Producer: memrepro trend (runner/out/trend.c), which writes the derived
 # trend.tsv (the medians of every directory, in time order):
 #
 #   gnuplot -c plots/trend.gp trend.tsv out.png|out.svg CASE TITLE \

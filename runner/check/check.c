@@ -1,0 +1,761 @@
+#include "check/check.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/baseline.h"
+#include "proto/cases.h"
+#include "check/claims.h"
+#include "out/format.h"
+#include "results/read.h"
+#include "check/stats.h"
+#include "core/util.h"
+
+static const char *
+plural(int n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* The value of a reference at config ci: the median over its ok runs. */
+static int
+value_cb(void *ctx, int ci, const struct mr_ref *ref, double *out, char **why)
+{
+	const struct mr_rd_case *k = ctx;
+	double *v;
+	int n = mr_rd_values(k, ci, ref, &v);
+
+	if (n > 0)
+		*out = mr_st_median(v, n);
+	else
+		*why = mr_rd_nodata(k, ci, ref);
+	free(v);
+	return n > 0 ? 0 : -1;
+}
+
+/* --- check --------------------------------------------------------------- */
+
+/* What the expected directory says about one case. */
+struct expect {
+	struct mr_claims claims;
+	struct mr_baseline bl;
+};
+
+/* Check the checkpoints the claims name against those the case's
+ * --describe declares (the results alone cannot say: a checkpoint no run
+ * recorded may be one the case reaches only with other parameters, as
+ * fiber-stacks' "worked" only with work_mb > 0).  A case whose binary is
+ * not in cases_dir (results from elsewhere, a case no longer built) or
+ * whose --describe fails is not checked: its claims are evaluated as
+ * they are, and a checkpoint no run recorded skips them with
+ * "no checkpoint NAME recorded".  Returns 0 or -1 (printed). */
+static int
+check_ckpts(const struct mr_claims *cs, const char *cases_dir, const char *name)
+{
+	struct mr_cases_desc desc;
+	struct strbuf err = {0};
+	const char **names;
+	int i, j, any = 0, rc = 0;
+
+	for (i = 0; i < cs->n && !any; i++)
+		for (j = 0; j < cs->v[i].nref && !any; j++)
+			any = cs->v[i].ref[j].checkpoint != NULL;
+	/* the name comes from runs.tsv: never a path out of cases_dir */
+	if (!any || !cases_dir || !mr_cases_valid_name(name))
+		return 0;
+	if (mr_cases_load(cases_dir, name, &desc, &err) < 0) {
+		sb_free(&err);
+		return 0;
+	}
+	names = ecalloc((size_t)desc.nckpts + 1, sizeof *names);
+	for (i = 0; i < desc.nckpts; i++)
+		names[i] = desc.ckpts[i].name;
+	if (mr_claims_check_ckpts(cs, name, names, desc.nckpts) < 0)
+		rc = -1;
+	free(names);
+	mr_cases_free(&desc);
+	sb_free(&err);
+	return rc;
+}
+
+static int
+load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
+	      const char *exp, const char *cases_dir, struct mr_vd_case *vk,
+	      struct expect *e)
+{
+	char *dir;
+	int rc;
+
+	dir = mr_rd_path(exp, k->name);
+	vk->claims_path = esprintf("%s.claims", dir);
+	free(dir);
+	rc = mr_claims_read(vk->claims_path, &e->claims);
+	if (rc == -1)
+		return -1;
+	vk->has_claims = rc == 0;
+	if (vk->has_claims &&
+	    (mr_claims_check_keys(&e->claims, k->conf, k->ncfg) < 0 ||
+	     check_ckpts(&e->claims, cases_dir, k->name) < 0))
+		return -1;
+	dir = mr_rd_path(exp, R->platform);
+	vk->bl_path = esprintf("%s/%s.tsv", dir, k->name);
+	free(dir);
+	rc = mr_baseline_read(vk->bl_path, &e->bl);
+	if (rc == -1)
+		return -1;
+	vk->has_bl = rc == 0;
+	return 0;
+}
+
+static void
+eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
+	    const struct mr_rd_case *k, const struct mr_claims *cs)
+{
+	struct mr_eval_data d = {
+		.cfg = k->conf, .ncfg = k->ncfg, .value = value_cb,
+		.ctx = (void *)k, .thp = mr_rd_env(R, "thp"),
+	};
+	struct mr_vd_totals *t = &vk->t;
+	int i;
+
+	for (i = 0; vk->has_claims && i < cs->n; i++) {
+		const struct mr_claim *c = &cs->v[i];
+		int holds = c->status == MR_HOLDS;
+		struct mr_claim_result res;
+		enum mr_vd_word w = MR_VD_SKIPPED;
+		struct mr_vd *v;
+
+		mr_claim_eval(c, &d, &res);
+		t->nclaims++;
+		switch (res.outcome) {
+		case MR_CLAIM_TRUE:
+			w = holds ? MR_VD_HELD : MR_VD_REPRODUCES;
+			*(holds ? &t->held : &t->reproduces) += 1;
+			break;
+		case MR_CLAIM_FALSE:
+			w = holds ? MR_VD_REGRESSED : MR_VD_NOTREPRO;
+			*(holds ? &t->regressed : &t->notrepro) += 1;
+			break;
+		case MR_CLAIM_NODATA:
+			t->cskipped++;
+			break;
+		case MR_CLAIM_UNDEFINED:
+			w = MR_VD_UNDEFINED;
+			t->cundefined++;
+			break;
+		}
+		v = mr_vd_add(vk, MR_VD_CLAIM, w);
+		v->id = estrdup(c->id);
+		v->holds = holds;
+		v->cite = estrdup(c->cite);
+		v->line = c->line;
+		/* the result's strings change hands */
+		v->detail = res.detail;
+		v->lines = res.lines;
+		v->nlines = res.nlines;
+		res.detail = NULL;
+		res.lines = NULL;
+		res.nlines = 0;
+		mr_claim_result_free(&res);
+	}
+}
+
+static void
+eval_runs(struct mr_vd_case *vk, const struct mr_rd *R,
+	  const struct mr_rd_case *k)
+{
+	struct mr_vd_totals *t = &vk->t;
+	int i, j;
+
+	for (i = 0; i < k->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[i];
+		struct mr_vd *v;
+
+		if (r->outcome == MR_RD_OK) {
+			t->rok++;
+			continue;
+		}
+		if (r->outcome == MR_RD_SKIPPED) {
+			t->rskipped++;
+			continue;
+		}
+		t->rfailed++;
+		v = mr_vd_add(vk, MR_VD_RUN, MR_VD_FAILED);
+		v->config = estrdup(k->conf[r->cfg].str);
+		v->label = estrdup(k->cfg[r->cfg].label);
+		v->repeat = r->repeat;
+		v->outcome = mr_rd_outcomes[r->outcome];
+		v->detail = estrdup(r->detail);
+		if (r->log)
+			v->log = mr_rd_path(R->dir, r->log);
+	}
+	for (i = 0; i < k->ncfg; i++) {
+		const struct mr_rd_cfg *c = &k->cfg[i];
+		struct mr_vd *v;
+
+		if (!c->nskip)
+			continue;
+		for (j = 0; j < c->nrun; j++)
+			if (k->run[c->run[j]].outcome == MR_RD_SKIPPED)
+				break;
+		v = mr_vd_add(vk, MR_VD_CONFIG, MR_VD_SKIPPED);
+		v->config = estrdup(k->conf[i].str);
+		v->label = estrdup(c->label);
+		v->detail = estrdup(k->run[c->run[j]].detail);
+		v->nskip = c->nskip;
+		v->nrun = c->nrun;
+	}
+}
+
+/* The verdict of one baseline row over the ok runs of config ci. */
+static void
+eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
+	 const struct mr_bl_row *row)
+{
+	struct mr_vd_totals *t = &vk->t;
+	struct mr_ref ref = {0};
+	struct mr_vd *v;
+	double *x;
+	int n;
+
+	ref.ckpt = row->ckpt;
+	ref.metric = row->metric;
+	ref.checkpoint = row->checkpoint;
+	ref.seq = row->seq;
+	n = mr_rd_values(k, ci, &ref, &x);
+	v = mr_vd_add(vk, MR_VD_ROW, MR_VD_NOTMEASURED);
+	v->config = estrdup(row->config);
+	v->label = estrdup(k->cfg[ci].label);
+	v->metric = estrdup(mr_bl_metric(row));
+	v->checkpoint = mr_bl_checkpoint(row);
+	v->what = row->checkpoint ? esprintf("%s@%s", v->metric, v->checkpoint)
+				  : estrdup(v->metric);
+	v->exp = row->median;
+	v->emin = row->min;
+	v->emax = row->max;
+	v->en = row->n;
+	v->tol = row->tol;
+	v->on = n;
+	v->obs = v->omin = v->omax = NAN;
+	if (n == 0) {
+		t->bmissing++;
+		free(x);
+		return;
+	}
+	v->omin = x[0];
+	v->omax = x[n - 1];
+	v->obs = mr_st_median(x, n);
+	free(x);
+	if (v->obs > row->median + row->tol) {
+		v->word = MR_VD_REGRESSED;
+		t->bregressed++;
+	} else if (v->obs < row->median - row->tol) {
+		v->word = MR_VD_IMPROVED;
+		t->bimproved++;
+	} else {
+		v->word = MR_VD_HELD;
+		t->bheld++;
+	}
+}
+
+static void
+eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
+	      const struct mr_baseline *b)
+{
+	char *done = ecalloc(b->nrow + 1, 1);
+	int *inbl = ecalloc(k->ncfg + 1, sizeof *inbl);
+	int i, j;
+
+	for (i = 0; i < k->ncfg; i++)
+		if ((int)strlen(k->cfg[i].label) > vk->lw)
+			vk->lw = (int)strlen(k->cfg[i].label);
+	for (i = 0; i < b->nrow; i++) {
+		char *ck = mr_bl_checkpoint(&b->row[i]);
+		int n = (int)(strlen(mr_bl_metric(&b->row[i])) + 1 + strlen(ck));
+
+		if (n > vk->mw)
+			vk->mw = n;
+		free(ck);
+	}
+	vk->t.has_bl = vk->has_bl;
+	for (i = 0; vk->has_bl && i < b->nrow; i++) {
+		const char *cstr = b->row[i].config;
+		int ci = mr_rd_cfg(k, cstr);
+
+		if (done[i])
+			continue;
+		if (ci < 0 || k->cfg[ci].nok == 0) {
+			/* Not run here (another profile, a skipped or failed
+			 * config, reported above): nothing to compare. */
+			for (j = i; j < b->nrow; j++) {
+				if (!done[j] && !strcmp(b->row[j].config, cstr)) {
+					done[j] = 1;
+					vk->notrun_rows++;
+				}
+			}
+			vk->notrun_cfgs++;
+			continue;
+		}
+		inbl[ci] = 1;
+		for (j = i; j < b->nrow; j++) {
+			if (done[j] || strcmp(b->row[j].config, cstr))
+				continue;
+			done[j] = 1;
+			eval_row(vk, k, ci, &b->row[j]);
+		}
+	}
+	for (i = 0; vk->has_bl && i < k->ncfg; i++) {
+		if (!inbl[i] && k->cfg[i].nok > 0) {
+			struct mr_vd *v = mr_vd_add(vk, MR_VD_CONFIG, MR_VD_NOTINBL);
+
+			v->config = estrdup(k->conf[i].str);
+			v->label = estrdup(k->cfg[i].label);
+		}
+	}
+	free(done);
+	free(inbl);
+}
+
+int
+mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
+{
+	const char *exp = o->expected_dir ? o->expected_dir : "expected";
+	struct mr_rd R;
+	struct expect *e = NULL;
+	int *sel = NULL, nsel = 0, i, rc = MR_USAGE;
+
+	memset(vs, 0, sizeof *vs);
+	if (mr_rd_load(&R, o->results_dir) < 0 ||
+	    (nsel = mr_rd_select(&R, o->cases, &sel)) < 0)
+		goto out;
+	vs->results = estrdup(R.dir);
+	vs->platform = estrdup(R.platform);
+	vs->expected = estrdup(exp);
+	if (R.nk == 0) {
+		/* A runner that ran nothing must not pass. */
+		vs->norun = 1;
+		vs->status = MR_FAILED;
+		rc = MR_OK;
+		goto out;
+	}
+	/* Read every expectation before evaluating anything: bad input is
+	 * an error, not half a table. */
+	vs->k = ecalloc(nsel + 1, sizeof *vs->k);
+	e = ecalloc(nsel + 1, sizeof *e);
+	for (i = 0; i < nsel; i++, vs->nk++) {
+		vs->k[i].name = estrdup(R.k[sel[i]].name);
+		if (load_expected(&R, &R.k[sel[i]], exp, o->cases_dir, &vs->k[i], &e[i]) < 0) {
+			vs->nk++;
+			goto out;
+		}
+	}
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R.k[sel[i]];
+		struct mr_vd_case *vk = &vs->k[i];
+
+		int j;
+
+		vk->cfg = ecalloc(k->ncfg + 1, sizeof *vk->cfg);
+		for (j = 0; j < k->ncfg; j++, vk->ncfg++) {
+			vk->cfg[j].config = estrdup(k->conf[j].str);
+			vk->cfg[j].label = estrdup(k->cfg[j].label);
+			vk->cfg[j].nok = k->cfg[j].nok;
+			vk->cfg[j].nfail = k->cfg[j].nfail;
+			vk->cfg[j].nskip = k->cfg[j].nskip;
+		}
+		vk->t.has_claims = vk->has_claims;
+		eval_claims(vk, &R, k, &e[i].claims);
+		eval_runs(vk, &R, k);
+		eval_baseline(vk, k, &e[i].bl);
+		mr_vd_totals_add(&vs->all, &vk->t);
+	}
+	vs->status = vs->all.regressed || vs->all.bregressed || vs->all.rfailed
+		     ? MR_FAILED : MR_OK;
+	rc = MR_OK;
+out:
+	for (i = 0; e && i < vs->nk; i++) {
+		mr_claims_free(&e[i].claims);
+		mr_baseline_free(&e[i].bl);
+	}
+	free(e);
+	free(sel);
+	mr_rd_free(&R);
+	if (rc != MR_OK)
+		mr_vds_free(vs);
+	return rc;
+}
+
+int
+mr_check(const struct mr_cmp_opts *o)
+{
+	struct mr_vds vs;
+	struct mr_fmt_opts fo = { 0 };
+	int rc;
+
+	if (mr_check_eval(o, &vs) != MR_OK)
+		return MR_USAGE;
+	fo.format = o->format;
+	fo.verbose = o->verbose;
+	fo.color = o->color;
+	fo.out = o->out ? o->out : stdout;
+	mr_fmt_write(&vs, &fo);
+	rc = vs.status;
+	mr_vds_free(&vs);
+	return rc;
+}
+
+/* --- bless --------------------------------------------------------------- */
+
+/* Add a row for ref at config ci of k to b when some ok run measured it. */
+static int
+bless_row(struct mr_baseline *b, const struct mr_rd_case *k, int ci,
+	  const struct mr_ref *ref)
+{
+	struct mr_bl_row row = {0};
+	double *v;
+	int n = mr_rd_values(k, ci, ref, &v);
+
+	if (n > 0) {
+		row.config = k->conf[ci].str;
+		row.checkpoint = ref->checkpoint;
+		row.seq = ref->seq;
+		row.ckpt = ref->ckpt;
+		row.metric = ref->metric;
+		row.median = mr_st_median(v, n);
+		row.min = v[0];
+		row.max = v[n - 1];
+		row.n = n;
+		row.tol = mr_bl_tolerance(mr_bl_metric(&row), row.median, row.min,
+					  row.max);
+		mr_baseline_add(b, &row);
+	}
+	free(v);
+	return n > 0;
+}
+
+/* The cost row of config ci (baseline.h): its ok runs' wall_ms. */
+static void
+bless_cost(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
+{
+	struct mr_ref ref = { .metric = mr_run_metric("wall_ms") };
+	struct mr_bl_cost c = { .config = k->conf[ci].str };
+	double *v;
+	int n = mr_rd_values(k, ci, &ref, &v);
+
+	if (n > 0) {
+		c.median = mr_st_median(v, n);
+		c.min = v[0];
+		c.max = v[n - 1];
+		c.n = n;
+		mr_baseline_add_cost(b, &c);
+	}
+	free(v);
+}
+
+/* Rows of config ci; returns how many. */
+static int
+bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
+{
+	const char **names;
+	int nnames, rows = 0, i, m;
+
+	for (m = 0; mr_bless_run_metrics[m]; m++) {
+		struct mr_ref ref = { .metric = mr_run_metric(mr_bless_run_metrics[m]) };
+
+		if (mr_bl_timed(&k->conf[ci], mr_bless_run_metrics[m]))
+			continue;
+		rows += bless_row(b, k, ci, &ref);
+	}
+	/* Every checkpoint name of its ok runs, in order of appearance. */
+	nnames = mr_rd_ck_names(k, ci, &names);
+	for (i = 0; i < nnames; i++) {
+		for (m = 0; mr_bless_ckpt_metrics[m]; m++) {
+			struct mr_ref ref = {
+				.ckpt = 1,
+				.metric = mr_ckpt_metric(mr_bless_ckpt_metrics[m]),
+				.checkpoint = (char *)names[i],
+			};
+
+			rows += bless_row(b, k, ci, &ref);
+		}
+	}
+	free(names);
+	bless_cost(b, k, ci);
+	return rows;
+}
+
+/* Same (config, checkpoint, metric). */
+static int
+same_row(const struct mr_bl_row *a, const struct mr_bl_row *b)
+{
+	return a->ckpt == b->ckpt && a->metric == b->metric && a->seq == b->seq &&
+	       !strcmp(a->config, b->config) &&
+	       (!a->checkpoint || !strcmp(a->checkpoint, b->checkpoint));
+}
+
+/* Equal as written (three decimals). */
+static int
+same_figures(const struct mr_bl_row *a, const struct mr_bl_row *b)
+{
+	return fabs(a->median - b->median) < 1e-3 && fabs(a->min - b->min) < 1e-3 &&
+	       fabs(a->max - b->max) < 1e-3 && a->n == b->n &&
+	       fabs(a->tol - b->tol) < 1e-3;
+}
+
+/* How the cost rows of nb differ from those of ob (NULL: no file yet);
+ * with ob, one line says so when they do.  Returns non-zero when some
+ * cost row is new, gone or changed as written (three decimals). */
+static int
+cost_diff(FILE *f, const struct mr_baseline *ob, const struct mr_baseline *nb)
+{
+	int added = 0, changed = 0, gone = 0, i;
+
+	for (i = 0; i < nb->ncost; i++) {
+		const struct mr_bl_cost *n = &nb->cost[i];
+		const struct mr_bl_cost *o = ob ? mr_baseline_cost(ob, n->config) : NULL;
+
+		if (!o)
+			added++;
+		else if (fabs(o->median - n->median) >= 1e-3 || fabs(o->min - n->min) >= 1e-3 ||
+			 fabs(o->max - n->max) >= 1e-3 || o->n != n->n)
+			changed++;
+	}
+	for (i = 0; ob && i < ob->ncost; i++)
+		gone += !mr_baseline_cost(nb, ob->cost[i].config);
+	if (ob && (added || changed || gone))
+		fprintf(f, "  %s (what a run takes, not compared): %d changed, %d new, %d gone\n",
+			MR_BL_COST, changed, added, gone);
+	return added || changed || gone;
+}
+
+/* The short label of a baseline row's config among the case's configs
+ * (the canonical string for a config not run here).  Fresh string. */
+static char *
+row_label(const struct mr_rd_case *k, const char *config)
+{
+	int ci = mr_rd_cfg(k, config);
+
+	return estrdup(ci >= 0 ? k->cfg[ci].label : config);
+}
+
+static void
+print_row(FILE *f, const char *mark, const struct mr_rd_case *k,
+	  const struct mr_bl_row *r)
+{
+	char *label = row_label(k, r->config), *ck = mr_bl_checkpoint(r);
+	char med[48], tol[48];
+
+	fprintf(f, "  %s %s  %s%s%s  median %s, tolerance %s\n", mark, label,
+		mr_bl_metric(r), r->checkpoint ? "@" : "", r->checkpoint ? ck : "",
+		mr_fmt_num(med, r->median), mr_fmt_num(tol, r->tol));
+	free(ck);
+	free(label);
+}
+
+/* Show what writing nb over ob (NULL: no file yet) changes: rows whose
+ * median moved beyond the old tolerance ("~"), new ("+") and gone ("-")
+ * rows (the first 20 of each, every one when verbose); with verbose also
+ * the rows that moved within it ("."). Returns non-zero when some row
+ * differs. */
+static int
+bless_diff(FILE *f, const struct mr_rd_case *k, const struct mr_baseline *ob,
+	   const struct mr_baseline *nb, int verbose)
+{
+	int moved = 0, within = 0, added = 0, gone = 0, same = 0, costs, i, j;
+	char *matched = ecalloc((ob ? ob->nrow : 0) + 1, 1);
+	struct strbuf lines = {0};
+
+	sb_add(&lines, "");
+	for (i = 0; i < nb->nrow; i++) {
+		const struct mr_bl_row *n = &nb->row[i], *o = NULL;
+
+		for (j = 0; ob && j < ob->nrow; j++) {
+			if (!matched[j] && same_row(&ob->row[j], n)) {
+				o = &ob->row[j];
+				matched[j] = 1;
+				break;
+			}
+		}
+		if (!o) {
+			added++;
+			continue;
+		}
+		if (same_figures(o, n)) {
+			same++;
+		} else if (fabs(n->median - o->median) > o->tol) {
+			char *label = row_label(k, n->config), *ck = mr_bl_checkpoint(n);
+			char a[48], b[48], c[48], d[48];
+
+			moved++;
+			sb_printf(&lines, "  ~ %s  %s%s%s  median %s -> %s (%+.1f %%), tolerance %s -> %s\n",
+				  label, mr_bl_metric(n), n->checkpoint ? "@" : "",
+				  n->checkpoint ? ck : "", mr_fmt_num(a, o->median),
+				  mr_fmt_num(b, n->median),
+				  o->median ? 100 * (n->median - o->median) / fabs(o->median) : 0.0,
+				  mr_fmt_num(c, o->tol), mr_fmt_num(d, n->tol));
+			free(ck);
+			free(label);
+		} else {
+			within++;
+			if (verbose) {
+				char *label = row_label(k, n->config), *ck = mr_bl_checkpoint(n);
+				char a[48], b[48];
+
+				sb_printf(&lines, "  . %s  %s%s%s  median %s -> %s, within the old tolerance\n",
+					  label, mr_bl_metric(n), n->checkpoint ? "@" : "",
+					  n->checkpoint ? ck : "", mr_fmt_num(a, o->median),
+					  mr_fmt_num(b, n->median));
+				free(ck);
+				free(label);
+			}
+		}
+	}
+	for (j = 0; ob && j < ob->nrow; j++)
+		gone += !matched[j];
+	if (!ob)
+		fprintf(f, "%s: new baseline %s: %d rows\n", k->name, nb->path, nb->nrow);
+	else
+		fprintf(f, "%s: %s: %d rows: %d moved beyond the old tolerance, %d within it, %d unchanged, %d new, %d gone\n",
+			k->name, nb->path, nb->nrow, moved, within, same, added, gone);
+	costs = cost_diff(f, ob, nb);
+	fputs(lines.s, f);
+	for (i = 0; ob && (verbose || added < 20) && i < nb->nrow; i++) {
+		for (j = 0; j < ob->nrow; j++)
+			if (same_row(&ob->row[j], &nb->row[i]))
+				break;
+		if (j == ob->nrow)
+			print_row(f, "+", k, &nb->row[i]);
+	}
+	for (j = 0; ob && (verbose || gone < 20) && j < ob->nrow; j++)
+		if (!matched[j])
+			print_row(f, "-", k, &ob->row[j]);
+	sb_free(&lines);
+	free(matched);
+	return moved || within || added || gone || costs;
+}
+
+/* Ask on the terminal; non-zero for yes. */
+static int
+confirm(FILE *f, int n)
+{
+	char line[64];
+
+	fprintf(f, "write %d %s? [y/N] ", n, plural(n, "baseline", "baselines"));
+	fflush(f);
+	if (!fgets(line, sizeof line, stdin))
+		return 0;
+	return line[0] == 'y' || line[0] == 'Y';
+}
+
+int
+mr_bless(const struct mr_cmp_opts *o)
+{
+	const char *exp = o->expected_dir ? o->expected_dir : "expected";
+	FILE *f = o->out ? o->out : stdout;
+	struct mr_rd R;
+	struct mr_baseline *nb = NULL;
+	char date[64], *dir = NULL, *env;
+	time_t now = time(NULL);
+	struct tm tm;
+	int *sel = NULL, nsel, nwrite = 0, written = 0, failed = 0, rc, i, j;
+
+	if (mr_rd_load(&R, o->results_dir) < 0 ||
+	    (nsel = mr_rd_select(&R, o->cases, &sel)) < 0) {
+		free(sel);
+		mr_rd_free(&R);
+		return MR_USAGE;
+	}
+	/* SOURCE_DATE_EPOCH makes a blessing reproducible byte for byte. */
+	if ((env = getenv("SOURCE_DATE_EPOCH")) && *env) {
+		long long e;
+
+		if (parse_ll(env, &e) == 0)
+			now = (time_t)e;
+	}
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	dir = mr_rd_path(exp, R.platform);
+	/* First what would change, case by case; nb[i].path is NULL for a
+	 * case that has nothing to write. */
+	nb = ecalloc(nsel + 1, sizeof *nb);
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R.k[sel[i]];
+		struct mr_baseline *b = &nb[i], ob;
+		char *path = esprintf("%s/%s.tsv", dir, k->name);
+
+		mr_baseline_kv(b, "case", k->name);
+		mr_baseline_kv(b, "blessed", date);
+		mr_baseline_kv(b, "results", R.dir);
+		for (j = 0; j < R.nenv; j++)
+			mr_baseline_kv(b, R.envk[j], R.envv[j]);
+		for (j = 0; j < k->ncfg; j++) {
+			const struct mr_rd_cfg *c = &k->cfg[j];
+
+			if (c->nok < c->nrun) {
+				char *why = mr_rd_nodata(k, j, &(struct mr_ref){ .metric = 0 });
+
+				/* nodata explains a config without any ok run;
+				 * a partly failed one is said here. */
+				if (c->nok > 0) {
+					free(why);
+					why = esprintf("%d of %d repeats not ok",
+						       c->nrun - c->nok, c->nrun);
+				}
+				fprintf(f, "%s: left out %s: %s\n", k->name, c->label, why);
+				free(why);
+				continue;
+			}
+			bless_config(b, k, j);
+		}
+		if (b->nrow == 0) {
+			fprintf(f, "%s: nothing to bless: no config ran ok in every repeat\n",
+				k->name);
+			free(path);
+			continue;
+		}
+		b->path = path;
+		/* An unreadable old baseline (printed) is replaced. */
+		rc = mr_baseline_read(path, &ob);
+		if (!bless_diff(f, k, rc == 0 ? &ob : NULL, b, o->verbose)) {
+			fprintf(f, "%s: %s unchanged: not rewritten\n", k->name, path);
+			free(b->path);
+			b->path = NULL;
+		} else {
+			nwrite++;
+		}
+		if (rc == 0)
+			mr_baseline_free(&ob);
+	}
+	if (nwrite && !o->yes && o->interactive && !confirm(f, nwrite)) {
+		fprintf(f, "nothing written\n");
+		failed = 1;
+		nwrite = 0;
+	} else if (nwrite && (i = mkdir_p(dir)) < 0) {
+		errno = -i;
+		weprintf("mkdir %s:", dir);
+		failed = 1;
+		nwrite = 0;
+	}
+	for (i = 0; nwrite && i < nsel; i++) {
+		if (!nb[i].path)
+			continue;
+		if (mr_baseline_write(&nb[i], nb[i].path) < 0) {
+			failed++;
+		} else {
+			fprintf(f, "%s: wrote %s (%d rows)\n", R.k[sel[i]].name,
+				nb[i].path, nb[i].nrow);
+			written++;
+		}
+	}
+	for (i = 0; i < nsel; i++)
+		mr_baseline_free(&nb[i]);
+	fflush(f);
+	free(nb);
+	free(dir);
+	free(sel);
+	mr_rd_free(&R);
+	return !failed && (written || nwrite == 0) ? MR_OK : MR_FAILED;
+}

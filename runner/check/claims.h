@@ -1,0 +1,215 @@
+/* claims: the claim language of expected/<case>.claims (docs/formats.md),
+ * the metric names it may use, configs, and the evaluation of a claim over
+ * the configs of one case.
+ *
+ * A claims file is parsed whole into a struct mr_claims; the first error
+ * is printed as "path:line:column: message" and parsing stops.
+ */
+#ifndef MR_CLAIMS_H
+#define MR_CLAIMS_H
+
+#include <stddef.h>
+
+/* --- metrics ----------------------------------------------------------- */
+
+enum { MR_NRUN_METRICS = 10, MR_NCKPT_METRICS = 20 };
+
+/* Columns of runs.tsv a claim may name without @checkpoint. */
+extern const char *const mr_run_metrics[MR_NRUN_METRICS];
+/* Columns of checkpoints.tsv a claim may name with @checkpoint. */
+extern const char *const mr_ckpt_metrics[MR_NCKPT_METRICS];
+
+/* Index of name in mr_run_metrics / mr_ckpt_metrics, or -1. */
+int mr_run_metric(const char *name);
+int mr_ckpt_metric(const char *name);
+
+/* Non-zero when metric (of mr_ckpt_metrics when ckpt, else of
+ * mr_run_metrics) is a time (_ms): a figure that moves with the load of
+ * the machine, unlike the memory ones. */
+int mr_metric_is_time(int ckpt, int metric);
+
+/* Format v for people: integers grouped by thousands with spaces
+ * ("151 012"), other values with at most 4 significant digits below 1000
+ * and one decimal above.  Returns buf (at least 48 bytes). */
+char *mr_fmt_num(char *buf, double v);
+
+/* --- configs ----------------------------------------------------------- */
+
+/* A config: "key=value" pairs sorted by key, joined by commas. */
+struct mr_config {
+	char *str;  /* the canonical string (owned) */
+	int n;      /* number of pairs */
+	char **key; /* n keys, sorted, into buf */
+	char **val; /* n values, into buf */
+	char *buf;  /* storage of keys and values (owned) */
+};
+
+/* Parse a canonical config.  Returns 0, or -1 with *why pointing to a
+ * static message (pairs must be key=value, keys unique and sorted). */
+int mr_config_parse(const char *s, struct mr_config *c, const char **why);
+
+/* The value of key in c, or NULL when c has no such key. */
+const char *mr_config_get(const struct mr_config *c, const char *key);
+
+void mr_config_free(struct mr_config *c);
+
+/* --- claims ------------------------------------------------------------ */
+
+/* Bounds of the claims language: a file beyond them is bad input, so a
+ * pathological file can neither overflow the stack (the parser and the
+ * evaluator recurse over the expression) nor take quadratic time. */
+enum {
+	MR_CLAIMS_MAX_BYTES = 1 << 20, /* size of a claims file */
+	MR_CLAIMS_MAX = 4096,          /* claims in a file */
+	MR_CLAIM_MAX_TERMS = 256,      /* numbers and references in a claim */
+	MR_CLAIM_MAX_DEPTH = 64,       /* nesting of parentheses and unary minus */
+	MR_REF_MAX_PAIRS = 32,         /* key=value pairs in a reference */
+};
+
+/* A reference: metric[@checkpoint[#seq]][[key=value,...]]. */
+struct mr_ref {
+	int ckpt;          /* 1: a checkpoint metric, 0: a run metric */
+	int metric;        /* index into mr_ckpt_metrics or mr_run_metrics */
+	char *checkpoint;  /* checkpoint name, NULL for a run metric */
+	int cline, ccol;   /* where the checkpoint name is written */
+	long seq;          /* occurrence of the checkpoint, 0: the last one */
+	int npairs;        /* number of key=value pairs named */
+	char **key;        /* npairs keys */
+	char **val;        /* npairs values */
+	int *kline, *kcol; /* where each key is written */
+	int line, col;     /* where the reference starts */
+};
+
+enum mr_expr_kind { MR_E_NUM, MR_E_REF, MR_E_NEG, MR_E_ADD, MR_E_SUB,
+		    MR_E_MUL, MR_E_DIV };
+
+struct mr_expr {
+	enum mr_expr_kind kind;
+	int paren;            /* written in parentheses */
+	int konst;            /* names no metric: its value is num */
+	double num;           /* MR_E_NUM, or konst: its value */
+	char *text;           /* MR_E_NUM: as written */
+	int line, col;        /* where it starts (its "(" when paren) */
+	int ref;              /* MR_E_REF: index into the claim's ref[] */
+	struct mr_expr *a, *b; /* operands (b: binary only) */
+};
+
+enum mr_op { MR_LT, MR_LE, MR_GT, MR_GE };
+
+struct mr_cmp {
+	struct mr_expr *l, *r; /* the two sides */
+	enum mr_op op;
+};
+
+enum mr_status {
+	MR_HOLDS,    /* must hold; failing fails the check */
+	MR_REPORTED, /* the report said so; reproduces or not, never fails */
+};
+
+struct mr_claim {
+	char *id;            /* [a-z0-9-]+, unique in the file */
+	enum mr_status status;
+	char *cite;          /* the report's figure, quotes removed */
+	struct mr_cmp *cmp;  /* comparisons, all must hold */
+	int ncmp;
+	struct mr_ref *ref;  /* every reference, in order of writing */
+	int nref;
+	char **when_thp;     /* "when thp=M,...": the platform THP modes the
+	                        claim is made for; NULL (nwhen_thp 0): any */
+	int nwhen_thp;
+	int line, col;       /* where the claim starts */
+};
+
+struct mr_claims {
+	char *path;          /* the file, for messages (owned) */
+	struct mr_claim *v;  /* the claims in file order */
+	int n;
+	void **mem;          /* every allocation behind v (owned) */
+	size_t nmem, capmem;
+};
+
+/* Parse the claims file at path.  Returns 0; -ENOENT when it does not
+ * exist (nothing printed; cs is empty); -1 on bad input (one message
+ * printed, cs is empty).  Free with mr_claims_free in every case. */
+int mr_claims_read(const char *path, struct mr_claims *cs);
+
+/* Parse len bytes of text as if read from path (same returns). */
+int mr_claims_parse(const char *path, const char *text, size_t len,
+		    struct mr_claims *cs);
+
+void mr_claims_free(struct mr_claims *cs);
+
+/* Check that every key a reference names is a key of some config in
+ * cfg[0..n-1] (a misspelt parameter would otherwise skip the claim for
+ * ever).  Returns 0, or -1 after printing "path:line:col: ...".  With no
+ * configs there is nothing to check against and it returns 0. */
+int mr_claims_check_keys(const struct mr_claims *cs,
+			 const struct mr_config *cfg, int n);
+
+/* Check that every checkpoint a reference names is one of names[0..n-1],
+ * the checkpoints the --describe of the case called casename declares (a
+ * misspelt checkpoint would otherwise skip the claim for ever).  Returns
+ * 0, or -1 after printing "path:line:col: unknown checkpoint "X" of case
+ * C; checkpoints: a, b". */
+int mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
+			  const char *const *names, int n);
+
+/* Non-zero when config c has every key=value ref names. */
+int mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c);
+
+/* --- evaluation -------------------------------------------------------- */
+
+/* The data of one case, as the evaluator sees it. */
+struct mr_eval_data {
+	const struct mr_config *cfg; /* every config of the case in the results */
+	int ncfg;
+	/* The value of ref at config i (the median over its ok runs): return
+	 * 0 and set *out, or return -1 and set *why to a fresh string saying
+	 * why there is none ("skipped: libfoo not found"); the caller frees. */
+	int (*value)(void *ctx, int i, const struct mr_ref *ref, double *out,
+		     char **why);
+	void *ctx;                   /* passed to value */
+	const char *thp;             /* the platform's THP mode (env.tsv's
+	                                thp), or NULL when not recorded */
+};
+
+enum mr_claim_outcome {
+	MR_CLAIM_TRUE,      /* held in every combination that had data */
+	MR_CLAIM_FALSE,     /* false in at least one combination */
+	MR_CLAIM_NODATA,    /* no combination had data */
+	MR_CLAIM_UNDEFINED, /* false in none, undefined in at least one: a
+	                       division by a measured zero, or a result
+	                       beyond the doubles (inf, nan) */
+};
+
+struct mr_claim_result {
+	enum mr_claim_outcome outcome;
+	int ncomb;       /* combinations considered */
+	int ntrue;       /* ... that held */
+	int nfalse;      /* ... that were false */
+	int nskipped;    /* ... without data */
+	int nundefined;  /* ... whose value was undefined */
+	char *detail;    /* one line: figures of a failing (or the first)
+	                    combination, why one was undefined, or why all
+	                    were skipped (owned) */
+	char **lines;    /* one line per combination, for verbose (owned) */
+	int nlines;
+};
+
+/* Evaluate c over the configs in d: once per combination of the values of
+ * the axes (keys whose value differs between configs) that some reference
+ * leaves unnamed.  A combination is false when one of its comparisons is
+ * false, else undefined when one of them divides by zero or leaves the
+ * finite doubles, else true.  A claim made "when thp=..." for other THP modes than d->thp
+ * is not evaluated: MR_CLAIM_NODATA, the detail says why.  Fills r (free
+ * with mr_claim_result_free). */
+void mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
+		   struct mr_claim_result *r);
+
+void mr_claim_result_free(struct mr_claim_result *r);
+
+/* The short label of config i of d: its pairs whose key is an axis of d
+ * (the full string when there is no axis).  Fresh string. */
+char *mr_config_label(const struct mr_config *cfg, int ncfg, int i);
+
+#endif

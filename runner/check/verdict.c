@@ -1,0 +1,93 @@
+#include "check/verdict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+const char *const mr_vd_words[MR_VD_NWORDS] = {
+	"held", "regressed", "improved", "reproduces", "does not reproduce",
+	"skipped", "failed", "not measured", "not in baseline", "undefined",
+};
+
+int
+mr_vd_fails(enum mr_vd_word w)
+{
+	return w == MR_VD_REGRESSED || w == MR_VD_FAILED;
+}
+
+struct mr_vd *
+mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind, enum mr_vd_word w)
+{
+	struct mr_vd *v;
+
+	if ((k->n & (k->n - 1)) == 0)
+		k->v = erealloc(k->v, sizeof *k->v * (k->n ? 2 * k->n : 1));
+	v = &k->v[k->n++];
+	memset(v, 0, sizeof *v);
+	v->kind = kind;
+	v->word = w;
+	return v;
+}
+
+void
+mr_vd_totals_add(struct mr_vd_totals *a, const struct mr_vd_totals *b)
+{
+	a->nclaims += b->nclaims;
+	a->held += b->held;
+	a->reproduces += b->reproduces;
+	a->regressed += b->regressed;
+	a->notrepro += b->notrepro;
+	a->cskipped += b->cskipped;
+	a->cundefined += b->cundefined;
+	a->has_claims |= b->has_claims;
+	a->has_bl |= b->has_bl;
+	a->bheld += b->bheld;
+	a->bregressed += b->bregressed;
+	a->bimproved += b->bimproved;
+	a->bmissing += b->bmissing;
+	a->rok += b->rok;
+	a->rfailed += b->rfailed;
+	a->rskipped += b->rskipped;
+}
+
+void
+mr_vds_free(struct mr_vds *vs)
+{
+	int i, j, l;
+
+	for (i = 0; i < vs->nk; i++) {
+		struct mr_vd_case *k = &vs->k[i];
+
+		for (j = 0; j < k->n; j++) {
+			struct mr_vd *v = &k->v[j];
+
+			free(v->config);
+			free(v->label);
+			free(v->id);
+			free(v->detail);
+			free(v->cite);
+			for (l = 0; l < v->nlines; l++)
+				free(v->lines[l]);
+			free(v->lines);
+			free(v->log);
+			free(v->what);
+			free(v->metric);
+			free(v->checkpoint);
+		}
+		for (j = 0; j < k->ncfg; j++) {
+			free(k->cfg[j].config);
+			free(k->cfg[j].label);
+		}
+		free(k->cfg);
+		free(k->v);
+		free(k->name);
+		free(k->claims_path);
+		free(k->bl_path);
+	}
+	free(vs->k);
+	free(vs->results);
+	free(vs->platform);
+	free(vs->expected);
+	memset(vs, 0, sizeof *vs);
+}

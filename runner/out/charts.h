@@ -1,0 +1,65 @@
+/* charts: the charts of a results directory (docs/formats.md, "Plots").
+ *
+ * Per case: the memory over time of every config (plots/series.gp, over
+ * the directory's own series.tsv and checkpoints.tsv) and the observed
+ * medians against the baseline (plots/diff.gp); across the cases: the
+ * allocator matrix (plots/allocators.gp).  Where gnuplot needs a figure
+ * the runner computes (a median, a deviation, a ratio), the chart's
+ * derived TSV is written next to its images, in the plots directory of
+ * the results, with a header row and a "# producer" comment.  Images are
+ * <case>.series.{png,svg}, <case>.diff.{png,svg} and
+ * allocators.{png,svg}.
+ *
+ * Colours follow the config: config i of a case (in order of appearance
+ * in runs.tsv) has the same colour in its series and diff charts.
+ */
+#ifndef MR_CHARTS_H
+#define MR_CHARTS_H
+
+#include "out/plot.h"
+#include "results/read.h"
+#include "check/verdict.h"
+
+/* What series.tsv holds of each run: parallel to each case's run[]. */
+struct mr_chart_scan {
+	int nk;          /* cases, as in the results */
+	int **nsamples;  /* [case][run] samples */
+	int **tree;      /* [case][run] largest tree_nproc sampled */
+	double **tmax;   /* [case][run] time of the last sample, ms */
+};
+
+/* Read R's series.tsv strictly (tsv.h).  Returns 0, or -1 after printing
+ * the problem as path:line:column.  Free s with mr_chart_scan_free. */
+int mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s);
+void mr_chart_scan_free(struct mr_chart_scan *s);
+
+/* The memory time series of case ki: one run per config (its first ok
+ * run with samples, else a failed one; configs with none are named in
+ * the title), checkpoints marked, LazyFree and the process tree in panels
+ * of their own when the drawn runs have any.  title: the case's title, or
+ * NULL.  Returns 0 or -1 (printed). */
+int mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
+		    const struct mr_chart_scan *s, int ki, const char *title,
+		    const char *outdir);
+
+/* Observed vs baseline of case ki, from the baseline rows of its
+ * verdicts vk: each row's deviation from the blessed median in units of
+ * its tolerance, the repeats' spread, regressions ringed and labelled.
+ * Writes <case>.diff.tsv.  Returns 0 or -1 (printed). */
+int mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
+		  const struct mr_vd_case *vk, const char *outdir);
+
+/* The key figure of each case under each allocator relative to glibc:
+ * rss_kb at the case's last checkpoint (peak_rss_kb for a case without
+ * checkpoints), per config the ratio of medians to the config that
+ * differs only in allocator=glibc, per cell the geometric mean of those
+ * ratios.  sel: the cases (indices into R->k).  Writes allocators.tsv.
+ * Returns 0 or -1 (printed). */
+int mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R,
+			const int *sel, int nsel, const char *outdir);
+
+/* The key figure chart_allocators uses for case k, into *ref (its
+ * checkpoint points into k).  Returns 0, or -1 when it has none. */
+int mr_chart_key_ref(const struct mr_rd_case *k, struct mr_ref *ref);
+
+#endif

@@ -1,0 +1,185 @@
+#include "out/plot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run/spawn.h"
+#include "core/util.h"
+
+/* A chart of a large results directory takes seconds; one that takes a
+ * minute is stuck. */
+#define GNUPLOT_TIMEOUT_MS 60000
+#define GNUPLOT_OUTPUT_MAX (1u << 20)
+
+extern char **environ;
+
+static int
+is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *
+mr_plot_default_dir(const char *exe_dir)
+{
+	char *p = esprintf("%s/../plots/series.gp", exe_dir);
+
+	char *dir, *real;
+
+	dir = is_file(p) ? esprintf("%s/../plots", exe_dir)
+			 : esprintf("%s/../share/memrepro/plots", exe_dir);
+	free(p);
+	/* "/usr/share/memrepro/plots" reads better than "/usr/bin/../share/..." */
+	real = realpath(dir, NULL);
+	if (real) {
+		free(dir);
+		dir = estrdup(real);
+		free(real);
+	}
+	return dir;
+}
+
+/* The first executable called name in PATH, or NULL.  Fresh string. */
+static char *
+which(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		char *cand;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		cand = esprintf("%.*s/%s", (int)(end - p), end > p ? p : ".", name);
+		if (is_file(cand) && access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+		if (!*end)
+			return NULL;
+	}
+}
+
+int
+mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
+{
+	char *probe;
+
+	memset(p, 0, sizeof *p);
+	p->verbose = verbose;
+	probe = esprintf("%s/series.gp", scripts);
+	if (!is_file(probe)) {
+		weprintf("no gnuplot scripts in %s (give --plots DIR)", scripts);
+		free(probe);
+		return -1;
+	}
+	free(probe);
+	p->gnuplot = which("gnuplot");
+	if (!p->gnuplot) {
+		weprintf("gnuplot not found on PATH: no charts (Debian package gnuplot-nox)");
+		return -1;
+	}
+	p->scripts = estrdup(scripts);
+	return 0;
+}
+
+/* Print gnuplot's output, one message line each. */
+static void
+show(const char *script, const char *text)
+{
+	const char *s = text, *nl;
+
+	for (; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			nl = s + strlen(s);
+		if (nl > s)
+			weprintf("gnuplot %s: %.*s", script, (int)(nl - s), s);
+		if (!*nl)
+			break;
+	}
+}
+
+static int
+draw_one(struct mr_plot *p, const char *script, const char *in,
+	 const char *out, const char *const *args)
+{
+	const char *argv[16];
+	struct strbuf msg = { 0 };
+	int n = 0, st = 0, rc, i;
+
+	argv[n++] = p->gnuplot;
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n++] = in;
+	argv[n++] = out;
+	for (i = 0; args && args[i] && n < 14; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (p->verbose) {
+		fprintf(stderr, "# exec:");
+		for (i = 0; i < n; i++)
+			fprintf(stderr, " '%s'", argv[i]);
+		fputc('\n', stderr);
+	}
+	sb_add(&msg, "");
+	rc = mr_spawn_capture((char *const *)argv, environ, GNUPLOT_TIMEOUT_MS,
+			      GNUPLOT_OUTPUT_MAX, 2, &msg, &st);
+	if (rc < 0) {
+		errno = -rc;
+		weprintf("gnuplot %s -> %s:", script, out);
+	} else {
+		show(script, msg.s);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			weprintf("gnuplot %s -> %s: failed (status %d)", script, out,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+			rc = -1;
+		} else if (!is_file(out)) {
+			weprintf("gnuplot %s: wrote no %s", script, out);
+			rc = -1;
+		}
+	}
+	sb_free(&msg);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+mr_plot_draw(struct mr_plot *p, const char *chart, const char *in,
+	     const char *out_base, const char *const *args)
+{
+	static const char *const ext[] = { "png", "svg" };
+	char *script = esprintf("%s/%s.gp", p->scripts, chart);
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		char *out = esprintf("%s.%s", out_base, ext[i]);
+
+		unlink(out); /* never leave a stale image behind */
+		if (draw_one(p, script, in, out, args) < 0)
+			rc = -1;
+		else
+			p->drawn++;
+		free(out);
+	}
+	if (rc < 0)
+		p->failed++;
+	free(script);
+	return rc;
+}
+
+void
+mr_plot_free(struct mr_plot *p)
+{
+	free(p->gnuplot);
+	free(p->scripts);
+	memset(p, 0, sizeof *p);
+}

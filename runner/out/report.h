@@ -1,0 +1,38 @@
+/* report: report.md and report.html of a results directory.
+ *
+ * From the results alone (nothing is rerun): the verdicts of the claims
+ * and baselines (compare.h), every chart (charts.h) into DIR/plots/, and
+ * one document written twice from the same walk: DIR/report.md (GitHub
+ * markdown, images linked relative to it) and DIR/report.html (self-
+ * contained: styles inline, images embedded as base64 data: URIs, so the
+ * one file can be mailed or attached and opened from the file system).
+ * The document: the environment, the verdict table, the allocator matrix,
+ * then per case its title and source, each claim with the report's own
+ * figure (its citation) beside the figure measured here, failed runs,
+ * baseline rows that moved, and its charts.
+ */
+#ifndef MR_REPORT_H
+#define MR_REPORT_H
+
+#include <stdio.h>
+
+struct mr_report_opts {
+	const char *results_dir;  /* a results directory written by run */
+	const char *expected_dir; /* claims and baselines */
+	const char *cases_dir;    /* case binaries, for their titles and
+	                             sources (--describe); a case not found
+	                             there is reported without them */
+	const char *plots_dir;    /* the gnuplot scripts */
+	const char *const *cases; /* NULL-terminated; NULL or empty: all */
+	int verbose;              /* gnuplot command lines */
+	FILE *out;                /* "wrote ..." lines */
+};
+
+/* Write the charts and both documents.  Returns MR_OK when everything was
+ * written, MR_FAILED when something was not (a chart gnuplot could not
+ * draw, no gnuplot: the documents say so), MR_USAGE on bad input (printed
+ * as file:line:column).  The verdicts do not change the status: a report
+ * of a regression is a report written. */
+int mr_report(const struct mr_report_opts *o);
+
+#endif

@@ -1,0 +1,669 @@
+#include "results/read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/baseline.h"
+#include "core/safeio.h"
+#include "check/stats.h"
+#include "core/tsv.h"
+#include "core/util.h"
+
+/* Append a zeroed element to array p of n elements, growing it by powers
+ * of two; evaluates to a pointer to the new element. */
+#define PUSH(p, n)                                                          \
+	((((n) & ((n) - 1)) == 0                                            \
+		  ? (void)((p) = erealloc((p), sizeof *(p) * ((n) ? 2 * (n) : 1))) \
+		  : (void)0),                                               \
+	 memset(&(p)[(n)], 0, sizeof *(p)), &(p)[(n)++])
+
+const char *const mr_rd_outcomes[MR_RD_NOUTCOMES] = {
+	"ok", "failed", "crashed", "timeout", "exec-failed", "skipped",
+	"bad-output", "memory-cap",
+};
+
+char *
+mr_rd_path(const char *dir, const char *name)
+{
+	return mr_sio_path(dir, name);
+}
+
+/* Safe as one path component: [A-Za-z0-9._+-]+, not starting with '.'. */
+static int
+component_ok(const char *s)
+{
+	if (!*s || *s == '.')
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._+-") == strlen(s);
+}
+
+void
+mr_rd_free(struct mr_rd *R)
+{
+	int i, j;
+
+	for (i = 0; i < R->nk; i++) {
+		struct mr_rd_case *k = &R->k[i];
+
+		for (j = 0; j < k->ncfg; j++) {
+			mr_config_free(&k->conf[j]);
+			free(k->cfg[j].label);
+			free(k->cfg[j].run);
+		}
+		for (j = 0; j < k->nrun; j++) {
+			free(k->run[j].detail);
+			free(k->run[j].log);
+			free(k->run[j].ck);
+		}
+		for (j = 0; j < k->nck; j++)
+			free(k->ck[j].name);
+		free(k->conf);
+		free(k->cfg);
+		free(k->run);
+		free(k->ck);
+		free(k->name);
+	}
+	for (i = 0; i < R->nenv; i++) {
+		free(R->envk[i]);
+		free(R->envv[i]);
+	}
+	free(R->envk);
+	free(R->envv);
+	free(R->k);
+	free(R->dir);
+	memset(R, 0, sizeof *R);
+}
+
+struct mr_rd_case *
+mr_rd_case(const struct mr_rd *R, const char *name)
+{
+	int i;
+
+	for (i = 0; i < R->nk; i++)
+		if (!strcmp(R->k[i].name, name))
+			return &R->k[i];
+	return NULL;
+}
+
+int
+mr_rd_cfg(const struct mr_rd_case *k, const char *str)
+{
+	int i;
+
+	for (i = 0; i < k->ncfg; i++)
+		if (!strcmp(k->conf[i].str, str))
+			return i;
+	return -1;
+}
+
+/* A relative path whose every component is component_ok: no "..", no
+ * leading "/", nothing hidden. */
+static int
+inside_path(const char *p)
+{
+	char *copy = estrdup(p), *c, *save = NULL;
+	int ok = *p && *p != '/' && !strstr(p, "//") && p[strlen(p) - 1] != '/';
+
+	for (c = strtok_r(copy, "/", &save); ok && c; c = strtok_r(NULL, "/", &save))
+		ok = component_ok(c);
+	free(copy);
+	return ok;
+}
+
+int
+mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat)
+{
+	int i;
+
+	for (i = 0; i < k->cfg[cfg].nrun; i++)
+		if (k->run[k->cfg[cfg].run[i]].repeat == repeat)
+			return k->cfg[cfg].run[i];
+	return -1;
+}
+
+/* Open a required TSV file of the results, through safeio.h (never a
+ * symbolic link, only a regular file of at most cap bytes); 0 or -1
+ * (printed). */
+static int
+open_results_file(struct mr_tsv *t, const struct mr_rd *R, const char *name,
+		  off_t cap)
+{
+	int rc = mr_tsv_open_in(t, R->dir, name, cap);
+
+	if (rc == -ENOENT) {
+		char *path = mr_rd_path(R->dir, name);
+
+		mr_errat(path, 0, 0, "no such file (is %s a results directory?)",
+			 R->dir);
+		free(path);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* Figures no run can have: every one is a size in KiB, a time in ms or a
+ * count, so never negative; none beyond these (a size past the 64-bit
+ * address space, a time of three years, a count of 10^15) is a
+ * measurement. */
+#define MAX_KB 18014398509481984.0 /* 2^54 KiB: 2^64 bytes */
+#define MAX_MS 1e11
+#define MAX_COUNT 1e15
+#define MAX_NPROC 4194304.0 /* the kernel's PID_MAX_LIMIT */
+
+int
+mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out)
+{
+	const char *name = t->cols[col];
+	size_t n = strlen(name);
+	double max = MAX_COUNT;
+	const char *unit = "";
+
+	if (mr_tsv_num(t, col, dash_ok, out) < 0)
+		return -1;
+	if (!strcmp(name, "tree_nproc")) {
+		max = MAX_NPROC;
+	} else if (n > 3 && !strcmp(name + n - 3, "_kb")) {
+		max = MAX_KB;
+		unit = " KiB";
+	} else if (n > 3 && !strcmp(name + n - 3, "_ms")) {
+		max = MAX_MS;
+		unit = " ms";
+	}
+	if (!isnan(*out) && (*out < 0 || *out > max))
+		return mr_tsv_err(t, col, "%s %s out of range (0..%.0f%s)", name,
+				  mr_tsv_get(t, col), max, unit);
+	return 0;
+}
+
+static int
+load_env(struct mr_rd *R)
+{
+	struct mr_tsv t;
+	int ck, cv, rc, i;
+
+	if (open_results_file(&t, R, "env.tsv", MR_SIO_ENV_MAX) < 0)
+		return -1;
+	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0)
+		goto fail;
+	while ((rc = mr_tsv_next(&t)) > 0) {
+		const char *key = mr_tsv_get(&t, ck), *val = mr_tsv_get(&t, cv);
+
+		for (i = 0; i < R->nenv; i++) {
+			if (!strcmp(R->envk[i], key)) {
+				mr_tsv_err(&t, ck, "key %s again", key);
+				goto fail;
+			}
+		}
+		if (!strcmp(key, "platform") && !component_ok(val)) {
+			mr_tsv_err(&t, cv, "platform \"%s\" is not usable as a directory name",
+				   val);
+			goto fail;
+		}
+		R->envk = erealloc(R->envk, sizeof *R->envk * (R->nenv + 1));
+		R->envv = erealloc(R->envv, sizeof *R->envv * (R->nenv + 1));
+		R->envk[R->nenv] = estrdup(key);
+		R->envv[R->nenv] = estrdup(val);
+		if (!strcmp(key, "platform"))
+			R->platform = R->envv[R->nenv];
+		R->nenv++;
+	}
+	if (rc < 0)
+		goto fail;
+	if (!R->platform) {
+		mr_errat(t.path, 0, 0, "no platform key");
+		goto fail;
+	}
+	mr_tsv_close(&t);
+	return 0;
+fail:
+	mr_tsv_close(&t);
+	return -1;
+}
+
+static int
+load_runs(struct mr_rd *R)
+{
+	enum { C_CASE, C_CONFIG, C_REPEAT, C_OUTCOME, C_DETAIL, NREQ };
+	static const char *const req[NREQ] = {
+		"case", "config", "repeat", "outcome", "detail",
+	};
+	struct mr_tsv t;
+	int col[NREQ], mcol[MR_NRUN_METRICS], clog, cover, cstop, rc, i;
+
+	if (open_results_file(&t, R, "runs.tsv", MR_SIO_TSV_MAX) < 0)
+		return -1;
+	for (i = 0; i < NREQ; i++)
+		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
+			goto fail;
+	for (i = 0; i < MR_NRUN_METRICS; i++)
+		mcol[i] = mr_tsv_col(&t, mr_run_metrics[i]);
+	clog = mr_tsv_col(&t, "log");
+	cover = mr_tsv_col(&t, "overlap"); /* results before -j have none */
+	cstop = mr_tsv_col(&t, "stopped_ms"); /* nor before this one */
+	while ((rc = mr_tsv_next(&t)) > 0) {
+		const char *name = mr_tsv_get(&t, col[C_CASE]);
+		const char *cstr = mr_tsv_get(&t, col[C_CONFIG]);
+		const char *oc = mr_tsv_get(&t, col[C_OUTCOME]);
+		struct mr_rd_case *k;
+		struct mr_rd_run *r;
+		long long repeat;
+		int ci, o, prev;
+
+		if (!component_ok(name)) {
+			mr_tsv_err(&t, col[C_CASE], "bad case name \"%s\"", name);
+			goto fail;
+		}
+		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0)
+			goto fail;
+		for (o = 0; o < MR_RD_NOUTCOMES; o++)
+			if (!strcmp(oc, mr_rd_outcomes[o]))
+				break;
+		if (o == MR_RD_NOUTCOMES) {
+			mr_tsv_err(&t, col[C_OUTCOME],
+				   "unknown outcome \"%s\" (ok, failed, crashed, timeout, exec-failed, skipped, bad-output, memory-cap)",
+				   oc);
+			goto fail;
+		}
+		k = mr_rd_case(R, name);
+		if (!k) {
+			k = PUSH(R->k, R->nk);
+			k->name = estrdup(name);
+		}
+		ci = mr_rd_cfg(k, cstr);
+		if (ci < 0) {
+			struct mr_config c;
+			const char *why;
+
+			if (mr_config_parse(cstr, &c, &why) < 0) {
+				mr_tsv_err(&t, col[C_CONFIG], "bad config \"%s\": %s",
+					   cstr, why);
+				goto fail;
+			}
+			/* conf[] and cfg[] are parallel, counted by ncfg. */
+			ci = k->ncfg;
+			*PUSH(k->conf, ci) = c;
+			ci = k->ncfg;
+			PUSH(k->cfg, ci);
+			ci = k->ncfg++;
+		}
+		prev = mr_rd_run_of(k, ci, (long)repeat);
+		if (prev >= 0) {
+			mr_tsv_err(&t, col[C_REPEAT],
+				   "run of %s, %s, repeat %lld again (first on line %ld)",
+				   name, cstr, repeat, k->run[prev].line);
+			goto fail;
+		}
+		r = PUSH(k->run, k->nrun);
+		r->cfg = ci;
+		r->repeat = (long)repeat;
+		r->outcome = (enum mr_rd_outcome)o;
+		r->line = t.line;
+		for (i = 0; i < MR_NRUN_METRICS; i++) {
+			if (mcol[i] < 0)
+				r->m[i] = NAN;
+			else if (mr_rd_metric_num(&t, mcol[i], 1, &r->m[i]) < 0)
+				goto fail;
+		}
+		if (cover >= 0 && strcmp(mr_tsv_get(&t, cover), "-") != 0) {
+			long long ov;
+
+			if (mr_tsv_int(&t, cover, 0, 1000000, &ov) < 0)
+				goto fail;
+			r->overlap = (long)ov;
+		}
+		if (cstop >= 0 && strcmp(mr_tsv_get(&t, cstop), "-") != 0) {
+			long long st;
+
+			if (mr_tsv_int(&t, cstop, 0, 100000000000LL, &st) < 0)
+				goto fail;
+			r->stopped_ms = (long)st;
+		}
+		r->detail = estrdup(mr_tsv_get(&t, col[C_DETAIL]));
+		if (clog >= 0 && strcmp(mr_tsv_get(&t, clog), "-") &&
+		    *mr_tsv_get(&t, clog)) {
+			/* Results may come from elsewhere: a log is read (its
+			 * tail goes into reports), so it must lie inside the
+			 * results directory. */
+			if (!inside_path(mr_tsv_get(&t, clog))) {
+				mr_tsv_err(&t, clog, "log \"%s\" is not a path inside the results directory",
+					   mr_tsv_get(&t, clog));
+				goto fail;
+			}
+			r->log = estrdup(mr_tsv_get(&t, clog));
+		}
+		*PUSH(k->cfg[ci].run, k->cfg[ci].nrun) = k->nrun - 1;
+		if (o == MR_RD_OK)
+			k->cfg[ci].nok++;
+		else if (o == MR_RD_SKIPPED)
+			k->cfg[ci].nskip++;
+		else
+			k->cfg[ci].nfail++;
+	}
+	if (rc < 0)
+		goto fail;
+	mr_tsv_close(&t);
+	for (i = 0; i < R->nk; i++) {
+		struct mr_rd_case *k = &R->k[i];
+		int j;
+
+		for (j = 0; j < k->ncfg; j++)
+			k->cfg[j].label = mr_config_label(k->conf, k->ncfg, j);
+	}
+	return 0;
+fail:
+	mr_tsv_close(&t);
+	return -1;
+}
+
+static int
+ckname_ok(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(s);
+}
+
+static int
+load_checkpoints(struct mr_rd *R)
+{
+	enum { C_CASE, C_CONFIG, C_REPEAT, C_CKPT, C_SEQ, NREQ };
+	static const char *const req[NREQ] = {
+		"case", "config", "repeat", "checkpoint", "seq",
+	};
+	struct mr_tsv t;
+	int col[NREQ], mcol[MR_NCKPT_METRICS], rc, i;
+
+	if (open_results_file(&t, R, "checkpoints.tsv", MR_SIO_TSV_MAX) < 0)
+		return -1;
+	for (i = 0; i < NREQ; i++)
+		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
+			goto fail;
+	for (i = 0; i < MR_NCKPT_METRICS; i++)
+		mcol[i] = mr_tsv_col(&t, mr_ckpt_metrics[i]);
+	while ((rc = mr_tsv_next(&t)) > 0) {
+		const char *name = mr_tsv_get(&t, col[C_CKPT]);
+		struct mr_rd_ck row;
+		struct mr_rd_case *k;
+		struct mr_rd_run *r;
+		long long repeat, seq;
+		int ci, ri;
+
+		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0 ||
+		    mr_tsv_int(&t, col[C_SEQ], 1, 1000000000, &seq) < 0)
+			goto fail;
+		if (!ckname_ok(name)) {
+			mr_tsv_err(&t, col[C_CKPT], "bad checkpoint name \"%s\"", name);
+			goto fail;
+		}
+		for (i = 0; i < MR_NCKPT_METRICS; i++) {
+			if (mcol[i] < 0)
+				row.m[i] = NAN;
+			else if (mr_rd_metric_num(&t, mcol[i], 1, &row.m[i]) < 0)
+				goto fail;
+		}
+		/* A record of a run with no row in runs.tsv belongs to a run
+		 * that was interrupted: it has no outcome, so it is not used. */
+		k = mr_rd_case(R, mr_tsv_get(&t, col[C_CASE]));
+		if (!k || (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0 ||
+		    (ri = mr_rd_run_of(k, ci, (long)repeat)) < 0)
+			continue;
+		r = &k->run[ri];
+		for (i = 0; i < r->nck; i++) {
+			const struct mr_rd_ck *c = &k->ck[r->ck[i]];
+
+			if (c->seq == seq && !strcmp(c->name, name)) {
+				mr_tsv_err(&t, col[C_SEQ], "checkpoint %s #%lld of this run again",
+					   name, seq);
+				goto fail;
+			}
+		}
+		row.name = estrdup(name);
+		row.seq = (long)seq;
+		*PUSH(k->ck, k->nck) = row;
+		*PUSH(r->ck, r->nck) = k->nck - 1;
+	}
+	if (rc < 0)
+		goto fail;
+	mr_tsv_close(&t);
+	return 0;
+fail:
+	mr_tsv_close(&t);
+	return -1;
+}
+
+int
+mr_rd_load(struct mr_rd *R, const char *dir)
+{
+	memset(R, 0, sizeof *R);
+	R->dir = estrdup(dir);
+	if (load_env(R) < 0 || load_runs(R) < 0 || load_checkpoints(R) < 0)
+		return -1;
+	return 0;
+}
+
+int
+mr_rd_select(const struct mr_rd *R, const char *const *names, int **sel)
+{
+	int n = 0, i, j;
+
+	*sel = ecalloc(R->nk + 1, sizeof **sel);
+	if (!names || !names[0]) {
+		for (i = 0; i < R->nk; i++)
+			(*sel)[n++] = i;
+		return n;
+	}
+	for (i = 0; names[i]; i++) {
+		struct mr_rd_case *k = mr_rd_case(R, names[i]);
+		int idx;
+
+		if (!k) {
+			char *path = mr_rd_path(R->dir, "runs.tsv");
+
+			mr_errat(path, 0, 0, "no runs of case %s", names[i]);
+			free(path);
+			free(*sel);
+			*sel = NULL;
+			return -1;
+		}
+		idx = (int)(k - R->k);
+		for (j = 0; j < n; j++)
+			if ((*sel)[j] == idx)
+				break;
+		if (j == n)
+			(*sel)[n++] = idx;
+	}
+	return n;
+}
+
+/* --- values -------------------------------------------------------------- */
+
+const struct mr_rd_ck *
+mr_rd_ck_row(const struct mr_rd_case *k, const struct mr_rd_run *r,
+	     const char *name, long seq)
+{
+	const struct mr_rd_ck *best = NULL;
+	int i;
+
+	for (i = 0; i < r->nck; i++) {
+		const struct mr_rd_ck *c = &k->ck[r->ck[i]];
+
+		if (strcmp(c->name, name))
+			continue;
+		if (seq ? c->seq == seq : (!best || c->seq > best->seq))
+			best = c;
+	}
+	return best;
+}
+
+/* The value of ref in one ok run, NAN when there is none. */
+static double
+run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
+	  const struct mr_ref *ref)
+{
+	const struct mr_rd_ck *c;
+
+	if ((r->overlap > 0 || r->stopped_ms > 0) && mr_metric_is_time(ref->ckpt, ref->metric))
+		return NAN;
+	if (!ref->ckpt)
+		return r->m[ref->metric];
+	c = mr_rd_ck_row(k, r, ref->checkpoint, ref->seq);
+	return c ? c->m[ref->metric] : NAN;
+}
+
+int
+mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
+	     double **out)
+{
+	const struct mr_rd_cfg *c = &k->cfg[ci];
+	int n = 0, i;
+
+	*out = ecalloc(c->nrun + 1, sizeof **out);
+	for (i = 0; i < c->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[c->run[i]];
+		double v;
+
+		if (r->outcome != MR_RD_OK)
+			continue;
+		v = run_value(k, r, ref);
+		if (!isnan(v))
+			(*out)[n++] = v;
+	}
+	mr_st_sort(*out, n);
+	return n;
+}
+
+char *
+mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
+{
+	const struct mr_rd_cfg *c = &k->cfg[ci];
+	const char *metric = ref->ckpt ? mr_ckpt_metrics[ref->metric]
+				       : mr_run_metrics[ref->metric];
+	int i;
+
+	if (c->nok == 0) {
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (r->outcome == MR_RD_SKIPPED)
+				return esprintf("skipped: %s", r->detail);
+		}
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (strcmp(r->detail, "-"))
+				return esprintf("%s: %s", mr_rd_outcomes[r->outcome],
+						r->detail);
+			return esprintf("%s", mr_rd_outcomes[r->outcome]);
+		}
+		return estrdup("no runs");
+	}
+	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
+		int alone = 0, beside = 0, stopped = 0;
+
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (r->outcome != MR_RD_OK)
+				continue;
+			if (r->stopped_ms > 0)
+				stopped++;
+			else
+				*(r->overlap > 0 ? &beside : &alone) += 1;
+		}
+		if (stopped && !alone && !beside)
+			return esprintf("%s measured while the runner stood still (stopped or suspended): not a time of the case",
+					metric);
+		if (beside && !alone)
+			return esprintf("%s measured beside other runs (-j): not a time of the case alone",
+					metric);
+	}
+	if (ref->ckpt) {
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (r->outcome == MR_RD_OK &&
+			    mr_rd_ck_row(k, r, ref->checkpoint, ref->seq))
+				return esprintf("%s not measured at checkpoint %s",
+						metric, ref->checkpoint);
+		}
+		if (ref->seq)
+			return esprintf("no checkpoint %s#%ld recorded", ref->checkpoint,
+					ref->seq);
+		return esprintf("no checkpoint %s recorded", ref->checkpoint);
+	}
+	return esprintf("%s not measured", metric);
+}
+
+const char *
+mr_rd_env(const struct mr_rd *R, const char *key)
+{
+	int i;
+
+	for (i = 0; i < R->nenv; i++)
+		if (!strcmp(R->envk[i], key))
+			return R->envv[i];
+	return NULL;
+}
+
+int
+mr_rd_ck_names(const struct mr_rd_case *k, int ci, const char ***names)
+{
+	int n = 0, i, j, l;
+
+	*names = NULL;
+	for (i = 0; i < k->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[i];
+
+		if (r->outcome != MR_RD_OK || (ci >= 0 && r->cfg != ci))
+			continue;
+		for (j = 0; j < r->nck; j++) {
+			const char *name = k->ck[r->ck[j]].name;
+
+			for (l = 0; l < n; l++)
+				if (!strcmp((*names)[l], name))
+					break;
+			if (l == n)
+				*PUSH(*names, n) = name;
+		}
+	}
+	return n;
+}
+
+char *
+mr_rd_ref_name(const struct mr_ref *ref)
+{
+	if (!ref->ckpt)
+		return estrdup(mr_run_metrics[ref->metric]);
+	if (ref->seq)
+		return esprintf("%s@%s#%ld", mr_ckpt_metrics[ref->metric],
+				ref->checkpoint, ref->seq);
+	return esprintf("%s@%s", mr_ckpt_metrics[ref->metric], ref->checkpoint);
+}
+
+int
+mr_rd_figures(const struct mr_rd_case *k, int ci, struct mr_ref **refs)
+{
+	static const char *const run[] = {
+		"wall_ms", "user_ms", "sys_ms", "maxrss_kb", "minflt",
+	};
+	const char **names;
+	int nnames = mr_rd_ck_names(k, ci, &names), n = 0, i, m, nm = 0;
+	size_t nrun = sizeof run / sizeof run[0];
+
+	while (mr_bless_ckpt_metrics[nm])
+		nm++;
+	*refs = ecalloc(nrun + (size_t)nnames * nm + 1, sizeof **refs);
+	for (i = 0; i < (int)nrun; i++)
+		(*refs)[n++].metric = mr_run_metric(run[i]);
+	for (i = 0; i < nnames; i++) {
+		for (m = 0; m < nm; m++) {
+			struct mr_ref *r = &(*refs)[n++];
+
+			r->ckpt = 1;
+			r->metric = mr_ckpt_metric(mr_bless_ckpt_metrics[m]);
+			r->checkpoint = (char *)names[i];
+		}
+	}
+	free(names);
+	return n;
+}

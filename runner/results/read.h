@@ -1,0 +1,152 @@
+/* read: reading a results directory (docs/formats.md, "Reading a results
+ * directory").
+ *
+ * Every file is opened through safeio.h (never a symbolic link, only a
+ * regular file, its size capped).  env.tsv, runs.tsv and checkpoints.tsv
+ * are read whole and strictly (with tsv.h: the first problem is printed
+ * as path:line:column and stops the reading) into cases, their configs,
+ * runs and checkpoint rows; a figure out of its range (mr_rd_metric_num)
+ * is such a problem.  The
+ * series is not loaded (only plots need it, and gnuplot reads it).  Every
+ * figure of a reference (claims.h's struct mr_ref) is the median over the
+ * ok runs of a config: check, bless, compare, trend and report all take
+ * their figures from here, so they agree.
+ */
+#ifndef MR_RDIR_H
+#define MR_RDIR_H
+
+#include "check/claims.h"
+
+enum mr_rd_outcome { MR_RD_OK, MR_RD_FAILED, MR_RD_CRASHED, MR_RD_TIMEOUT,
+		     MR_RD_EXEC_FAILED, MR_RD_SKIPPED, MR_RD_BAD_OUTPUT,
+		     MR_RD_MEMORY_CAP, MR_RD_NOUTCOMES };
+
+/* The runs.tsv words of the outcomes, by enum mr_rd_outcome. */
+extern const char *const mr_rd_outcomes[MR_RD_NOUTCOMES];
+
+/* One row of runs.tsv. */
+struct mr_rd_run {
+	int cfg;                   /* index into the case's configs */
+	long repeat;               /* 1..N */
+	enum mr_rd_outcome outcome;
+	char *detail;              /* "-" when none (owned) */
+	char *log;                 /* relative to the results, NULL if none (owned) */
+	long line;                 /* in runs.tsv */
+	double m[MR_NRUN_METRICS]; /* NAN: not measured */
+	long overlap;              /* other runs alive beside it (-j); its
+	                              times are not figures when > 0 */
+	long stopped_ms;           /* the runner stood still during it
+	                              (stopped, suspended): its times are
+	                              not figures when > 0 */
+	int *ck;                   /* its rows in the case's ck[], in file order (owned) */
+	int nck;
+};
+
+/* One row of checkpoints.tsv. */
+struct mr_rd_ck {
+	char *name;                 /* checkpoint name (owned) */
+	long seq;                   /* occurrence, from 1 */
+	double m[MR_NCKPT_METRICS]; /* NAN: not measured */
+};
+
+/* What is known of a config of a case, beside its mr_config. */
+struct mr_rd_cfg {
+	char *label;   /* short form: only the keys that vary (owned) */
+	int *run;      /* its runs in the case's run[] (owned) */
+	int nrun;
+	int nok, nskip, nfail;
+};
+
+struct mr_rd_case {
+	char *name;             /* (owned) */
+	struct mr_config *conf; /* its configs in order of appearance */
+	struct mr_rd_cfg *cfg;  /* parallel to conf */
+	int ncfg;
+	struct mr_rd_run *run;  /* in runs.tsv order */
+	int nrun;
+	struct mr_rd_ck *ck;
+	int nck;
+};
+
+struct mr_rd {
+	char *dir;             /* as given (owned) */
+	char **envk, **envv;   /* env.tsv, in file order (owned) */
+	int nenv;
+	const char *platform;  /* into envv */
+	struct mr_rd_case *k;  /* cases in order of appearance in runs.tsv */
+	int nk;
+};
+
+struct mr_tsv;
+
+/* Field col of the current row of a results file, a figure (the column
+ * named by its metric; with dash_ok, "-" is not measured: NAN), into
+ * *out: 0, or -1 after printing path:line:col.  No figure is negative; a
+ * size (_kb) is at most 2^54 KiB (the 64-bit address space), a time (_ms)
+ * 10^11 ms (three years), tree_nproc 4194304 (the kernel's most pids),
+ * any other count 10^15. */
+int mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out);
+
+/* dir + "/" + name, without doubled slashes.  Fresh string. */
+char *mr_rd_path(const char *dir, const char *name);
+
+/* Read the results directory dir into R.  Returns 0, or -1 after printing
+ * the one problem (a missing file: "DIR/runs.tsv: no such file (is DIR a
+ * results directory?)").  Free R with mr_rd_free in either case. */
+int mr_rd_load(struct mr_rd *R, const char *dir);
+
+void mr_rd_free(struct mr_rd *R);
+
+/* The env.tsv value of key, or NULL. */
+const char *mr_rd_env(const struct mr_rd *R, const char *key);
+
+/* The case called name, or NULL. */
+struct mr_rd_case *mr_rd_case(const struct mr_rd *R, const char *name);
+
+/* Index of the config whose canonical string is str, or -1. */
+int mr_rd_cfg(const struct mr_rd_case *k, const char *str);
+
+/* The index in k->run of config cfg's run of that repeat, or -1. */
+int mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat);
+
+/* The cases to look at, as indices into R->k, into a fresh *sel: those of
+ * names (NULL-terminated, duplicates once) or every case when names is
+ * NULL or empty.  Returns how many, or -1 after printing
+ * "DIR/runs.tsv: no runs of case NAME" (*sel is then NULL). */
+int mr_rd_select(const struct mr_rd *R, const char *const *names, int **sel);
+
+/* The checkpoint row of run r named name (seq 0: its last occurrence), or
+ * NULL. */
+const struct mr_rd_ck *mr_rd_ck_row(const struct mr_rd_case *k,
+				    const struct mr_rd_run *r,
+				    const char *name, long seq);
+
+/* The values of ref over the ok runs of config ci that measured it (a
+ * time only from runs that ran alone: overlap 0), sorted ascending, into a fresh *out.  Returns how many (0: *out is
+ * still to be freed). */
+int mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
+		 double **out);
+
+/* Why config ci has no value for ref ("skipped: libfoo not found",
+ * "no checkpoint cleared recorded", ...).  Fresh string. */
+char *mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref);
+
+/* The names of the checkpoints the ok runs of config ci recorded, in
+ * order of first appearance, into a fresh array of pointers into k (the
+ * strings are not copied).  Returns how many.  ci < 0: over every config
+ * of the case. */
+int mr_rd_ck_names(const struct mr_rd_case *k, int ci, const char ***names);
+
+/* The figures compare and trend follow for config ci (ci < 0: any config
+ * of the case): the run metrics wall_ms, user_ms, sys_ms, maxrss_kb and
+ * minflt (not peak_rss_kb: a sampled peak misses short spikes, so it
+ * wobbles), then at the last occurrence of each checkpoint
+ * (mr_rd_ck_names) the metrics bless records (baseline.h).  A fresh array
+ * into *refs (checkpoint names point into k); returns how many. */
+int mr_rd_figures(const struct mr_rd_case *k, int ci, struct mr_ref **refs);
+
+/* A reference's name, "rss_kb@cleared", "rss_kb@created#2" or "wall_ms".
+ * Fresh string. */
+char *mr_rd_ref_name(const struct mr_ref *ref);
+
+#endif

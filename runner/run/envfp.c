@@ -1,0 +1,298 @@
+/* envfp: collect the environment fingerprint — see envfp.h. */
+#include "run/envfp.h"
+
+#include <gnu/libc-version.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mr_proc.h"
+#include "core/util.h"
+
+#ifndef MEMREPRO_VERSION
+#define MEMREPRO_VERSION "0.1"
+#endif
+/* The Makefile defines it (build/commit.h); other builds (lint) do not. */
+#ifndef MR_COMMIT
+#define MR_COMMIT "unknown"
+#endif
+
+static void __attribute__((format(printf, 3, 4)))
+add(struct mr_envfp *fp, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *v, *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&v, fmt, ap) < 0)
+		eprintf("vasprintf:");
+	va_end(ap);
+	for (p = v; *p; p++)
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	if (!*v) {
+		free(v);
+		v = estrdup("-");
+	}
+	fp->key = erealloc(fp->key, (size_t)(fp->n + 1) * sizeof *fp->key);
+	fp->val = erealloc(fp->val, (size_t)(fp->n + 1) * sizeof *fp->val);
+	fp->key[fp->n] = estrdup(key);
+	fp->val[fp->n] = v;
+	fp->n++;
+}
+
+/* A small /proc or /sys file, trimmed; "-" when unreadable. */
+static void
+read_trim(const char *path, char *buf, size_t size)
+{
+	long n = mr_proc_read(path, buf, size);
+
+	if (n < 0) {
+		/* -EFBIG still means "unknown" here */
+		snprintf(buf, size, "-");
+		return;
+	}
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	if (!n)
+		snprintf(buf, size, "-");
+}
+
+/* "always [madvise] never" -> "madvise"; the file missing (no THP) -> "none". */
+static void
+bracketed(const char *path, char *out, size_t size)
+{
+	char buf[256], *o, *c;
+
+	if (mr_proc_read(path, buf, sizeof buf) < 0) {
+		snprintf(out, size, "none");
+		return;
+	}
+	o = strchr(buf, '[');
+	c = o ? strchr(o, ']') : NULL;
+	if (!o || !c) {
+		snprintf(out, size, "unknown");
+		return;
+	}
+	*c = '\0';
+	snprintf(out, size, "%s", o + 1);
+}
+
+/* A "Key : value" line of /proc/cpuinfo or /proc/meminfo (cpuinfo can
+ * be large on big machines: read line by line). */
+static void
+proc_field(const char *path, const char *key, char *out, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	size_t kl = strlen(key), cap = 0;
+	char *line = NULL;
+
+	snprintf(out, size, "-");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char *v, *e;
+
+		if (strncmp(line, key, kl) != 0 || (line[kl] != ' ' && line[kl] != '\t' && line[kl] != ':'))
+			continue;
+		if (!(v = strchr(line, ':')))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		e = v + strlen(v);
+		while (e > v && (e[-1] == '\n' || e[-1] == ' '))
+			*--e = '\0';
+		snprintf(out, size, "%s", v);
+		break;
+	}
+	free(line);
+	fclose(f);
+}
+
+/* The cases inherit the runner's environment, and these variables change
+ * what an allocator does (MALLOC_CONF: jemalloc's options; MALLOC_*: glibc's
+ * old tunables; MIMALLOC_*, TCMALLOC_*): record them, as env.NAME, so a
+ * figure measured under one is never mistaken for the allocator's default. */
+static void
+inherited_allocator_env(struct mr_envfp *fp)
+{
+	static const char *const prefixes[] = {
+		"MALLOC_", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "_RJEM_MALLOC_CONF",
+	};
+	char **e;
+	size_t i;
+
+	for (e = environ; *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		if (!eq)
+			continue;
+		for (i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+			if (strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0) {
+				char *key = esprintf("env.%.*s", (int)(eq - *e), *e);
+
+				add(fp, key, "%s", eq + 1);
+				free(key);
+				break;
+			}
+		}
+	}
+}
+
+/* The runner's resource limits, which its cases inherit: the soft limit
+ * (the one in force), in the kernel's units (bytes, or a count), or
+ * "unlimited".  RLIMIT_STACK is also glibc's default thread stack size,
+ * so it moves every thread's VSZ; RLIMIT_AS turns large reservations into
+ * failures. */
+static void
+rlimits(struct mr_envfp *fp)
+{
+	static const struct {
+		const char *key;
+		int res;
+	} lim[] = {
+		{ "rlimit.as", RLIMIT_AS },
+		{ "rlimit.stack", RLIMIT_STACK },
+		{ "rlimit.nofile", RLIMIT_NOFILE },
+		{ "rlimit.nproc", RLIMIT_NPROC },
+		{ "rlimit.memlock", RLIMIT_MEMLOCK },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof lim / sizeof *lim; i++) {
+		struct rlimit rl;
+
+		if (getrlimit(lim[i].res, &rl) < 0)
+			add(fp, lim[i].key, "-");
+		else if (rl.rlim_cur == RLIM_INFINITY)
+			add(fp, lim[i].key, "unlimited");
+		else
+			add(fp, lim[i].key, "%llu", (unsigned long long)rl.rlim_cur);
+	}
+}
+
+/* The platform key's CPUs: figures depend on them.  glibc 2.36 makes up
+ * to 8 arenas per online CPU (thread-vsz, 250 threads on 2 CPUs: 15 extra
+ * 64 MiB heaps of VSZ), whatever the affinity mask (the same 1.4 GiB
+ * under taskset -c 0); jemalloc 4 per CPU of the mask (584.3 MiB, 550.3
+ * under taskset -c 0; by hand, x86_64, Linux 6.18).  "cpu2"; "cpu1of2"
+ * when the mask (taskset, a cpuset) holds fewer CPUs than are online. */
+static void
+cpu_key(char *out, size_t size)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	int usable = 0;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		usable = CPU_COUNT(&set);
+	if (usable > 0 && usable < online)
+		snprintf(out, size, "cpu%dof%ld", usable, online);
+	else
+		snprintf(out, size, "cpu%ld", online);
+}
+
+void
+mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
+		 const struct mr_alloc *allocs)
+{
+	struct utsname u;
+	char thp[64], defrag[64], buf[512], started[64], cpus[64];
+	unsigned maj = 0, min = 0;
+	long long memkb = 0;
+	time_t now = time(NULL);
+	struct tm tm;
+	int i;
+
+	memset(fp, 0, sizeof *fp);
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof u);
+	{
+		char *e;
+
+		maj = (unsigned)strtoul(u.release, &e, 10);
+		if (*e == '.')
+			min = (unsigned)strtoul(e + 1, NULL, 10);
+	}
+	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
+	bracketed("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag);
+	cpu_key(cpus, sizeof cpus);
+	add(fp, "platform", "%s-glibc%s-linux%u.%u-thp_%s-%s", u.machine,
+	    gnu_get_libc_version(), maj, min, thp, cpus);
+	add(fp, "kernel", "%s %s", u.release, u.version);
+	add(fp, "libc", "%s", gnu_get_libc_version());
+	add(fp, "arch", "%s", u.machine);
+	add(fp, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	proc_field("/proc/cpuinfo", "model name", buf, sizeof buf);
+	add(fp, "cpu_model", "%s", buf);
+	proc_field("/proc/meminfo", "MemTotal", buf, sizeof buf);
+	memkb = strtoll(buf, NULL, 10);
+	add(fp, "mem_total_kb", "%lld", memkb);
+	add(fp, "thp", "%s", thp);
+	add(fp, "thp_defrag", "%s", defrag);
+	read_trim("/proc/sys/vm/overcommit_memory", buf, sizeof buf);
+	add(fp, "overcommit", "%s", buf);
+	rlimits(fp);
+	add(fp, "memrepro_version", "%s", MEMREPRO_VERSION);
+	add(fp, "commit", "%s", MR_COMMIT);
+	add(fp, "profile", "%s", run->profile);
+	add(fp, "repeat", "%d", run->repeat);
+	add(fp, "interval_ms", "%d", run->interval_ms);
+	add(fp, "timeout_s", "%g", run->timeout_s);
+	gmtime_r(&now, &tm);
+	strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	add(fp, "started", "%s", started);
+	for (i = 0; i < MR_ALLOC_N; i++) {
+		const struct mr_alloc *a = &allocs[i];
+		char key[64];
+
+		snprintf(key, sizeof key, "allocator.%s.soname", a->name);
+		add(fp, key, "%s", a->soname);
+		if (a->missing) {
+			snprintf(key, sizeof key, "allocator.%s.missing", a->name);
+			add(fp, key, "%s", a->missing);
+			continue;
+		}
+		snprintf(key, sizeof key, "allocator.%s.path", a->name);
+		add(fp, key, "%s", a->path ? a->path : "-");
+		snprintf(key, sizeof key, "allocator.%s.version", a->name);
+		add(fp, key, "%s", a->version ? a->version : "-");
+	}
+	inherited_allocator_env(fp);
+}
+
+void
+mr_envfp_add(struct mr_envfp *fp, const char *key, const char *val)
+{
+	add(fp, key, "%s", val);
+}
+
+const char *
+mr_envfp_get(const struct mr_envfp *fp, const char *key)
+{
+	int i;
+
+	for (i = 0; i < fp->n; i++)
+		if (strcmp(fp->key[i], key) == 0)
+			return fp->val[i];
+	return NULL;
+}
+
+void
+mr_envfp_free(struct mr_envfp *fp)
+{
+	int i;
+
+	for (i = 0; i < fp->n; i++) {
+		free(fp->key[i]);
+		free(fp->val[i]);
+	}
+	free(fp->key);
+	free(fp->val);
+	memset(fp, 0, sizeof *fp);
+}
