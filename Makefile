@@ -222,13 +222,21 @@ LINT_SRC = $(LIB_SRC) $(RUNNER_SRC) $(FUZZ:%=fuzz/%.c) fuzz/fuzz_util.c fuzz/rep
 	$(UNIT:%=tests/unit/%.c)
 
 deps-lint:
-	@sh tools/deps.sh cppcheck clang-tidy
+	@sh tools/deps.sh cppcheck clang-tidy shellcheck
+
+# Shell: the tests as bash (bats), every other script as what its #! says.
+# Off for the tests: SC2154 (output, status and stderr are set by bats'
+# run), SC2034 and SC2120 (what test_helper.bash defines is used by the
+# files that load it).
+SHELL_SRC = tools/*.sh bench/*.sh .ci/run
 
 lint: deps-lint
 	cppcheck --quiet --error-exitcode=1 --std=c11 -D_GNU_SOURCE \
 		--enable=warning,portability,performance --inline-suppr \
 		--suppress=missingIncludeSystem -Ilib -Irunner -Ifuzz $(LINT_SRC)
 	clang-tidy --quiet $(LINT_SRC) -- -std=c11 -D_GNU_SOURCE -Ilib -Irunner -Ifuzz
+	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
+	shellcheck -S warning $(SHELL_SRC)
 
 clean: clean-proofs
 clean-proofs:

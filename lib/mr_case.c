@@ -341,7 +341,7 @@ void mr_case_init(const struct mr_case *c, int argc, char **argv)
 {
 	int i, want_describe = 0, want_help = 0;
 
-	mr_ckpt_init(); /* starts the clock first: t_us counts from here */
+	mr_ckpt_init(mr_case_has_checkpoint); /* the clock first: t_us counts from here */
 	cur = c;
 	check_description(c);
 	for (i = 0; i < nparams; i++)

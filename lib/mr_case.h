@@ -8,15 +8,7 @@
 #ifndef MR_CASE_H
 #define MR_CASE_H
 
-/* The exit protocol of every case; the runner maps these, it never guesses.
- * MR_EXIT_SKIP: the case cannot run here (missing kernel feature, ...); the
- * last line it wrote on stderr is the reason. */
-enum {
-	MR_EXIT_OK = 0,    /* ran to the end */
-	MR_EXIT_FAIL = 1,  /* the work itself failed (mmap refused, ...) */
-	MR_EXIT_USAGE = 2, /* bad command line or parameter */
-	MR_EXIT_SKIP = 4,  /* cannot run here; reason on the last stderr line */
-};
+#include "mr_exit.h"
 
 /* One parameter.  allowed is either "v1|v2|..." (an enumeration) or
  * "int:MIN..MAX" (a decimal integer in that closed range). */

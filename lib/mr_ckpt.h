@@ -43,12 +43,14 @@
 int mr_checkpoint(const char *name);
 
 /* Start the case clock and set up from the environment; called first by
- * mr_case_init().  Both variables must be set, or neither; each must be a
+ * mr_case_init(), which passes declared: non-zero for a checkpoint name the
+ * case declared (NULL: any name goes).  Both variables must be set, or
+ * neither; each must be a
  * decimal number naming an open fd (CKPT writable, ACK readable), else a
  * message and exit MR_EXIT_USAGE (2).  Both fds get FD_CLOEXEC and both
  * variables are removed from the environment, so descendants of the case
  * never write records of their own. */
-void mr_ckpt_init(void);
+void mr_ckpt_init(int (*declared)(const char *name));
 
 /* Microseconds since mr_ckpt_init() (the record's t_us). */
 unsigned long long mr_ckpt_elapsed_us(void);

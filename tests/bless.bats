@@ -106,6 +106,7 @@ cost_at() {
 	IFS=$'\t' read -r config ck metric median min max n tol <<< "$row"
 	[ "$config" = allocator=glibc,mb=32 ]
 	[ "$ck" = - ]
+	[ "$metric" = cost_ms ]
 	[ "$n" = 3 ]
 	[ "$tol" = - ]
 	walls=$(tsv_col "$R/runs.tsv" wall_ms | sort -n)

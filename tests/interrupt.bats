@@ -7,7 +7,7 @@ load test_helper
 
 # nap sleeps 60 ms per run: 3 modes x 3 repeats of it, then 3 of touch.
 NAP_MS=60
-MATRIX=(nap touch --axis allocator=glibc --axis ms=$NAP_MS --axis mb=4 --repeat 3)
+MATRIX=(nap touch --axis allocator=glibc --axis "ms=$NAP_MS" --axis mb=4 --repeat 3)
 
 # The runner on MATRIX into $1, sent signal $2 once two runs have ended and
 # the third (a nap) has begun: nine runs, 0.5 s or more, are still to come

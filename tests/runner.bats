@@ -45,11 +45,7 @@ load test_helper
 	[ "$(tsv_col "$d/runs.tsv" outcome '$1 == "touch"')" = ok ]
 	# hang writes the pids of its descendants to its log; none may be left
 	log=$(tsv_col "$d/runs.tsv" log '$1 == "hang"')
-	pids=$(grep -o 'pid [0-9]*' "$d/$log" | awk '{print $2}')
-	[ -n "$pids" ]
-	for p in $pids; do
-		! kill -0 "$p" 2>/dev/null
-	done
+	assert_log_pids_gone "$d/$log"
 }
 
 @test "malformed checkpoint records give bad-output and the other runs complete" {

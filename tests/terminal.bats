@@ -33,11 +33,11 @@ on_tty() {
 
 @test "colours on a terminal, never with NO_COLOR or when piped" {
 	run -1 on_tty "$MR" check --from "$DATA/results-regressed" --expected "$DATA/expected"
-	[[ "$output" == *"$ESC[1;31mregressed$ESC[0m"* ]] || false
+	[[ "$output" == *"${ESC}[1;31mregressed${ESC}[0m"* ]] || false
 	run -1 on_tty env NO_COLOR=1 "$MR" check --from "$DATA/results-regressed" --expected "$DATA/expected"
-	[[ "$output" != *"$ESC["* ]] || false
+	[[ "$output" != *"${ESC}["* ]] || false
 	run -1 "$MR" check --from "$DATA/results-regressed" --expected "$DATA/expected"
-	[[ "$output" != *"$ESC["* ]] || false
+	[[ "$output" != *"${ESC}["* ]] || false
 }
 
 @test "--quiet shows only the runs that went wrong and where the results are" {

@@ -29,7 +29,7 @@ for t in "$@"; do
 		"$b/fuzz/corpus/$t" "fuzz/corpus/$t" "fuzz/regressions/$t" 2>"$b/fuzz/$t.log"; then
 		tail -n 40 "$b/fuzz/$t.log" >&2
 		echo "fuzz $t: FAILED; the input is in $b/fuzz/artifacts/:" >&2
-		ls "$b/fuzz/artifacts/" | grep "^$t-" >&2
+		for a in "$b/fuzz/artifacts/$t-"*; do echo "${a##*/}"; done >&2
 		echo "fix the parser and add the input as fuzz/regressions/$t/<what-it-broke>" >&2
 		status=1
 	else
