@@ -12,7 +12,7 @@
 #include "proto/cases.h"
 #include "out/charts.h"
 #include "check/check.h"
-#include "out/format.h"
+#include "out/escape.h"
 #include "out/plot.h"
 #include "results/read.h"
 #include "core/safeio.h"
@@ -64,7 +64,7 @@ static void
 text(struct doc *d, const char *s)
 {
 	md_esc(d, s);
-	mr_fmt_xml_str(d->html, s);
+	mr_esc_xml(d->html, s);
 }
 
 static void
@@ -113,7 +113,7 @@ code(struct doc *d, const char *s)
 	for (i = 0; i <= longest; i++)
 		fputc('`', d->md);
 	fputs("<code>", d->html);
-	mr_fmt_xml_str(d->html, s);
+	mr_esc_xml(d->html, s);
 	fputs("</code>", d->html);
 }
 
@@ -124,7 +124,7 @@ bold(struct doc *d, const char *s)
 	md_esc(d, s);
 	fputs("**", d->md);
 	fputs("<strong>", d->html);
-	mr_fmt_xml_str(d->html, s);
+	mr_esc_xml(d->html, s);
 	fputs("</strong>", d->html);
 }
 
@@ -136,9 +136,9 @@ doc_link(struct doc *d, const char *s, const char *href)
 	md_esc(d, s);
 	fprintf(d->md, "](%s)", href);
 	fprintf(d->html, "<a href=\"");
-	mr_fmt_xml_str(d->html, href);
+	mr_esc_xml(d->html, href);
 	fprintf(d->html, "\">");
-	mr_fmt_xml_str(d->html, s);
+	mr_esc_xml(d->html, s);
 	fprintf(d->html, "</a>");
 }
 
@@ -151,11 +151,11 @@ heading(struct doc *d, int level, const char *id, const char *s)
 	fprintf(d->html, "<h%d", level);
 	if (id) {
 		fputs(" id=\"", d->html);
-		mr_fmt_xml_str(d->html, id);
+		mr_esc_xml(d->html, id);
 		fputc('"', d->html);
 	}
 	fputc('>', d->html);
-	mr_fmt_xml_str(d->html, s);
+	mr_esc_xml(d->html, s);
 	fprintf(d->html, "</h%d>\n", level);
 }
 
@@ -299,7 +299,7 @@ image(struct doc *d, const char *alt, const char *rel)
 	}
 	fputs("\n\n", d->md);
 	fputs("<figure><img alt=\"", d->html);
-	mr_fmt_xml_str(d->html, alt);
+	mr_esc_xml(d->html, alt);
 	fputs("\" src=\"data:image/png;base64,", d->html);
 	base64_file(d->html, in);
 	fputs("\"></figure>\n", d->html);
@@ -727,13 +727,13 @@ write_doc(struct doc *d, const struct mr_report_opts *o, const struct mr_rd *R,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      d->html);
-	mr_fmt_xml_str(d->html, title);
+	mr_esc_xml(d->html, title);
 	fprintf(d->html, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
 	fprintf(d->md, "# ");
 	md_esc(d, title);
 	fputs("\n\n", d->md);
 	fputs("<h1>", d->html);
-	mr_fmt_xml_str(d->html, title);
+	mr_esc_xml(d->html, title);
 	fputs("</h1>\n", d->html);
 	free(title);
 
