@@ -99,6 +99,7 @@ RUNNER_SRC := \
 	runner/out/bless.c \
 	runner/out/plot.c \
 	runner/out/charts.c \
+	runner/out/doc.c \
 	runner/out/report.c \
 	runner/out/compare.c \
 	runner/out/trend.c
