@@ -128,20 +128,22 @@ cost_diff(struct mr_bless_case *c)
 		c->cost_gone += !mr_baseline_cost(nb, ob->cost[i].config);
 }
 
+/* Add a change to c, labelled with the config of r (o or n). */
 static void
 add_change(struct mr_bless_case *c, char mark, const struct mr_bl_row *o,
-	   const struct mr_bl_row *n)
+	   const struct mr_bl_row *n, const struct mr_bl_row *r)
 {
+	const char *config = r->config;
+	int ci = mr_rd_cfg(c->k, config);
 	struct mr_bless_change *ch;
-	int ci;
 
 	c->ch = erealloc(c->ch, ((size_t)c->nch + 1) * sizeof *c->ch);
 	ch = &c->ch[c->nch++];
 	ch->mark = mark;
 	ch->o = o;
 	ch->n = n;
-	ci = mr_rd_cfg(c->k, (n ? n : o)->config);
-	ch->label = estrdup(ci >= 0 ? c->k->cfg[ci].label : (n ? n : o)->config);
+	ch->r = r;
+	ch->label = estrdup(ci >= 0 ? c->k->cfg[ci].label : config);
 }
 
 /* What writing c->nb over c->ob (when c->has_old) changes: rows whose
@@ -170,10 +172,10 @@ diff(struct mr_bless_case *c)
 			c->same++;
 		} else if (fabs(n->median - o->median) > o->tol) {
 			c->moved++;
-			add_change(c, '~', o, n);
+			add_change(c, '~', o, n, n);
 		} else {
 			c->within++;
-			add_change(c, '.', o, n);
+			add_change(c, '.', o, n, n);
 		}
 	}
 	for (j = 0; ob && j < ob->nrow; j++)
@@ -185,11 +187,11 @@ diff(struct mr_bless_case *c)
 			if (same_row(&ob->row[j], &nb->row[i]))
 				break;
 		if (j == ob->nrow)
-			add_change(c, '+', NULL, &nb->row[i]);
+			add_change(c, '+', NULL, &nb->row[i], &nb->row[i]);
 	}
 	for (j = 0; ob && j < ob->nrow; j++)
 		if (!matched[j])
-			add_change(c, '-', &ob->row[j], NULL);
+			add_change(c, '-', &ob->row[j], NULL, &ob->row[j]);
 	free(matched);
 	c->differs = c->moved || c->within || c->added || c->gone ||
 		     c->cost_added || c->cost_changed || c->cost_gone;

@@ -27,6 +27,7 @@ struct mr_bless_change {
 	                              '-' gone */
 	const struct mr_bl_row *o; /* the old row (in ob; NULL for '+') */
 	const struct mr_bl_row *n; /* the new row (in nb; NULL for '-') */
+	const struct mr_bl_row *r; /* the row it is about: n, else o */
 	char *label;               /* the short label of the row's config, its
 	                              canonical string when not run here (owned) */
 };

@@ -1,15 +1,12 @@
 #include "check/check.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check/baseline.h"
 #include "proto/cases.h"
 #include "check/claims.h"
-#include "out/format.h"
 #include "results/read.h"
 #include "check/stats.h"
 #include "core/util.h"

@@ -14,28 +14,23 @@
 static void
 print_change(FILE *f, const struct mr_bless_change *c)
 {
-	const struct mr_bl_row *r = c->n ? c->n : c->o;
+	const struct mr_bl_row *o = c->o, *n = c->n, *r = c->r;
 	char *ck = mr_bl_checkpoint(r);
 	char a[48], b[48], d[48], e[48];
 
 	fprintf(f, "  %c %s  %s%s%s", c->mark, c->label, mr_bl_metric(r),
 		r->checkpoint ? "@" : "", r->checkpoint ? ck : "");
-	switch (c->mark) {
-	case '~':
+	if (o && n && c->mark == '~')
 		fprintf(f, "  median %s -> %s (%+.1f %%), tolerance %s -> %s\n",
-			mr_fmt_num(a, c->o->median), mr_fmt_num(b, c->n->median),
-			c->o->median ? 100 * (c->n->median - c->o->median) /
-					       fabs(c->o->median) : 0.0,
-			mr_fmt_num(d, c->o->tol), mr_fmt_num(e, c->n->tol));
-		break;
-	case '.':
+			mr_fmt_num(a, o->median), mr_fmt_num(b, n->median),
+			o->median ? 100 * (n->median - o->median) / fabs(o->median) : 0.0,
+			mr_fmt_num(d, o->tol), mr_fmt_num(e, n->tol));
+	else if (o && n)
 		fprintf(f, "  median %s -> %s, within the old tolerance\n",
-			mr_fmt_num(a, c->o->median), mr_fmt_num(b, c->n->median));
-		break;
-	default:
+			mr_fmt_num(a, o->median), mr_fmt_num(b, n->median));
+	else
 		fprintf(f, "  median %s, tolerance %s\n", mr_fmt_num(a, r->median),
 			mr_fmt_num(b, r->tol));
-	}
 	free(ck);
 }
 
