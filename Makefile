@@ -87,11 +87,19 @@ RUNNER_SRC := \
 	runner/check/claims.c \
 	runner/check/baseline.c \
 	runner/check/check.c \
+	runner/check/bless.c \
 	runner/check/stats.c \
 	runner/check/verdict.c \
 	runner/out/format.c \
+	runner/out/escape.c \
+	runner/out/human.c \
+	runner/out/tap.c \
+	runner/out/junit.c \
+	runner/out/json.c \
+	runner/out/bless.c \
 	runner/out/plot.c \
 	runner/out/charts.c \
+	runner/out/doc.c \
 	runner/out/report.c \
 	runner/out/compare.c \
 	runner/out/trend.c

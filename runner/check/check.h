@@ -3,15 +3,19 @@
  * Reads a results directory (results/read.h), the claims in
  * <expected>/<case>.claims and the baseline <expected>/<platform>/<case>.tsv,
  * and evaluates one verdict per claim, failed run, skipped config and
- * baseline row (verdict.h); format.h prints them.
+ * baseline row (verdict.h).  Nothing here prints: out/format.h's mr_check
+ * prints the verdicts, out/bless.h's mr_bless what a blessing changes
+ * (worked out by bless.h).  Both are declared there and included here,
+ * with the formats, for the CLI.
  */
 #ifndef MR_COMPARE_H
 #define MR_COMPARE_H
 
 #include <stdio.h>
 
-#include "out/format.h"
 #include "check/verdict.h"
+#include "out/bless.h"
+#include "out/format.h"
 
 struct mr_cmp_opts {
 	const char *results_dir;  /* a results directory written by run */
@@ -33,20 +37,5 @@ struct mr_cmp_opts {
  * whether the check fails), or MR_USAGE on bad input (a message naming
  * file:line:column has been printed on stderr; vs is empty). */
 int mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs);
-
-/* Compare and print the verdicts in o->format.  Returns MR_OK when nothing
- * regressed and no run failed, MR_FAILED otherwise, MR_USAGE on bad input
- * (a message naming file:line:column has been printed on stderr). */
-int mr_check(const struct mr_cmp_opts *o);
-
-/* Write <expected>/<platform>/<case>.tsv for each case in the results from
- * the medians, spreads and tolerances of its ok runs (configs with failed or
- * skipped runs are left out and said so).  First prints what changes
- * against the baseline there (rows moved beyond the old tolerance, new and
- * gone rows); with interactive and not yes it then asks on stdin, and
- * writes only on "y".  A baseline whose rows would not change is not
- * rewritten.  Returns MR_OK, or MR_USAGE on bad input / MR_FAILED when
- * something could not be written or the question was declined. */
-int mr_bless(const struct mr_cmp_opts *o);
 
 #endif

@@ -1,5 +1,9 @@
 /* format: the verdicts of a check printed for people or for tools.
  *
+ * One writer per format, each in its own file (human.c, tap.c, junit.c,
+ * json.c); format.c parses --format and dispatches, and holds what they
+ * share.  The strings inside JSON and XML are escaped by escape.h.
+ *
  *  human  the table of docs/formats.md ("Verdicts"); colours when asked
  *  tap    TAP version 13 as kselftest writes it: one "ok"/"not ok" line
  *         per verdict, "# SKIP" / "# XFAIL" directives, details and the
@@ -26,21 +30,37 @@ struct mr_fmt_opts {
 	FILE *out;
 };
 
+/* Lines of a failed run's log in TAP and JUnit output. */
+#define MR_FMT_LOG_TAIL 10
+
 /* The format called name ("human", "tap", "junit", "json"), or -1. */
 int mr_fmt_parse(const char *name);
 
-/* Print vs in the chosen format. */
+/* Print vs in the chosen format, then flush o->out. */
 void mr_fmt_write(const struct mr_vds *vs, const struct mr_fmt_opts *o);
+
+/* The writers mr_fmt_write dispatches to, one per format: vs to o->out,
+ * not flushed. */
+void mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o);
+void mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o);
+void mr_fmt_junit(const struct mr_vds *vs, const struct mr_fmt_opts *o);
+void mr_fmt_json(const struct mr_vds *vs, const struct mr_fmt_opts *o);
+
+/* Evaluate the claims and baselines (check.h's mr_check_eval) and print
+ * the verdicts in o->format to o->out (NULL: stdout).  Returns MR_OK when
+ * nothing regressed and no run failed, MR_FAILED otherwise, MR_USAGE on
+ * bad input (a message naming file:line:column has been printed on
+ * stderr).  Defined here, not in check/: check returns verdicts, out/
+ * prints them. */
+struct mr_cmp_opts;
+int mr_check(const struct mr_cmp_opts *o);
 
 /* The one-line counts of a case or of all ("fiber-stacks: 8 claims held,
  * 1 reproduces, 0 regressed; baseline 216 held, ...; 36 runs ok, 0
  * failed"), without the name and the newline.  Fresh string. */
 char *mr_fmt_totals(const struct mr_vd_totals *t);
 
-/* Write s as the content of a JSON string (without the quotes) / as XML
- * character data or an attribute value: escaped, control characters and
- * invalid UTF-8 replaced. */
-void mr_fmt_json_str(FILE *f, const char *s);
-void mr_fmt_xml_str(FILE *f, const char *s);
+/* one when n is 1, else many (a static string). */
+const char *mr_fmt_plural(int n, const char *one, const char *many);
 
 #endif

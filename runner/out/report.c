@@ -2,328 +2,45 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "proto/cases.h"
 #include "out/charts.h"
 #include "check/check.h"
-#include "out/format.h"
+#include "out/doc.h"
 #include "out/plot.h"
 #include "results/read.h"
 #include "core/safeio.h"
 #include "core/util.h"
 #include "check/verdict.h"
 
-/* --- the document: one walk, two writers --------------------------------- */
+/* --- the content --------------------------------------------------------- */
 
-struct doc {
-	FILE *md;
-	FILE *html;
-	const char *dir;  /* the results directory (images are read from it) */
-	int in_table;     /* markdown: '|' must be escaped */
-	int ncell;        /* cells written in the current row */
-};
-
-static int
-alnum(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* Markdown text: what could start emphasis, code, a link, HTML or a table
- * cell is escaped; an underscore inside a word and a '<' that starts no
- * tag cannot (GFM), so they stay.  ('>' and '#' matter only at the start
- * of a line, where this text never is.) */
+/* A verdict word: loud when it fails or asks for attention. */
 static void
-md_esc(struct doc *d, const char *s)
-{
-	const char *p;
-
-	for (p = s; *p; p++) {
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			fputc(' ', d->md);
-		else if (*p == '_' && p > s && alnum(p[-1]) && alnum(p[1]))
-			fputc('_', d->md);
-		else if (*p == '<' && !alnum(p[1]) && !strchr("/!?", p[1]))
-			fputc('<', d->md); /* not a tag: "8 MiB < 32 MiB" */
-		else if (strchr("\\`*_[]<|~", *p))
-			fprintf(d->md, "\\%c", *p);
-		else
-			fputc(*p, d->md);
-	}
-}
-
-
-/* Plain text. */
-static void
-text(struct doc *d, const char *s)
-{
-	md_esc(d, s);
-	mr_fmt_xml_str(d->html, s);
-}
-
-static void
-textf(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-textf(struct doc *d, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		eprintf("vasprintf:");
-	va_end(ap);
-	text(d, s);
-	free(s);
-}
-
-/* Inline code: a backtick fence longer than any run inside. */
-static void
-code(struct doc *d, const char *s)
-{
-	int run = 0, longest = 0, i;
-	const char *p;
-
-	for (p = s; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		if (run > longest)
-			longest = run;
-	}
-	for (i = 0; i <= longest; i++)
-		fputc('`', d->md);
-	if (*s == '`' || (*s && s[strlen(s) - 1] == '`'))
-		fputc(' ', d->md);
-	for (p = s; *p; p++) {
-		if (*p == '|' && d->in_table)
-			fputs("\\|", d->md);
-		else if (*p == '\n' || *p == '\t')
-			fputc(' ', d->md);
-		else
-			fputc(*p, d->md);
-	}
-	if (*s == '`' || (*s && s[strlen(s) - 1] == '`'))
-		fputc(' ', d->md);
-	for (i = 0; i <= longest; i++)
-		fputc('`', d->md);
-	fputs("<code>", d->html);
-	mr_fmt_xml_str(d->html, s);
-	fputs("</code>", d->html);
-}
-
-static void
-bold(struct doc *d, const char *s)
-{
-	fputs("**", d->md);
-	md_esc(d, s);
-	fputs("**", d->md);
-	fputs("<strong>", d->html);
-	mr_fmt_xml_str(d->html, s);
-	fputs("</strong>", d->html);
-}
-
-/* href is a path relative to the results directory, or "#anchor". */
-static void
-doc_link(struct doc *d, const char *s, const char *href)
-{
-	fputc('[', d->md);
-	md_esc(d, s);
-	fprintf(d->md, "](%s)", href);
-	fprintf(d->html, "<a href=\"");
-	mr_fmt_xml_str(d->html, href);
-	fprintf(d->html, "\">");
-	mr_fmt_xml_str(d->html, s);
-	fprintf(d->html, "</a>");
-}
-
-static void
-heading(struct doc *d, int level, const char *id, const char *s)
-{
-	fprintf(d->md, "\n%.*s ", level, "######");
-	md_esc(d, s);
-	fputs("\n\n", d->md);
-	fprintf(d->html, "<h%d", level);
-	if (id) {
-		fputs(" id=\"", d->html);
-		mr_fmt_xml_str(d->html, id);
-		fputc('"', d->html);
-	}
-	fputc('>', d->html);
-	mr_fmt_xml_str(d->html, s);
-	fprintf(d->html, "</h%d>\n", level);
-}
-
-static void
-para(struct doc *d)
-{
-	fputs("<p>", d->html);
-}
-
-static void
-para_end(struct doc *d)
-{
-	fputs("\n\n", d->md);
-	fputs("</p>\n", d->html);
-}
-
-static void
-verdict(struct doc *d, enum mr_vd_word w)
+verdict(struct mr_doc *d, enum mr_vd_word w)
 {
 	static const char *const cls[MR_VD_NWORDS] = {
 		"held", "regressed", "improved", "held", "notrepro", "skipped",
 		"regressed", "notrepro", "notrepro", "notrepro",
 	};
 
-	if (mr_vd_fails(w) || w == MR_VD_IMPROVED || w == MR_VD_UNDEFINED)
-		fprintf(d->md, "**%s**", mr_vd_words[w]);
-	else
-		fputs(mr_vd_words[w], d->md);
-	fprintf(d->html, "<span class=\"v v-%s\">%s</span>", cls[w], mr_vd_words[w]);
+	mr_doc_badge(d, mr_vd_words[w], cls[w],
+		     mr_vd_fails(w) || w == MR_VD_IMPROVED || w == MR_VD_UNDEFINED);
 }
 
+/* A chart of the results, or a note that it was not drawn. */
 static void
-table(struct doc *d, const char *const *head)
+image(struct mr_doc *d, const char *alt, const char *rel)
 {
-	int i;
-
-	fputc('|', d->md);
-	fputs("<table>\n<thead><tr>", d->html);
-	for (i = 0; head[i]; i++) {
-		fprintf(d->md, " %s |", head[i]);
-		fprintf(d->html, "<th>%s</th>", head[i]);
+	if (mr_doc_image(d, alt, rel) < 0) {
+		mr_doc_para(d);
+		mr_doc_textf(d, "(%s: not drawn, see the messages of memrepro report)", alt);
+		mr_doc_para_end(d);
 	}
-	fputs("\n|", d->md);
-	for (i = 0; head[i]; i++)
-		fputs("---|", d->md);
-	fputc('\n', d->md);
-	fputs("</tr></thead>\n<tbody>\n", d->html);
-	d->in_table = 1;
 }
-
-static void
-row(struct doc *d)
-{
-	fputc('|', d->md);
-	fputs("<tr>", d->html);
-	d->ncell = 0;
-}
-
-static void
-cell(struct doc *d)
-{
-	if (d->ncell++) {
-		fputs(" |", d->md);
-		fputs("</td>", d->html);
-	}
-	fputc(' ', d->md);
-	fputs("<td>", d->html);
-}
-
-static void
-row_end(struct doc *d)
-{
-	if (d->ncell) {
-		fputs(" |", d->md);
-		fputs("</td>", d->html);
-	}
-	fputc('\n', d->md);
-	fputs("</tr>\n", d->html);
-}
-
-static void
-table_end(struct doc *d)
-{
-	fputc('\n', d->md);
-	fputs("</tbody>\n</table>\n", d->html);
-	d->in_table = 0;
-}
-
-static const char b64[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/* The stream in as base64, into f; in is closed. */
-static void
-base64_file(FILE *f, FILE *in)
-{
-	unsigned char buf[3 * 1024];
-	size_t n, i;
-
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
-		for (i = 0; i < n; i += 3) {
-			unsigned v = buf[i] << 16 | (i + 1 < n ? buf[i + 1] << 8 : 0) |
-				     (i + 2 < n ? buf[i + 2] : 0);
-
-			fputc(b64[v >> 18 & 63], f);
-			fputc(b64[v >> 12 & 63], f);
-			fputc(i + 1 < n ? b64[v >> 6 & 63] : '=', f);
-			fputc(i + 2 < n ? b64[v & 63] : '=', f);
-		}
-		/* only the last read may end short of a multiple of 3 */
-		if (n % 3)
-			break;
-	}
-	fclose(in);
-}
-
-/* An image of the results: rel is "plots/<name>" without extension.  It
- * is read as every file of the results is (safeio.h): a link planted in
- * its place is refused, not embedded. */
-static void
-image(struct doc *d, const char *alt, const char *rel)
-{
-	char *png = esprintf("%s.png", rel);
-	FILE *in = mr_sio_fopen(d->dir, png, MR_SIO_IMAGE_MAX);
-
-	if (!in) {
-		para(d);
-		textf(d, "(%s: not drawn, see the messages of memrepro report)", alt);
-		para_end(d);
-		free(png);
-		return;
-	}
-	fprintf(d->md, "![");
-	md_esc(d, alt);
-	fprintf(d->md, "](%s.png)\n\n[SVG](%s.svg)", rel, rel);
-	{
-		char *tsv = esprintf("%s/%s.tsv", d->dir, rel);
-
-		if (access(tsv, R_OK) == 0)
-			fprintf(d->md, " · [data](%s.tsv)", rel);
-		free(tsv);
-	}
-	fputs("\n\n", d->md);
-	fputs("<figure><img alt=\"", d->html);
-	mr_fmt_xml_str(d->html, alt);
-	fputs("\" src=\"data:image/png;base64,", d->html);
-	base64_file(d->html, in);
-	fputs("\"></figure>\n", d->html);
-	free(png);
-}
-
-static const char css[] =
-	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"
-	"max-width:1240px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}"
-	"h1{font-size:1.7em;border-bottom:2px solid #ddd;padding-bottom:.2em}"
-	"h2{font-size:1.35em;margin-top:2em;border-bottom:1px solid #e4e4e4}"
-	"h3{font-size:1.1em;margin-top:1.5em}"
-	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.92em}"
-	"th,td{border:1px solid #ddd;padding:.3em .55em;text-align:left;vertical-align:top}"
-	"th{background:#f4f4f4}tr:nth-child(even) td{background:#fafafa}"
-	"code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.9em;"
-	"background:#f3f3f3;padding:.05em .3em;border-radius:3px}"
-	"figure{margin:1em 0}img{max-width:100%;height:auto;border:1px solid #e4e4e4}"
-	".v{font-weight:600;padding:.05em .4em;border-radius:3px;white-space:nowrap}"
-	".v-held{color:#1a6b2a;background:#e3f3e6}.v-regressed{color:#fff;background:#c62828}"
-	".v-improved{color:#0b5d6b;background:#d8f0f4}.v-notrepro{color:#7a5a00;background:#fbf0cc}"
-	".v-skipped{color:#666;background:#eee}";
-
-/* --- the content --------------------------------------------------------- */
 
 /* What --describe says of a case, when its binary is found. */
 struct about {
@@ -353,7 +70,7 @@ describe_cases(const struct mr_report_opts *o, const struct mr_vds *vs,
 }
 
 static void
-summary_counts(struct doc *d, const struct mr_vd_totals *t, int what)
+summary_counts(struct mr_doc *d, const struct mr_vd_totals *t, int what)
 {
 	struct strbuf b = {0};
 
@@ -395,28 +112,28 @@ summary_counts(struct doc *d, const struct mr_vd_totals *t, int what)
 	}
 	if ((what == 0 && t->regressed) || (what == 1 && t->bregressed) ||
 	    (what == 2 && t->rfailed))
-		bold(d, b.s);
+		mr_doc_bold(d, b.s);
 	else
-		text(d, b.s);
+		mr_doc_text(d, b.s);
 	sb_free(&b);
 }
 
 /* One row of the environment table. */
 static void
-env_row(struct doc *d, const char *key, const char *value)
+env_row(struct mr_doc *d, const char *key, const char *value)
 {
 	if (!value)
 		return;
-	row(d);
-	cell(d);
-	text(d, key);
-	cell(d);
-	text(d, value);
-	row_end(d);
+	mr_doc_row(d);
+	mr_doc_cell(d);
+	mr_doc_text(d, key);
+	mr_doc_cell(d);
+	mr_doc_text(d, value);
+	mr_doc_row_end(d);
 }
 
 static void
-write_env(struct doc *d, const struct mr_rd *R)
+write_env(struct mr_doc *d, const struct mr_rd *R)
 {
 	static const char *const head[] = { "what", "here", NULL };
 	static const char *const allocs[] = { "glibc", "jemalloc", "tcmalloc", "mimalloc" };
@@ -424,8 +141,8 @@ write_env(struct doc *d, const struct mr_rd *R)
 	char buf[512];
 	size_t i;
 
-	heading(d, 2, "environment", "Environment");
-	table(d, head);
+	mr_doc_heading(d, 2, "environment", "Environment");
+	mr_doc_table(d, head);
 	env_row(d, "platform (baseline key)", R->platform);
 	env_row(d, "kernel", mr_rd_env(R, "kernel"));
 	env_row(d, "libc", mr_rd_env(R, "libc"));
@@ -473,149 +190,149 @@ write_env(struct doc *d, const struct mr_rd *R)
 	env_row(d, "runs", buf);
 	env_row(d, "started", mr_rd_env(R, "started"));
 	env_row(d, "memrepro", mr_rd_env(R, "memrepro_version"));
-	table_end(d);
-	para(d);
-	text(d, "Every key: ");
-	doc_link(d, "env.tsv", "env.tsv");
-	text(d, ".");
-	para_end(d);
+	mr_doc_table_end(d);
+	mr_doc_para(d);
+	mr_doc_text(d, "Every key: ");
+	mr_doc_link(d, "env.tsv", "env.tsv");
+	mr_doc_text(d, ".");
+	mr_doc_para_end(d);
 }
 
 static void
-write_verdicts(struct doc *d, const struct mr_vds *vs)
+write_verdicts(struct mr_doc *d, const struct mr_vds *vs)
 {
 	static const char *const head[] = { "case", "claims", "baseline", "runs", NULL };
 	int i;
 
-	heading(d, 2, "verdicts", "Verdicts");
-	table(d, head);
+	mr_doc_heading(d, 2, "verdicts", "Verdicts");
+	mr_doc_table(d, head);
 	for (i = 0; i < vs->nk; i++) {
 		char *anchor = esprintf("#case-%s", vs->k[i].name);
 
-		row(d);
-		cell(d);
-		doc_link(d, vs->k[i].name, anchor);
-		cell(d);
+		mr_doc_row(d);
+		mr_doc_cell(d);
+		mr_doc_link(d, vs->k[i].name, anchor);
+		mr_doc_cell(d);
 		summary_counts(d, &vs->k[i].t, 0);
-		cell(d);
+		mr_doc_cell(d);
 		summary_counts(d, &vs->k[i].t, 1);
-		cell(d);
+		mr_doc_cell(d);
 		summary_counts(d, &vs->k[i].t, 2);
-		row_end(d);
+		mr_doc_row_end(d);
 		free(anchor);
 	}
 	if (vs->nk > 1) {
-		row(d);
-		cell(d);
-		bold(d, "total");
-		cell(d);
+		mr_doc_row(d);
+		mr_doc_cell(d);
+		mr_doc_bold(d, "total");
+		mr_doc_cell(d);
 		summary_counts(d, &vs->all, 0);
-		cell(d);
+		mr_doc_cell(d);
 		summary_counts(d, &vs->all, 1);
-		cell(d);
+		mr_doc_cell(d);
 		summary_counts(d, &vs->all, 2);
-		row_end(d);
+		mr_doc_row_end(d);
 	}
-	table_end(d);
+	mr_doc_table_end(d);
 }
 
 static void
-write_claims(struct doc *d, const struct mr_vd_case *k)
+write_claims(struct mr_doc *d, const struct mr_vd_case *k)
 {
 	static const char *const head[] = {
 		"claim", "verdict", "the report's figure", "measured here", NULL,
 	};
 	int i;
 
-	heading(d, 3, NULL, "Claims");
+	mr_doc_heading(d, 3, NULL, "Claims");
 	if (!k->has_claims) {
-		para(d);
-		text(d, "No claims: ");
-		code(d, k->claims_path);
-		text(d, " does not exist.");
-		para_end(d);
+		mr_doc_para(d);
+		mr_doc_text(d, "No claims: ");
+		mr_doc_code(d, k->claims_path);
+		mr_doc_text(d, " does not exist.");
+		mr_doc_para_end(d);
 		return;
 	}
-	table(d, head);
+	mr_doc_table(d, head);
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
 		if (v->kind != MR_VD_CLAIM)
 			continue;
-		row(d);
-		cell(d);
-		code(d, v->id);
-		text(d, v->holds ? " (holds)" : " (reported)");
-		cell(d);
+		mr_doc_row(d);
+		mr_doc_cell(d);
+		mr_doc_code(d, v->id);
+		mr_doc_text(d, v->holds ? " (holds)" : " (reported)");
+		mr_doc_cell(d);
 		verdict(d, v->word);
-		cell(d);
-		text(d, v->cite);
-		cell(d);
-		code(d, v->detail);
-		row_end(d);
+		mr_doc_cell(d);
+		mr_doc_text(d, v->cite);
+		mr_doc_cell(d);
+		mr_doc_code(d, v->detail);
+		mr_doc_row_end(d);
 	}
-	table_end(d);
+	mr_doc_table_end(d);
 }
 
 static void
-write_runs(struct doc *d, const struct mr_vds *vs, const struct mr_vd_case *k)
+write_runs(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k)
 {
 	static const char *const head[] = { "config", "repeat", "outcome", "log", NULL };
 	int i, any = 0;
 
-	heading(d, 3, NULL, "Runs");
-	para(d);
-	textf(d, "%d ok, %d failed, %d skipped.", k->t.rok, k->t.rfailed, k->t.rskipped);
-	para_end(d);
+	mr_doc_heading(d, 3, NULL, "Runs");
+	mr_doc_para(d);
+	mr_doc_textf(d, "%d ok, %d failed, %d skipped.", k->t.rok, k->t.rfailed, k->t.rskipped);
+	mr_doc_para_end(d);
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 		char rep[32];
 
 		if (v->kind == MR_VD_RUN) {
 			if (!any++)
-				table(d, head);
+				mr_doc_table(d, head);
 			snprintf(rep, sizeof rep, "%ld", v->repeat);
-			row(d);
-			cell(d);
-			code(d, v->label);
-			cell(d);
-			text(d, rep);
-			cell(d);
+			mr_doc_row(d);
+			mr_doc_cell(d);
+			mr_doc_code(d, v->label);
+			mr_doc_cell(d);
+			mr_doc_text(d, rep);
+			mr_doc_cell(d);
 			verdict(d, MR_VD_FAILED);
-			textf(d, " (%s%s%s)", v->outcome, strcmp(v->detail, "-") ? ": " : "",
+			mr_doc_textf(d, " (%s%s%s)", v->outcome, strcmp(v->detail, "-") ? ": " : "",
 			      strcmp(v->detail, "-") ? v->detail : "");
-			cell(d);
+			mr_doc_cell(d);
 			if (v->log) {
 				/* relative to the report, which is in the results */
 				size_t n = strlen(vs->results);
 
 				if (!strncmp(v->log, vs->results, n) && v->log[n] == '/')
-					doc_link(d, v->log + n + 1, v->log + n + 1);
+					mr_doc_link(d, v->log + n + 1, v->log + n + 1);
 				else
-					code(d, v->log);
+					mr_doc_code(d, v->log);
 			}
-			row_end(d);
+			mr_doc_row_end(d);
 		} else if (v->kind == MR_VD_CONFIG && v->word == MR_VD_SKIPPED) {
 			if (!any++)
-				table(d, head);
-			row(d);
-			cell(d);
-			code(d, v->label);
-			cell(d);
-			textf(d, "%d of %d", v->nskip, v->nrun);
-			cell(d);
+				mr_doc_table(d, head);
+			mr_doc_row(d);
+			mr_doc_cell(d);
+			mr_doc_code(d, v->label);
+			mr_doc_cell(d);
+			mr_doc_textf(d, "%d of %d", v->nskip, v->nrun);
+			mr_doc_cell(d);
 			verdict(d, MR_VD_SKIPPED);
-			textf(d, " (%s)", v->detail);
-			cell(d);
-			row_end(d);
+			mr_doc_textf(d, " (%s)", v->detail);
+			mr_doc_cell(d);
+			mr_doc_row_end(d);
 		}
 	}
 	if (any)
-		table_end(d);
+		mr_doc_table_end(d);
 }
 
 static void
-write_baseline(struct doc *d, const struct mr_vds *vs, const struct mr_vd_case *k)
+write_baseline(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k)
 {
 	static const char *const head[] = {
 		"config", "figure", "verdict", "observed (repeats)", "baseline +/- tolerance",
@@ -623,23 +340,23 @@ write_baseline(struct doc *d, const struct mr_vds *vs, const struct mr_vd_case *
 	};
 	int i, any = 0;
 
-	heading(d, 3, NULL, "Baseline");
-	para(d);
+	mr_doc_heading(d, 3, NULL, "Baseline");
+	mr_doc_para(d);
 	if (!k->has_bl) {
-		textf(d, "No baseline for platform %s: claims only (", vs->platform);
-		code(d, "memrepro bless");
-		text(d, " writes one).");
-		para_end(d);
+		mr_doc_textf(d, "No baseline for platform %s: claims only (", vs->platform);
+		mr_doc_code(d, "memrepro bless");
+		mr_doc_text(d, " writes one).");
+		mr_doc_para_end(d);
 		return;
 	}
-	code(d, k->bl_path);
-	text(d, ": ");
+	mr_doc_code(d, k->bl_path);
+	mr_doc_text(d, ": ");
 	summary_counts(d, &k->t, 1);
 	if (k->notrun_rows)
-		textf(d, "; %d rows of %d configs not run here", k->notrun_rows,
+		mr_doc_textf(d, "; %d rows of %d configs not run here", k->notrun_rows,
 		      k->notrun_cfgs);
-	text(d, ".");
-	para_end(d);
+	mr_doc_text(d, ".");
+	mr_doc_para_end(d);
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 		char a[48], b[48], c[48], e[48], f[48], ch[48];
@@ -648,60 +365,60 @@ write_baseline(struct doc *d, const struct mr_vds *vs, const struct mr_vd_case *
 		    (v->word != MR_VD_REGRESSED && v->word != MR_VD_IMPROVED))
 			continue;
 		if (!any++)
-			table(d, head);
-		row(d);
-		cell(d);
-		code(d, v->label);
-		cell(d);
-		code(d, v->what);
-		cell(d);
+			mr_doc_table(d, head);
+		mr_doc_row(d);
+		mr_doc_cell(d);
+		mr_doc_code(d, v->label);
+		mr_doc_cell(d);
+		mr_doc_code(d, v->what);
+		mr_doc_cell(d);
 		verdict(d, v->word);
-		cell(d);
-		textf(d, "%s (%s .. %s)", mr_fmt_num(a, v->obs), mr_fmt_num(b, v->omin),
+		mr_doc_cell(d);
+		mr_doc_textf(d, "%s (%s .. %s)", mr_fmt_num(a, v->obs), mr_fmt_num(b, v->omin),
 		      mr_fmt_num(c, v->omax));
-		cell(d);
-		textf(d, "%s +/- %s", mr_fmt_num(e, v->exp), mr_fmt_num(f, v->tol));
-		cell(d);
+		mr_doc_cell(d);
+		mr_doc_textf(d, "%s +/- %s", mr_fmt_num(e, v->exp), mr_fmt_num(f, v->tol));
+		mr_doc_cell(d);
 		if (v->exp)
 			snprintf(ch, sizeof ch, "%+.1f %%", 100 * (v->obs - v->exp) / fabs(v->exp));
 		else
 			snprintf(ch, sizeof ch, "-");
-		text(d, ch);
-		row_end(d);
+		mr_doc_text(d, ch);
+		mr_doc_row_end(d);
 	}
 	if (any)
-		table_end(d);
+		mr_doc_table_end(d);
 	for (i = 0; i < k->n; i++) {
 		if (k->v[i].kind == MR_VD_CONFIG && k->v[i].word == MR_VD_NOTINBL) {
-			para(d);
-			code(d, k->v[i].label);
-			text(d, ": not in the baseline.");
-			para_end(d);
+			mr_doc_para(d);
+			mr_doc_code(d, k->v[i].label);
+			mr_doc_text(d, ": not in the baseline.");
+			mr_doc_para_end(d);
 		}
 	}
 }
 
 static void
-write_case(struct doc *d, const struct mr_vds *vs, const struct mr_vd_case *k,
+write_case(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k,
 	   const struct about *ab)
 {
 	char *id = esprintf("case-%s", k->name), *h, *rel;
 
 	h = ab->title ? esprintf("%s: %s", k->name, ab->title) : estrdup(k->name);
-	heading(d, 2, id, h);
+	mr_doc_heading(d, 2, id, h);
 	free(h);
 	free(id);
 	if (ab->source) {
-		para(d);
-		bold(d, "Source:");
-		text(d, " ");
-		text(d, ab->source);
-		para_end(d);
+		mr_doc_para(d);
+		mr_doc_bold(d, "Source:");
+		mr_doc_text(d, " ");
+		mr_doc_text(d, ab->source);
+		mr_doc_para_end(d);
 	}
 	write_claims(d, k);
 	write_runs(d, vs, k);
 	write_baseline(d, vs, k);
-	heading(d, 3, NULL, "Charts");
+	mr_doc_heading(d, 3, NULL, "Charts");
 	rel = esprintf("plots/%s.series", k->name);
 	image(d, "memory over time, every config", rel);
 	free(rel);
@@ -711,7 +428,7 @@ write_case(struct doc *d, const struct mr_vds *vs, const struct mr_vd_case *k,
 }
 
 static void
-write_doc(struct doc *d, const struct mr_report_opts *o, const struct mr_rd *R,
+write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *R,
 	  const struct mr_vds *vs, const struct about *ab, const char *charts_note)
 {
 	const char *started = mr_rd_env(R, "started");
@@ -724,55 +441,45 @@ write_doc(struct doc *d, const struct mr_report_opts *o, const struct mr_rd *R,
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", &tm);
 	title = esprintf("memrepro report: %s", R->platform);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-	      d->html);
-	mr_fmt_xml_str(d->html, title);
-	fprintf(d->html, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
-	fprintf(d->md, "# ");
-	md_esc(d, title);
-	fputs("\n\n", d->md);
-	fputs("<h1>", d->html);
-	mr_fmt_xml_str(d->html, title);
-	fputs("</h1>\n", d->html);
+	mr_doc_begin(d, title);
 	free(title);
 
-	para(d);
-	text(d, "Results ");
-	code(d, o->results_dir);
-	textf(d, " (profile %s, %s repeats, started %s), compared with ",
+	mr_doc_para(d);
+	mr_doc_text(d, "Results ");
+	mr_doc_code(d, o->results_dir);
+	mr_doc_textf(d, " (profile %s, %s repeats, started %s), compared with ",
 	      mr_rd_env(R, "profile") ? mr_rd_env(R, "profile") : "?",
 	      mr_rd_env(R, "repeat") ? mr_rd_env(R, "repeat") : "?",
 	      started ? started : "?");
-	code(d, vs->expected);
-	text(d, ". Status: ");
-	bold(d, vs->status ? "failed" : "passed");
-	textf(d, ". Written by memrepro %s on %s.",
+	mr_doc_code(d, vs->expected);
+	mr_doc_text(d, ". Status: ");
+	mr_doc_bold(d, vs->status ? "failed" : "passed");
+	mr_doc_textf(d, ". Written by memrepro %s on %s.",
 	      mr_rd_env(R, "memrepro_version") ? mr_rd_env(R, "memrepro_version") : "",
 	      now);
-	para_end(d);
+	mr_doc_para_end(d);
 	if (charts_note) {
-		para(d);
-		bold(d, "Charts:");
-		textf(d, " %s", charts_note);
-		para_end(d);
+		mr_doc_para(d);
+		mr_doc_bold(d, "Charts:");
+		mr_doc_textf(d, " %s", charts_note);
+		mr_doc_para_end(d);
 	}
 	write_env(d, R);
 	write_verdicts(d, vs);
-	heading(d, 2, "allocators", "Allocators");
-	para(d);
-	text(d, "Each cell: the case's key figure (");
-	code(d, "rss_kb");
-	text(d, " at its last checkpoint, else ");
-	code(d, "peak_rss_kb");
-	text(d, ") under that allocator, as a ratio to the same config under glibc "
+	mr_doc_heading(d, 2, "allocators", "Allocators");
+	mr_doc_para(d);
+	mr_doc_text(d, "Each cell: the case's key figure (");
+	mr_doc_code(d, "rss_kb");
+	mr_doc_text(d, " at its last checkpoint, else ");
+	mr_doc_code(d, "peak_rss_kb");
+	mr_doc_text(d, ") under that allocator, as a ratio to the same config under glibc "
 		"(the geometric mean over the configs that differ only in their "
 		"allocator). Blue: less memory than glibc; red: more.");
-	para_end(d);
+	mr_doc_para_end(d);
 	image(d, "allocator matrix", "plots/allocators");
 	for (i = 0; i < vs->nk; i++)
 		write_case(d, vs, &vs->k[i], &ab[i]);
-	fputs("</body>\n</html>\n", d->html);
+	mr_doc_end(d);
 }
 
 /* --- the report ---------------------------------------------------------- */
@@ -843,7 +550,7 @@ mr_report(const struct mr_report_opts *o)
 	struct mr_vds vs;
 	struct mr_rd R;
 	struct about *ab = NULL;
-	struct doc d = {0};
+	struct mr_doc d = {0};
 	char *outdir = NULL, *md = NULL, *html = NULL, *note = NULL;
 	int rc = MR_USAGE, crc, i;
 
