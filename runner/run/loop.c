@@ -12,6 +12,7 @@
 #include "run/self.h"
 #include "run/tree.h"
 
+/* One point of the series; without a cgroup, the --mem-cap check. */
 static void
 sample(struct mr_run *r, uint64_t now)
 {
