@@ -322,7 +322,6 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 	(void)mr_cgroup_kill(cg);
 	for (;;) {
 		int left = kill_children(self, since, reaped ? 0 : pid, buf);
-		pid_t w;
 
 		if (!reaped && mr_tree_ended(pid)) {
 			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
@@ -333,7 +332,7 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		/* Done when we have no child at all, or twice in a row none
 		 * of the run: a child reaped in one round may have orphaned
 		 * its own to us after that round's list was read. */
-		if (reaped && ((w = waitpid(-1, NULL, WNOHANG | __WALL)) < 0 && errno == ECHILD))
+		if (reaped && waitpid(-1, NULL, WNOHANG | __WALL) < 0 && errno == ECHILD)
 			return 0;
 		if (reaped && !left && ++none == 2)
 			return 0;
