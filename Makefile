@@ -73,8 +73,16 @@ RUNNER_SRC := \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
 	runner/proto/cases.c \
+	runner/proto/record.c \
 	runner/run/matrix.c \
 	runner/run/alloc.c \
+	runner/run/self.c \
+	runner/run/env.c \
+	runner/run/child.c \
+	runner/run/tree.c \
+	runner/run/capture.c \
+	runner/run/log.c \
+	runner/run/loop.c \
 	runner/run/spawn.c \
 	runner/run/cgroup.c \
 	runner/run/envfp.c \

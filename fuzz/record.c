@@ -1,14 +1,15 @@
 /* Fuzz target: checkpoint records as the runner reads them from a case
- * (runner/run/spawn.c's mr_spawn_parse_record), one per line of the input, for
+ * (runner/proto/record.c's mr_spawn_parse_record), one per line of the input, for
  * a case that declares checkpoints "created" and "cleared". */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "proto/record.h"
 #include "run/spawn.h"
 
-/* The longest record docs/formats.md allows, as spawn.c reads them. */
-#define RECORD_MAX 1024
+/* The longest record docs/formats.md allows, as the runner reads them. */
+#define RECORD_MAX MR_RECORD_MAX
 
 static const char describe[] =
 	"memrepro-case\t1\nname\tfuzz\ntitle\tt\nsource\ts\ntimeout\t0\n"

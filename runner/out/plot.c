@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/spawn.h"
+#include "run/capture.h"
 #include "core/util.h"
 
 /* A chart of a large results directory takes seconds; one that takes a

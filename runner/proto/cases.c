@@ -10,7 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/spawn.h"
+#include "run/capture.h"
+#include "run/env.h"
 
 /* A case that takes longer than this to describe itself is broken. */
 #define DESCRIBE_TIMEOUT_MS 10000

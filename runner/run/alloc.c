@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "run/spawn.h"
+#include "run/capture.h"
+#include "run/env.h"
 #include "core/util.h"
 
 #define PROBE_TIMEOUT_MS 10000

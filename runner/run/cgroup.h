@@ -62,7 +62,7 @@ int mr_cgroup_create(struct mr_cgroup *cg, uint64_t limit_kb, int cap,
  * hierarchy (the hybrid layout).  The case joins it as it joins the memory
  * cgroup.  0, or -errno with nothing made (no writable v2 hierarchy, no
  * cgroup.kill, MEMREPRO_CGROUP=0): the runner then kills top down (see
- * spawn.c). */
+ * run/tree.c). */
 int mr_cgroup_create_kill(struct mr_cgroup *cg);
 
 /* Where kill cgroups go (probed once): a directory on the unified

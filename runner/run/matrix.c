@@ -10,7 +10,8 @@
 #include <sys/wait.h>
 
 #include "run/alloc.h"
-#include "run/spawn.h"
+#include "run/capture.h"
+#include "run/env.h"
 
 /* A matrix larger than this is a typo in --axis, not an experiment. */
 #define MATRIX_MAX 100000

@@ -13,6 +13,13 @@
  * the runner: orphans of the case come back to it and are found (measured,
  * killed) even when they left the case's process group or session.
  *
+ * The parts: run/self.h (the runner's own process: init, signals, ASLR),
+ * run/env.h (the case's environment), run/child.h (between fork and exec),
+ * run/loop.h (the poll and sample loop), run/tree.h (the process tree:
+ * what may be signalled), run/log.h (the case's output), proto/record.h
+ * (the checkpoint records).  A helper that is not measured (--describe, a
+ * probe) runs through run/capture.h.
+ *
  * Not thread-safe; one run at a time.
  */
 #ifndef MR_SPAWN_H
@@ -25,24 +32,8 @@
 
 #include "proto/cases.h"
 #include "core/util.h"
-
-/* Set to the signal number by the SIGINT/SIGTERM/SIGHUP handler
- * mr_spawn_init installs; a run in progress kills its case and returns
- * -EINTR. */
-extern volatile sig_atomic_t mr_spawn_interrupted;
-
-/* Once, before any spawn: become a child subreaper, ignore SIGPIPE (the
- * case may close the ack pipe), catch SIGINT/SIGTERM/SIGHUP.  Children get the
- * default dispositions back before exec. */
-void mr_spawn_init(void);
-
-/* Cases started from now on run with address space randomization on or
- * off: a personality flag (ADDR_NO_RANDOMIZE) the runner sets on itself,
- * inherited across fork and exec.  Writes what they get into buf (at least
- * 128 bytes): "off", "on", "off (kernel.randomize_va_space=0)" or "on
- * (personality: ...)" when off was asked for and refused (a seccomp
- * filter).  Returns 0 when they get what was asked, -1 otherwise. */
-int mr_spawn_aslr(int on, char *buf, size_t size);
+#include "run/env.h"
+#include "run/self.h"
 
 /* How a run ended: a tagged value, never a signal folded into a code. */
 enum mr_spawn_kind {
@@ -102,6 +93,11 @@ struct mr_spawn_ckpt {
 	                        included), or MR_SPAWN_NONE */
 };
 
+/* The fields of mr_spawn_ckpt_field a record must carry (bit i: field
+ * i): what only the case knows cheaply.  The others the runner reads of
+ * the case itself, and a record's are skipped. */
+extern const unsigned long mr_spawn_ckpt_from_case;
+
 /* What to run. */
 struct mr_spawn_req {
 	const struct mr_cases_desc *c; /* declares the checkpoint names */
@@ -158,15 +154,6 @@ struct mr_spawn_res {
  * res->cgroup_why (nothing was run: the config is skipped). */
 int mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res);
 
-/* Parse one checkpoint record (one line, without its newline; split in
- * place) of case c, given the records prev[0..nprev-1] accepted before it
- * (for the seq check).  Fills row with the figures the case sends (the
- * runner's own are left 0).  Returns 0, or -1 with why the record is bad
- * in why.  Exposed for the fuzz target; the run loop calls it. */
-int mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
-			  const struct mr_spawn_ckpt *prev, size_t nprev,
-			  struct mr_spawn_ckpt *row, char *why, size_t size);
-
 void mr_spawn_res_free(struct mr_spawn_res *res);
 
 /* The outcome word of runs.tsv (ok, failed, crashed, timeout, exec-failed,
@@ -176,21 +163,5 @@ void mr_spawn_res_free(struct mr_spawn_res *res);
  * appended when the case left some) into detail, with no tab or newline. */
 const char *mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 			     const char *log_path, char *detail, size_t size);
-
-/* A NULL-terminated, owned environment: the runner's own minus LD_PRELOAD,
- * GLIBC_TUNABLES and MEMREPRO_*, plus extra (NULL-terminated "K=V" strings,
- * may be NULL).  Free with mr_spawn_env_free. */
-char **mr_spawn_env(const char *const *extra);
-void mr_spawn_env_free(char **env);
-
-/* Run argv (no shell) with envp, stdin from /dev/null, stdout captured into
- * out (at most max bytes), stderr to /dev/null (keep_stderr 0), to ours
- * (1) or into out with stdout (2: gnuplot's messages).  Kills
- * the child's group after timeout_ms.  Returns 0 with the wait status in
- * *status; -ETIMEDOUT, -EFBIG (output over max), -EINTR, or -errno of a
- * failed exec (with the child reaped in every case). */
-int mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
-		     size_t max, int keep_stderr, struct strbuf *out,
-		     int *status);
 
 #endif

@@ -1,0 +1,156 @@
+/* record: checkpoint records — see record.h. */
+#include "proto/record.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "run/spawn.h"
+
+
+/* A whole number: digits only, fits in 64 bits. */
+static int
+parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "ckpt NAME SEQ key=value..." with every metric present and numeric. */
+int
+mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
+		      const struct mr_spawn_ckpt *prev, size_t nprev,
+		      struct mr_spawn_ckpt *row, char *why, size_t size)
+{
+	char *f[64];
+	unsigned long have = 0, seen = 0;
+	uint64_t seq;
+	size_t i;
+	int nf, k, j;
+
+	memset(row, 0, sizeof *row);
+	row->cgroup_kb = MR_SPAWN_NONE;
+	nf = split(line, '\t', f, 64);
+	if (strcmp(f[0], "ckpt") != 0) {
+		snprintf(why, size, "does not start with 'ckpt'");
+		return -1;
+	}
+	if (nf < 3) {
+		snprintf(why, size, "no name and seq");
+		return -1;
+	}
+	if (!mr_cases_has_ckpt(c, f[1])) {
+		snprintf(why, size, "checkpoint '%.40s' not declared by the case", f[1]);
+		return -1;
+	}
+	for (i = 0; i < nprev; i++)
+		if (strcmp(prev[i].name, f[1]) == 0)
+			seen++;
+	if (parse_u64(f[2], &seq) < 0 || seq != seen + 1) {
+		snprintf(why, size, "%.40s: seq '%.20s', want %lu", f[1], f[2], seen + 1);
+		return -1;
+	}
+	for (k = 3; k < nf; k++) {
+		char *eq = strchr(f[k], '=');
+		uint64_t v;
+
+		if (!eq) {
+			snprintf(why, size, "%.40s: field '%.40s' is not key=value", f[1], f[k]);
+			return -1;
+		}
+		*eq = '\0';
+		if (parse_u64(eq + 1, &v) < 0) {
+			snprintf(why, size, "%.40s: %.40s='%.40s' is not a number", f[1], f[k], eq + 1);
+			return -1;
+		}
+		for (j = 0; j < MR_SPAWN_NCKPT; j++)
+			if (strcmp(f[k], mr_spawn_ckpt_field[j]) == 0)
+				break;
+		if (j == MR_SPAWN_NCKPT || !(mr_spawn_ckpt_from_case & (1ul << j)))
+			continue; /* a newer lib's metric, or one the runner reads */
+		if (have & (1ul << j)) {
+			snprintf(why, size, "%.40s: %.40s given twice", f[1], f[k]);
+			return -1;
+		}
+		have |= 1ul << j;
+		if (j == 0)
+			row->t_us = v;
+		else
+			row->v[j] = v;
+	}
+	for (j = 0; j < MR_SPAWN_NCKPT; j++) {
+		if ((mr_spawn_ckpt_from_case & (1ul << j)) && !(have & (1ul << j))) {
+			snprintf(why, size, "%.40s: no %s", f[1], mr_spawn_ckpt_field[j]);
+			return -1;
+		}
+	}
+	snprintf(row->name, sizeof row->name, "%s", f[1]);
+	row->seq = (unsigned long)seq;
+	return 0;
+}
+
+/* Feed bytes read from the checkpoint pipe; each complete line is a
+ * record and gets one ack, good or bad (the case is waiting for it). */
+static void
+feed(struct mr_record_reader *rd, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '\n') {
+			if (rd->skipping) {
+				rd->skipping = 0;
+			} else {
+				rd->line[rd->len] = '\0';
+				rd->record(rd->ctx, rd->line);
+			}
+			rd->len = 0;
+			rd->ack(rd->ctx);
+			continue;
+		}
+		if (rd->skipping)
+			continue;
+		if (rd->len == MR_RECORD_MAX - 1) {
+			rd->too_long(rd->ctx);
+			rd->skipping = 1;
+			continue;
+		}
+		rd->line[rd->len++] = c;
+	}
+}
+
+int
+mr_record_read(struct mr_record_reader *rd, int fd)
+{
+	char buf[4096];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		ssize_t n = read(fd, buf, sizeof buf);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 1; /* EAGAIN: all read */
+		if (n == 0)
+			return 0;
+		feed(rd, buf, (size_t)n);
+	}
+	return 1;
+}

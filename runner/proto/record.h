@@ -1,0 +1,47 @@
+/* record: the checkpoint records a case sends on its channel.
+ *
+ * One record a line, "ckpt\tNAME\tSEQ\tkey=value..." (docs/formats.md),
+ * at most MR_RECORD_MAX bytes with its newline; the case waits for one ack
+ * (a newline on the ack pipe) after each line, good or bad, while the
+ * runner measures it.
+ */
+#ifndef MR_RECORD_H
+#define MR_RECORD_H
+
+#include <stddef.h>
+
+#include "proto/cases.h"
+
+/* The longest record docs/formats.md allows, newline included. */
+#define MR_RECORD_MAX 1024
+
+struct mr_spawn_ckpt;
+
+/* Parse one checkpoint record (one line, without its newline; split in
+ * place) of case c, given the records prev[0..nprev-1] accepted before it
+ * (for the seq check).  Fills row with the figures the case sends (the
+ * runner's own are left 0).  Returns 0, or -1 with why the record is bad
+ * in why.  Exposed for the fuzz target; the run loop calls it. */
+int mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
+			  const struct mr_spawn_ckpt *prev, size_t nprev,
+			  struct mr_spawn_ckpt *row, char *why, size_t size);
+
+/* The channel's reader: cuts what the case writes into lines.  The caller
+ * zeroes it and sets the callbacks. */
+struct mr_record_reader {
+	char line[MR_RECORD_MAX + 1];
+	size_t len;         /* bytes in line: a record begun, not ended */
+	int skipping;       /* dropping the rest of an overlong line */
+	void (*record)(void *ctx, char *line); /* a whole line, NUL-terminated */
+	void (*too_long)(void *ctx); /* a line reached MR_RECORD_MAX bytes: the
+	                                rest of it is dropped */
+	void (*ack)(void *ctx);      /* after each newline */
+	void *ctx;
+};
+
+/* Read what fd (non-blocking) holds now, at most 64 KiB (a writer faster
+ * than us must not keep us here), and call the callbacks for it.  Returns
+ * 0 at EOF, 1 otherwise (a read error counts as all read). */
+int mr_record_read(struct mr_record_reader *rd, int fd);
+
+#endif

@@ -1,0 +1,27 @@
+/* env: the environment a case or a helper is run with.
+ *
+ * The runner's own minus what would change the run (an LD_PRELOAD, glibc
+ * tunables, MEMREPRO_*), plus what the config asks for; a case's run adds
+ * where its checkpoint channel is.
+ */
+#ifndef MR_ENV_H
+#define MR_ENV_H
+
+/* The fds the case finds its checkpoint channel on (MEMREPRO_CKPT_FD: it
+ * writes records, MEMREPRO_ACK_FD: it reads acks): fixed, so a case run by
+ * hand can be given them too. */
+#define MR_ENV_CKPT_FD 3
+#define MR_ENV_ACK_FD 4
+
+/* A NULL-terminated, owned environment: the runner's own minus LD_PRELOAD,
+ * GLIBC_TUNABLES and MEMREPRO_*, plus extra (NULL-terminated "K=V" strings,
+ * may be NULL).  Free with mr_spawn_env_free. */
+char **mr_spawn_env(const char *const *extra);
+void mr_spawn_env_free(char **env);
+
+/* The environment of a case's run: envp (from mr_spawn_env) plus
+ * MEMREPRO_CKPT_FD and MEMREPRO_ACK_FD.  The array is fresh (free it with
+ * free); its strings are envp's or static. */
+char **mr_spawn_env_channel(char *const *envp);
+
+#endif

@@ -1,0 +1,64 @@
+/* tree: the processes of a run, found, counted and ended.
+ *
+ * The runner is a child subreaper (mr_spawn_init) and the case is its only
+ * child during a run, so "the case's tree" is every descendant of the
+ * runner: orphans of the case come back to it and are found (measured,
+ * killed) even when they left the case's process group or session.
+ *
+ * Killing takes proof, reading does not: a pid read here may be reused by
+ * the time it is read (a wrong figure at worst), but only the case's group
+ * while the case is unreaped, the run's cgroup as a whole, and a child of
+ * the runner's own are ever signalled (see tree.c).
+ *
+ * Not thread-safe; one run at a time.
+ */
+#ifndef MR_TREE_H
+#define MR_TREE_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "run/cgroup.h"
+
+/* More processes than any case should start; the rest go unmeasured.  The
+ * size of the scratch buffers (pids) the functions below take. */
+#define MR_TREE_MAX 4096
+
+/* Once, before anything is started: remember the children the runner
+ * already had (a shell's `sleep &` before it exec'd the runner), which are
+ * never a run's. */
+void mr_tree_note_inherited(void);
+
+/* The start time of pid (clock ticks after boot), or 0 when it cannot be
+ * read.  What a run starts starts at the case's start or later. */
+unsigned long long mr_tree_since(pid_t pid);
+
+/* The processes of the run, for reading their figures: the members of its
+ * cgroup cg where it has one, else every descendant of the runner (of its
+ * children only those started at since or later; the members of group
+ * pgid too when the kernel cannot list children).  buf[0] is the runner
+ * itself (not measured); buf holds MR_TREE_MAX.  Returns how many, at
+ * least 1. */
+int mr_tree_case(pid_t pgid, const struct mr_cgroup *cg,
+		 unsigned long long since, pid_t *buf);
+
+/* Non-zero when our child pid has ended (a zombie), without reaping it. */
+int mr_tree_ended(pid_t pid);
+
+/* Once the case pid has ended by itself (a zombie not yet reaped, so
+ * nothing was killed yet): how many of its descendants are still alive.
+ * buf holds MR_TREE_MAX. */
+int mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg,
+		      unsigned long long since, pid_t *buf);
+
+/* End the case pid (our child, not yet reaped, its own group's leader)
+ * and everything it started, then reap it: its group and its cgroup cg
+ * killed at once, our other children of the run one by one as they come
+ * to us, until none is left.  The case's status and rusage go to *st and
+ * *ru; buf holds MR_TREE_MAX.  Returns 0; bounded: after 5 s it says what
+ * would not die and returns -ETIMEDOUT (the case unreaped, *st 0, if it
+ * was the one). */
+int mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+		struct rusage *ru);
+
+#endif
