@@ -115,3 +115,28 @@ within() {
 	[ -n "$pid" ]
 	pid_gone "$pid"
 }
+
+@test "an inherited job's child, started during the run, is not the run's: it lives" {
+	for cg in 1 0; do
+		rm -f "$BATS_TEST_TMPDIR/b.pid"
+		# the shell's job sleeps, then starts a daemon and exits: the
+		# daemon is orphaned to the runner (a subreaper) mid-run
+		# shellcheck disable=SC2016 # expanded by that bash
+		run -1 timeout -k 5 60 setsid bash -c '( sleep 1; sleep 600 </dev/null >/dev/null 2>&1 3>&- & echo $! > "$0" ) </dev/null >/dev/null 2>&1 3>&- & exec "$@"' \
+			"$BATS_TEST_TMPDIR/b.pid" env MEMREPRO_CGROUP="$cg" "$MR" run --cases "$FIX" \
+			--out "$BATS_TEST_TMPDIR/inh$cg" forks --axis allocator=glibc --repeat 1 \
+			--axis mode=hang --axis n=2 --timeout $((3 * SLOW))
+		b=$(cat "$BATS_TEST_TMPDIR/b.pid")
+		SENTINELS+=("$b")
+		kill -0 "$b" || { echo "cg=$cg: the runner killed $b, a process outside the run"; return 1; }
+		[ "$(tsv_col "$BATS_TEST_TMPDIR/inh$cg/runs.tsv" outcome)" = timeout ]
+	done
+}
+
+@test "a runner started with SIGCHLD ignored still proves and reaps its children" {
+	run -0 timeout 60 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' "$MR" run --cases "$FIX" \
+		--out "$BATS_TEST_TMPDIR/o" forks --axis allocator=glibc --axis mode=daemon --repeat 1
+	[[ "$output" != *"did not die"* ]] || false
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/o/runs.tsv" detail)" = "killed 2 leftover processes" ]
+	[ -z "$(pgrep -f "^$FIX/forks" || true)" ]
+}

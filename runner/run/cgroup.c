@@ -718,3 +718,15 @@ mr_cgroup_remove(struct mr_cgroup *cg)
 	mr_cgroup_init(cg);
 	return rc ? rc : rk;
 }
+
+int
+mr_cgroup_has(const struct mr_cgroup *cg, pid_t pid)
+{
+	const char *dir = cg->kill_dir ? cg->kill_dir : cg->v ? cg->dir : NULL;
+	const char *base;
+
+	if (!dir)
+		return -ENOTSUP;
+	base = strrchr(dir, '/');
+	return in_cgroup(pid, base ? base + 1 : dir);
+}

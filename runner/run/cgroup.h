@@ -79,6 +79,10 @@ int mr_cgroup_kill(const struct mr_cgroup *cg);
  * figures only: a pid read here is never signalled. */
 int mr_cgroup_procs(const struct mr_cgroup *cg, pid_t *out, int max);
 
+/* Is pid in the run's kill cgroup (else its memory cgroup), by
+ * /proc/PID/cgroup?  1 yes, 0 no, -ENOTSUP: the run has no cgroup. */
+int mr_cgroup_has(const struct mr_cgroup *cg, pid_t pid);
+
 /* Current charge of the cgroup (v2 memory.current, v1
  * memory.usage_in_bytes), in KiB.  0 or -errno. */
 int mr_cgroup_usage(const struct mr_cgroup *cg, uint64_t *kb);

@@ -1,9 +1,14 @@
 /* env: the environment of a case or a helper — see env.h. */
 #include "run/env.h"
 
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -22,7 +27,8 @@ mr_spawn_env(const char *const *extra)
 		n++;
 	for (i = 0; extra && extra[i]; i++)
 		n++;
-	env = ecalloc(n + 1, sizeof *env);
+	env = ecalloc(n + 2, sizeof *env);
+	env[k++] = estrdup(mr_env_token());
 	for (i = 0; environ && environ[i]; i++) {
 		const char *e = environ[i];
 
@@ -63,4 +69,50 @@ mr_spawn_env_channel(char *const *envp)
 	env[n + 1] = "MEMREPRO_ACK_FD=" STR(MR_ENV_ACK_FD);
 	env[n + 2] = NULL;
 	return env;
+}
+
+const char *
+mr_env_token(void)
+{
+	static char token[40];
+
+	if (!token[0]) {
+		unsigned long long r;
+		struct timespec ts;
+
+		/* not a secret: only unlikely to be anyone else's */
+		if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			r = (unsigned long long)ts.tv_nsec * 6364136223846793005ull ^
+			    (unsigned long long)ts.tv_sec ^ (unsigned long long)getpid() << 32;
+		}
+		snprintf(token, sizeof token, "MEMREPRO_RUN=%016llx", r);
+	}
+	return token;
+}
+
+int
+mr_env_has_token(pid_t pid)
+{
+	static char buf[128 << 10];
+	const char *tok = mr_env_token(), *p, *end;
+	size_t tl = strlen(tok), len = 0;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	while (len < sizeof buf) {
+		ssize_t r = read(fd, buf + len, sizeof buf - len);
+
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	for (p = buf, end = buf + len; p < end; p += strnlen(p, (size_t)(end - p)) + 1)
+		if ((size_t)(end - p) > tl && memcmp(p, tok, tl) == 0 && p[tl] == '\0')
+			return 1;
+	return 0;
 }

@@ -7,15 +7,18 @@
 #ifndef MR_ENV_H
 #define MR_ENV_H
 
+#include <sys/types.h>
+
 /* The fds the case finds its checkpoint channel on (MEMREPRO_CKPT_FD: it
  * writes records, MEMREPRO_ACK_FD: it reads acks): fixed, so a case run by
  * hand can be given them too. */
 #define MR_ENV_CKPT_FD 3
 #define MR_ENV_ACK_FD 4
 
-/* A NULL-terminated, owned environment: the runner's own minus LD_PRELOAD,
- * GLIBC_TUNABLES and MEMREPRO_*, plus extra (NULL-terminated "K=V" strings,
- * may be NULL).  Free with mr_spawn_env_free. */
+/* A NULL-terminated, owned environment: the runner's token first (see
+ * mr_env_token), then the runner's own minus LD_PRELOAD, GLIBC_TUNABLES and
+ * MEMREPRO_*, plus extra (NULL-terminated "K=V" strings, may be NULL).
+ * Free with mr_spawn_env_free. */
 char **mr_spawn_env(const char *const *extra);
 void mr_spawn_env_free(char **env);
 
@@ -23,5 +26,16 @@ void mr_spawn_env_free(char **env);
  * MEMREPRO_CKPT_FD and MEMREPRO_ACK_FD.  The array is fresh (free it with
  * free); its strings are envp's or static. */
 char **mr_spawn_env_channel(char *const *envp);
+
+/* "MEMREPRO_RUN=<64 random bits>": made once per runner (its workers share
+ * it), put into the environment of everything it starts.  Only those
+ * processes and their descendants carry it (/proc/PID/environ), so it tells
+ * an orphan of the run from the orphan of a job the runner inherited from
+ * the shell that exec'd it. */
+const char *mr_env_token(void);
+
+/* Does /proc/PID/environ hold the token, as an entry of its own (the
+ * first 128 KiB of it)?  1 or 0. */
+int mr_env_has_token(pid_t pid);
 
 #endif

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "check/baseline.h"
+#include "run/cgroup.h"
+#include "run/tree.h"
 
 int
 mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
@@ -170,6 +172,20 @@ mr_sched_finish(struct mr_sched_worker *w, int *rc, struct mr_spawn_res *res)
 	w->pid = 0;
 	return 0;
 died:
+	{
+		/* its case died with it (PDEATHSIG); what the case started
+		 * is orphaned to us: killed through the worker's cgroups
+		 * (its pid is gone, so they are a dead runner's), and any
+		 * left by the token of our runs */
+		pid_t *buf = emalloc(MR_TREE_MAX * sizeof *buf);
+		int n;
+
+		mr_cgroup_sweep();
+		if ((n = mr_tree_strays(buf)) > 0)
+			weprintf("killed %d process%s left by the run of worker %ld", n,
+				 n == 1 ? "" : "es", (long)w->pid);
+		free(buf);
+	}
 	if (WIFSIGNALED(st))
 		weprintf("worker %ld was killed by signal %d before it said how its run went",
 			 (long)w->pid, WTERMSIG(st));

@@ -55,6 +55,13 @@ mr_spawn_init(void)
 		;
 	if (fd > 2)
 		close(fd);
+	/* Our children must stay ours until we reap them (what every kill
+	 * rests on, run/tree.c): an ignored SIGCHLD or SA_NOCLDWAIT, which a
+	 * parent may leave us across exec, would have the kernel reap them
+	 * and free their pids. */
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
 	mr_tree_note_inherited();
 	/* Orphans of a case come back to us, so they can be found and
 	 * killed even when they left the case's process group. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "run/env.h"
 #include "mr_proc.h"
 
 /* How long leftovers of a case may take to die after SIGKILL. */
@@ -127,10 +128,14 @@ static int ninherited;
 
 /* Is pid a child of ours (alive, or a zombie we have not reaped) of the
  * run: started at since or later (clock ticks after boot: the case's own
- * start) and not one we inherited (a start time is only as fine as a
- * tick)? */
+ * start), not one we inherited (a start time is only as fine as a tick),
+ * and proved the run's: a member of the run's cgroup cg (NULL: none), or
+ * carrying the runner's token in its environment.  The last tells an
+ * orphan of the run from an orphan of a job we inherited (the shell's
+ * `(sleep 1; daemon &) &` before it exec'd the runner): both come to us, a
+ * subreaper, and only the first is ours to kill. */
 static int
-own_child(pid_t pid, pid_t self, unsigned long long since)
+own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgroup *cg)
 {
 	unsigned long long start;
 	long ppid;
@@ -142,14 +147,15 @@ own_child(pid_t pid, pid_t self, unsigned long long since)
 	for (i = 0; i < ninherited; i++)
 		if (inherited[i].pid == pid && inherited[i].start == start)
 			return 0;
-	return 1;
+	return (cg && mr_cgroup_has(cg, pid) == 1) || mr_env_has_token(pid);
 }
 
 /* The fallback tree: root, every descendant by parent links, and every
  * member of group pgid (0: none); of root's children only those that
  * started at since or later. */
 static int
-tree_scan(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
+tree_scan(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgroup *cg,
+	  pid_t *out, int max)
 {
 	struct pinfo *v;
 	int nv = scan_proc(&v), n = 0, i, grew = 1;
@@ -160,7 +166,7 @@ tree_scan(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
 		for (i = 0; i < nv && n < max; i++) {
 			if (in_list(out, n, v[i].pid))
 				continue;
-			if (v[i].ppid == root && !own_child(v[i].pid, root, since))
+			if (v[i].ppid == root && !own_child(v[i].pid, root, since, cg))
 				continue;
 			if (in_list(out, n, v[i].ppid) || (pgid > 0 && v[i].pgid == pgid)) {
 				out[n++] = v[i].pid;
@@ -176,7 +182,8 @@ tree_scan(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
  * children only those that started at since or later; pgid's members too
  * when the kernel cannot list children.  Returns how many. */
 static int
-tree_list(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
+tree_list(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgroup *cg,
+	  pid_t *out, int max)
 {
 	int n = 0, i, j;
 
@@ -185,7 +192,7 @@ tree_list(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
 		int k = mr_proc_children(out[i], out + n, max - n);
 
 		if (k == -ENOTSUP)
-			return tree_scan(root, pgid, since, out, max);
+			return tree_scan(root, pgid, since, cg, out, max);
 		if (k < 0)
 			continue;
 		k = k < max - n ? k : max - n;
@@ -193,7 +200,7 @@ tree_list(pid_t root, pid_t pgid, unsigned long long since, pid_t *out, int max)
 			int kept = 0;
 
 			for (j = 0; j < k; j++)
-				if (own_child(out[n + j], root, since))
+				if (own_child(out[n + j], root, since, cg))
 					out[n + kept++] = out[n + j];
 			k = kept;
 		}
@@ -218,7 +225,7 @@ mr_tree_case(pid_t pgid, const struct mr_cgroup *cg, unsigned long long since, p
 	buf[0] = getpid();
 	if (n >= 0)
 		return n + 1;
-	return tree_list(buf[0], pgid, since, buf, MR_TREE_MAX);
+	return tree_list(buf[0], pgid, since, cg, buf, MR_TREE_MAX);
 }
 
 /*
@@ -272,12 +279,13 @@ mr_tree_note_inherited(void)
  * spare (0: none), and reap those of them that have ended.  Returns how
  * many it found. */
 static int
-kill_children(pid_t self, unsigned long long since, pid_t spare, pid_t *buf)
+kill_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	      pid_t spare, pid_t *buf)
 {
 	int n = own_children(self, buf, MR_TREE_MAX), i, found = 0;
 
 	for (i = 0; i < n; i++) {
-		if (buf[i] == spare || !own_child(buf[i], self, since))
+		if (buf[i] == spare || !own_child(buf[i], self, since, cg))
 			continue;
 		found++;
 		kill(buf[i], SIGKILL);
@@ -321,7 +329,7 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 	kill(pid, SIGKILL);
 	(void)mr_cgroup_kill(cg);
 	for (;;) {
-		int left = kill_children(self, since, reaped ? 0 : pid, buf);
+		int left = kill_children(self, since, cg, reaped ? 0 : pid, buf);
 
 		if (!reaped && mr_tree_ended(pid)) {
 			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
@@ -375,4 +383,23 @@ mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg, unsigned long long sinc
 	for (i = 1; i < n; i++)
 		left += buf[i] != pid && alive(buf[i]);
 	return left;
+}
+
+int
+mr_tree_strays(pid_t *buf)
+{
+	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
+	pid_t self = getpid();
+	int killed = 0, first = 1;
+
+	for (;;) {
+		int left = kill_children(self, 0, NULL, 0, buf);
+
+		if (first)
+			killed = left;
+		first = 0;
+		if (!left || mr_now_ns() > limit)
+			return killed;
+		usleep(1000);
+	}
 }

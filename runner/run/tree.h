@@ -58,6 +58,11 @@ int mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg,
  * *ru; buf holds MR_TREE_MAX.  Returns 0; bounded: after 5 s it says what
  * would not die and returns -ETIMEDOUT (the case unreaped, *st 0, if it
  * was the one). */
+/* Kill and reap every child of ours that carries the runner's token (the
+ * leftovers of a run whose worker died, orphaned to us), bounded as
+ * mr_tree_end is.  Returns how many there were. */
+int mr_tree_strays(pid_t *buf);
+
 int mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		struct rusage *ru);
 
