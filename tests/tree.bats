@@ -140,3 +140,20 @@ within() {
 	[ "$(tsv_col "$BATS_TEST_TMPDIR/o/runs.tsv" detail)" = "killed 2 leftover processes" ]
 	[ -z "$(pgrep -f "^$FIX/forks" || true)" ]
 }
+
+@test "a -j worker that dies: what its case started is killed by the runner, nothing is left" {
+	d=$BATS_TEST_TMPDIR/wd
+	# (no `timeout` around it: $! must be the runner)
+	"$MR" run --cases "$FIX" --out "$d" -j 2 forks --axis allocator=glibc --axis mode=hang \
+		--axis n=3,4 --axis mb=1 --timeout $((8 * SLOW)) --repeat 1 >"$BATS_TEST_TMPDIR/wd.out" 2>&1 &
+	runner=$!
+	# both runs going: 2 cases with 3 and 4 children
+	wait_for 30 eval '[ "$(pgrep -f "^$FIX/forks" | wc -l)" -ge 9 ]'
+	w=$(pgrep -P "$runner" -x memrepro | head -n 1)
+	[ -n "$w" ]
+	kill -KILL "$w"
+	wait "$runner" || true
+	cat "$BATS_TEST_TMPDIR/wd.out"
+	[[ "$(cat "$BATS_TEST_TMPDIR/wd.out")" == *"worker $w was killed by signal 9"* ]] || false
+	[ -z "$(pgrep -f "^$FIX/forks" || true)" ]
+}
