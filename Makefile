@@ -69,6 +69,7 @@ LIB_SRC := \
 
 RUNNER_SRC := \
 	runner/main.c \
+	runner/args.c \
 	runner/help.c \
 	runner/core/util.c \
 	runner/core/safeio.c \
