@@ -24,18 +24,18 @@ struct mr_paths;
 struct mr_command {
 	const char *name;
 	int (*run)(const struct mr_args *o, const struct mr_paths *p);
-	int allowed;     /* option bits */
-	int min_names;   /* positional arguments (case names, directories) */
-	int max_names;   /* -1: any */
+	const struct mr_help *help;
 	const char *needs; /* the error when the arguments (or --out, with
 	                      needs_out) are not as wanted; NULL: generic */
+	int allowed;       /* option bits */
+	int min_names;     /* positional arguments (case names, directories) */
+	int max_names;     /* -1: any */
 	int needs_out;
-	int quick;       /* the quick profile unless --profile says */
-	int reads;       /* its arguments are results directories that a
-	                    runner may still write: -1 no, 0 warn, 1 refuse */
-	int from_refuse; /* --from DIR still being written: 2 refuse, 0 warn */
-	int dir_arg;     /* one argument naming a directory is results */
-	const struct mr_help *help;
+	int quick;         /* the quick profile unless --profile says */
+	int reads;         /* its arguments are results directories that a
+	                      runner may still write: -1 no, 0 warn, 1 refuse */
+	int from_refuse;   /* --from DIR still being written: 2 refuse, 0 warn */
+	int dir_arg;       /* one argument naming a directory is results */
 };
 
 /* Everything the command line says. */
