@@ -69,6 +69,8 @@ LIB_SRC := \
 
 RUNNER_SRC := \
 	runner/main.c \
+	runner/args.c \
+	runner/help.c \
 	runner/core/util.c \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
@@ -89,6 +91,10 @@ RUNNER_SRC := \
 	runner/run/term.c \
 	runner/run/schedule.c \
 	runner/run/shard.c \
+	runner/run/select.c \
+	runner/run/plan.c \
+	runner/run/resume.c \
+	runner/run/session.c \
 	runner/results/write.c \
 	runner/results/read.c \
 	runner/results/merge.c \
@@ -135,21 +141,28 @@ $(B)/%.o: %.c | deps-build
 	@mkdir -p $(@D)
 	$(CC) $(MR_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The version of memrepro: env.tsv's "memrepro_version" and --version's.
+VERSION := 0.1
+
 # The commit the runner is built from, env.tsv's "commit" (merge refuses
-# shards of different ones): "-dirty" when the tree has changes, "unknown"
-# outside a git checkout (a tarball).  The header is rewritten only when it
-# changes, so only envfp.o is rebuilt, and only then.  No optional locks:
+# shards of different ones) and --version's: "-dirty" when the tree has
+# changes, "unknown" outside a git checkout (a tarball).  The header holds
+# the version too; it is rewritten only when it changes, so only envfp.o
+# and main.o are rebuilt, and only then.  No optional locks:
 # git must not take the index from a git command running beside the build.
 MR_COMMIT = $(shell test -e .git && GIT_OPTIONAL_LOCKS=0 git describe --always \
 	--dirty --abbrev=12 --exclude='*' 2>/dev/null || echo unknown)
 
 $(B)/commit.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define MR_COMMIT "%s"\n' '$(MR_COMMIT)' > $@.tmp
+	@printf '#define MR_COMMIT "%s"\n#define MEMREPRO_VERSION "%s"\n' \
+		'$(MR_COMMIT)' '$(VERSION)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 $(B)/runner/run/envfp.o: $(B)/commit.h
 $(B)/runner/run/envfp.o: MR_CFLAGS += -include $(B)/commit.h
+$(B)/runner/main.o: $(B)/commit.h
+$(B)/runner/main.o: MR_CFLAGS += -include $(B)/commit.h
 
 .PHONY: FORCE
 FORCE:

@@ -1,0 +1,254 @@
+/* help: the usage and help texts — see help.h. */
+#include "help.h"
+
+const struct mr_help mr_help_list = {
+	"memrepro list [--cases DIR]",
+	"List the cases found in the cases directory, one per line: name, axes\n"
+	"(besides allocator) and title, tab-separated.  A case whose --describe output is bad is reported (naming the\n"
+	"case, line and column) and the listing goes on; the status is then 2.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro list\n"
+};
+
+const struct mr_help mr_help_describe = {
+	"memrepro describe [--axis KEY=V1,V2]... [--profile quick|full] CASE",
+	"Show what a case says about itself (source, parameters, checkpoints)\n"
+	"and the configs it would run under these options (profile: full).\n"
+	"\n"
+	"Example:\n"
+	"  memrepro describe fiber-stacks --axis allocator=glibc,jemalloc\n"
+};
+
+const struct mr_help mr_help_run = {
+	"memrepro run [OPTIONS] [CASE...]",
+	"Run every case (or the named ones) under its matrix of configs, each\n"
+	"--repeat times, and write a results directory (docs/formats.md).\n"
+	"Profile: full unless --profile quick.  Progress goes to stdout.\n"
+	"Status: 0 when every run was ok or skipped, 1 when one failed, crashed,\n"
+	"timed out, could not exec or wrote bad records, 2 on bad usage/input.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro run fiber-stacks --axis madvise=free,dontneed --repeat 5\n"
+};
+
+const struct mr_help mr_help_check = {
+	"memrepro check [OPTIONS] [--from RESULTS] [CASE...]",
+	"Run (profile: quick unless --profile full) and compare the results\n"
+	"with the claims and baselines in the expected directory; or, with\n"
+	"--from, compare an existing results directory without running.\n"
+	"Verdicts go to stdout (--format: human, tap, junit, json), progress\n"
+	"to stderr.  Status: 0 when everything held, 1 on a regression or a\n"
+	"failed run, 2 on bad usage/input.\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro check\n"
+	"  memrepro check --from results/20250101-120000 fiber-stacks\n"
+	"  memrepro check --format junit > junit.xml\n"
+};
+
+const struct mr_help mr_help_bless = {
+	"memrepro bless [OPTIONS] [--from RESULTS] [CASE...]",
+	"Run (profile: quick unless --profile full), or take --from an existing\n"
+	"results directory, and write the baselines of this platform:\n"
+	"<expected>/<platform>/<case>.tsv.  First shows what changes: rows whose\n"
+	"median moves beyond the old tolerance, new and gone rows (--verbose:\n"
+	"every new and gone row).  On a terminal it then asks; --yes writes\n"
+	"without asking; not on a terminal it writes (scripts, CI).  A baseline\n"
+	"whose rows would not change is left as it is.  Status: 1 when the\n"
+	"question was declined or a file could not be written.\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro bless fiber-stacks --repeat 5\n"
+	"  memrepro bless --from results/20250101-120000 --yes\n"
+};
+
+const struct mr_help mr_help_report = {
+	"memrepro report [OPTIONS] [DIR | CASE...]",
+	"Write DIR/report.md, a self-contained DIR/report.html and every chart\n"
+	"(DIR/plots/*.png and *.svg) for the results directory DIR, without\n"
+	"rerunning anything; with no DIR, first run the cases (every case, or\n"
+	"the named ones; profile full unless --profile quick) into a new\n"
+	"results directory, as run does.  A single argument that names an\n"
+	"existing directory is DIR (or say --from DIR).  Needs gnuplot.\n"
+	"Status: 0 when the report and every chart were written (whatever the\n"
+	"verdicts), 1 when something could not be, 2 on bad usage/input.\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro report                  # run the default matrix, then report\n"
+	"  memrepro report results/20250101-120000\n"
+};
+
+const struct mr_help mr_help_compare = {
+	"memrepro compare [--fail-on PCT] [--out DIR] OLD NEW",
+	"Compare two results directories (before and after an upgrade, two\n"
+	"machines): per case, config, checkpoint and metric both measured, the\n"
+	"medians, the change in percent and whether it is beyond the noise of\n"
+	"the repeats (Mann-Whitney U, p < 0.05, with 4 repeats or more on each\n"
+	"side; else non-overlapping ranges; never for a change below the\n"
+	"metric's smallest change: memory 3 % and 512 kB, time 10 % and 30 ms,\n"
+	"counts 10 % and 100).  Prints the changes beyond noise (--verbose:\n"
+	"every row); writes DIR/compare.tsv and a chart per case (DIR: --out,\n"
+	"default NEW/compare).  Status: 1 with --fail-on when a figure is worse\n"
+	"beyond noise by more than PCT percent, else 0; 2 on bad usage/input.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro compare results/before results/after --fail-on 10\n"
+};
+
+const struct mr_help mr_help_trend = {
+	"memrepro trend [--out DIR] DIR DIR...",
+	"Follow figures over many results directories (a nightly history),\n"
+	"ordered by the time each started: per case, config, checkpoint and\n"
+	"metric the medians as a series, with its step changes found by binary\n"
+	"segmentation of the medians (a step: the median shifts by more than\n"
+	"3 x the repeats' range and the metric's smallest change, as compare's).\n"
+	"Prints the steps (--verbose: every series); writes DIR/trend.tsv and\n"
+	"a chart per case (DIR: --out, default the newest results' trend/).\n"
+	"Status: 0, 1 when a chart could not be drawn, 2 on bad usage/input.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro trend results/2025*\n"
+};
+
+const struct mr_help mr_help_merge = {
+	"memrepro merge --out DIR SHARD_DIR...",
+	"Join the results directories of the shards of one run (run, check or\n"
+	"bless --shard K/N, every K of N) into one results directory DIR, on\n"
+	"which check --from, compare and report work as on a single run.\n"
+	"DIR/env.tsv is the first shard's, without shard and with merged_from;\n"
+	"the runs, checkpoints and series rows are joined and the logs copied.\n"
+	"Refused (status 2, nothing written): shards of different platforms,\n"
+	"profiles, memrepro versions, options or plans, a shard missing or\n"
+	"given twice, a (case, config, repeat) in two shards.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro merge --out results/nightly results/shard-*\n"
+};
+
+/* Option help, by option: a command's help lists the ones it takes. */
+static const struct {
+	int bit;
+	const char *text;
+} options_help[] = {
+	{ O_AXIS,
+	  "  --axis KEY=V1[,V2...]  set the values of an axis, or fix a parameter\n"
+	  "                         (repeatable, each KEY once).  KEY is\n"
+	  "                         allocator (glibc|jemalloc|tcmalloc|mimalloc),\n"
+	  "                         glibc.<namespace>.<tunable> (passed in\n"
+	  "                         GLIBC_TUNABLES, part of the config), or a case\n"
+	  "                         parameter (values must be allowed by each case\n"
+	  "                         that has it; cases without it ignore it), or\n"
+	  "                         pressure (none or MiB: run in a memory cgroup\n"
+	  "                         limited to that size; off unless given)\n" },
+	{ O_MEMCAP,
+	  "  --mem-cap MIB          cap each run's memory (its own memory cgroup; the\n"
+	  "                         sampler kills past it where none can be made):\n"
+	  "                         over it the outcome is memory-cap\n" },
+	{ O_RESUME,
+	  "  --resume DIR           continue the interrupted run whose results are in\n"
+	  "                         DIR, with the options it recorded (no others)\n" },
+	{ O_SHARD,
+	  "  --shard K/N            run only shard K of N: the (case, config) pairs\n"
+	  "                         split evenly by expected cost (a CI job each;\n"
+	  "                         join the results with memrepro merge)\n" },
+	{ O_JOBS,
+	  "  -j, --jobs N           up to N runs at once, of those whose times no\n"
+	  "                         claim or baseline compares; the others run\n"
+	  "                         alone (default 1)\n" },
+	{ O_ASLR,
+	  "  --aslr on|off          address space randomization of the cases\n"
+	  "                         (default off: where a mapping lands decides\n"
+	  "                         whether THP or an allocator's 2 MiB alignment\n"
+	  "                         costs a page more, run to run)\n" },
+	{ O_ALLOC,
+	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
+	  "                         from another library, e.g.\n"
+	  "                         tcmalloc=libtcmalloc.so.4 (repeatable)\n" },
+	{ O_PROFILE,
+	  "  --profile quick|full   parameter values: quick ones or the defaults\n"
+	  "                         (default: full for run and describe, quick for\n"
+	  "                         check and bless)\n" },
+	{ O_REPEAT, "  --repeat N             runs per config (default 3)\n" },
+	{ O_OUT,
+	  "  --out DIR              results directory (default\n"
+	  "                         results/<YYYYmmdd-HHMMSS>); must be new or empty.\n"
+	  "                         compare, trend: where the table and charts go\n" },
+	{ O_TIMEOUT,
+	  "  --timeout S            per-run timeout in seconds (default: the case's\n"
+	  "                         own, else 60)\n" },
+	{ O_FACTOR, "  --timeout-factor F     multiply every timeout (valgrind, sanitizers)\n" },
+	{ O_INTERVAL, "  --interval MS          sampling interval (default 10)\n" },
+	{ O_CASES,
+	  "  --cases DIR            case binaries (default: <exe dir>/cases, else\n"
+	  "                         <exe dir>/../libexec/memrepro/cases)\n" },
+	{ O_EXPECTED,
+	  "  --expected DIR         claims and baselines (default: ./expected if it\n"
+	  "                         exists, else <exe dir>/../share/memrepro/expected)\n" },
+	{ O_FROM, "  --from DIR             compare this results directory, do not run\n" },
+	{ O_FORMAT,
+	  "  --format FMT           verdicts as human (default), tap (TAP 13, as\n"
+	  "                         kselftest), junit (JUnit XML) or json\n" },
+	{ O_YES, "  -y, --yes              write the baselines without asking\n" },
+	{ O_PLOTS,
+	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
+	  "                         the tree, else <exe dir>/../share/memrepro/plots)\n" },
+	{ O_FAILON,
+	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
+	  "                         more than PCT percent\n" },
+	{ O_QUIET, "  -q, --quiet            no progress, only what went wrong and the result\n" },
+	{ O_VERBOSE, "  -v, --verbose          more detail (command lines, every verdict)\n" },
+	{ O_HELP, "  -h, --help             help (memrepro COMMAND --help for a command's)\n" },
+	{ O_VERSION, "      --version          the version and the commit built from\n" },
+	{ 0, NULL },
+};
+
+/* The commands, in the order --help lists them. */
+static const struct mr_help *const all[] = {
+	&mr_help_list,
+	&mr_help_describe,
+	&mr_help_run,
+	&mr_help_check,
+	&mr_help_bless,
+	&mr_help_report,
+	&mr_help_compare,
+	&mr_help_trend,
+	&mr_help_merge,
+	NULL,
+};
+
+void
+mr_help_options(FILE *f, int bits)
+{
+	int i;
+
+	fprintf(f, "Options:\n");
+	for (i = 0; options_help[i].text; i++)
+		if (options_help[i].bit & bits)
+			fputs(options_help[i].text, f);
+}
+
+void
+mr_help_global(FILE *f)
+{
+	int i;
+
+	fprintf(f, "usage: memrepro COMMAND [OPTIONS] [CASE...]\n\n"
+		"Reproduce memory-behaviour reports and check them against\n"
+		"expectations.\n\nCommands:\n");
+	for (i = 0; all[i]; i++)
+		fprintf(f, "  %s\n", all[i]->usage);
+	fputc('\n', f);
+	mr_help_options(f, ~0);
+	fprintf(f, "\nExamples:\n"
+		"  memrepro list\n"
+		"  memrepro run --cases build/fixtures touch --repeat 2\n"
+		"  memrepro check --profile quick\n");
+}
+
+void
+mr_help_command(const struct mr_help *h, int bits)
+{
+	printf("usage: %s\n\n%s\n", h->usage, h->text);
+	mr_help_options(stdout, bits);
+}

@@ -1,0 +1,544 @@
+/* session: one invocation's runs of the cases — see session.h. */
+#include "run/session.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proto/cases.h"
+#include "results/write.h"
+#include "run/cgroup.h"
+#include "run/envfp.h"
+#include "run/plan.h"
+#include "run/resume.h"
+#include "run/schedule.h"
+#include "run/select.h"
+#include "run/spawn.h"
+#include "run/term.h"
+#include "core/util.h"
+
+/* Timeouts are capped (a month) so that deadlines in ns cannot overflow. */
+#define MAX_TIMEOUT_S (30 * 86400)
+/* Lines of a failed run's log shown on the terminal. */
+#define LOG_TAIL 10
+
+static int
+failing(const char *word)
+{
+	return strcmp(word, "ok") != 0 && strcmp(word, "skipped") != 0;
+}
+
+/* The state shared by the runs of one invocation. */
+struct session {
+	const struct mr_session_opts *o;
+	struct mr_results res;
+	struct mr_alloc allocs[MR_ALLOC_N];
+	FILE *progress;
+	struct mr_term term; /* the progress line or lines */
+	int failed;       /* some run failed */
+	int interrupted;
+	struct mr_results_done done; /* --resume: the runs that had ended */
+	unsigned char **skip; /* --shard: skip[i][k] when config k of case i
+	                         is another shard's; NULL: run every pair */
+	unsigned char **timed; /* -j: timed[i][k] when the times of config k
+	                          of case i are compared (schedule.h); NULL:
+	                          one run at a time */
+};
+
+static long
+timeout_ms(const struct mr_session_opts *o, const struct mr_cases_desc *c)
+{
+	double s = o->timeout_s > 0 ? o->timeout_s :
+		   c->timeout_s ? (double)c->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S;
+
+	s *= o->factor;
+	if (s > MAX_TIMEOUT_S)
+		s = MAX_TIMEOUT_S;
+	return s * 1000 < 1 ? 1 : (long)(s * 1000);
+}
+
+/* One run: what it needs, and when it ran. */
+struct job {
+	const struct mr_cases_desc *c;
+	const struct mr_matrix_cfg *cf;
+	int repeat;
+	char *log, *abs;         /* relative to the results, and not */
+	char *extra[3], **env, **argv;
+	struct mr_spawn_req rq;
+	struct mr_sched_worker w; /* -j: the worker running it */
+	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
+};
+
+static void
+job_free(struct job *j)
+{
+	int i;
+
+	mr_matrix_argv_free(j->argv);
+	mr_spawn_env_free(j->env);
+	for (i = 0; i < 3; i++)
+		free(j->extra[i]);
+	free(j->abs);
+	free(j->log);
+	memset(j, 0, sizeof *j);
+}
+
+/* Get run j (c, cf and repeat set) ready to start.  Returns 0; 1 when its
+ * allocator is missing (the run is recorded as skipped: nothing to start);
+ * -1 to stop (the runner failed). */
+static int
+job_prepare(struct session *s, struct job *j)
+{
+	const struct mr_session_opts *o = s->o;
+	const struct mr_alloc *a = &s->allocs[mr_alloc_index(j->cf->allocator)];
+	int nx = 0, i;
+
+	if (a->missing) {
+		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
+					      a->missing, NULL, "-", 0 };
+		int rc = mr_results_add(&s->res, &row);
+
+		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+		return rc < 0 ? -1 : 1;
+	}
+	j->log = mr_results_log(&s->res, j->c->name, j->cf->safe, j->repeat);
+	if (!j->log)
+		return -1;
+	j->abs = esprintf("%s/%s", s->res.dir, j->log);
+	if (strcmp(a->name, "glibc") != 0)
+		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
+	if (j->cf->tunables)
+		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
+	j->env = mr_spawn_env((const char *const *)j->extra);
+	j->argv = mr_matrix_argv(j->c, j->cf);
+	if (o->verbose) {
+		mr_term_clear(&s->term);
+		fprintf(s->progress, "# exec:");
+		for (i = 0; i < nx; i++)
+			fprintf(s->progress, " %s", j->extra[i]);
+		for (i = 0; j->argv[i]; i++)
+			fprintf(s->progress, " %s", j->argv[i]);
+		fprintf(s->progress, " > %s 2>&1\n", j->log);
+	}
+	j->rq.c = j->c;
+	j->rq.argv = j->argv;
+	j->rq.envp = j->env;
+	j->rq.log_path = j->abs;
+	j->rq.timeout_ms = timeout_ms(o, j->c);
+	j->rq.interval_ms = (int)o->interval_ms;
+	j->rq.tick = mr_term_tick;
+	j->rq.tick_ctx = &s->term;
+	j->rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
+	j->rq.pressure_kb = (uint64_t)j->cf->pressure_mib * 1024;
+	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
+	return 0;
+}
+
+/* Record how run j went: rc and res from mr_spawn_run, overlap the runs
+ * beside it.  Frees res.  Returns 0, or -1 to stop (the runner itself
+ * failed, or an interrupt). */
+static int
+job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
+	   int overlap)
+{
+	const struct mr_session_opts *o = s->o;
+	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
+				      NULL, NULL, "-", overlap };
+	char detail[512];
+
+	if (rc == -ENOTSUP) {
+		/* a pressure config where no memory cgroup can be made */
+		snprintf(detail, sizeof detail, "pressure=%ld needs a memory cgroup: %s",
+			 j->cf->pressure_mib, res->cgroup_why);
+		row.detail = detail;
+		rc = mr_results_add(&s->res, &row);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+	} else if (rc == 0) {
+		row.outcome = mr_spawn_describe(res, j->rq.timeout_ms, j->abs, detail,
+						sizeof detail);
+		row.detail = detail;
+		row.res = res;
+		row.log = j->log;
+		rc = mr_results_add(&s->res, &row);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat,
+			    failing(row.outcome));
+		if (failing(row.outcome)) {
+			s->failed = 1;
+			mr_log_tail(s->progress, j->abs, LOG_TAIL, "# ");
+		}
+		if (res->log_errno) {
+			/* the results' disk is full, or gone: going on would
+			 * lose the next runs' rows too */
+			errno = res->log_errno;
+			weprintf("write %s: stopping, the runs that ended are in %s:",
+				 j->abs, s->res.dir);
+			rc = -1;
+		}
+	} else if (rc == -EINTR) {
+		s->interrupted = 1;
+	}
+	mr_spawn_res_free(res);
+	return rc < 0 ? -1 : 0;
+}
+
+/* One run of case c under config cf, alone.  Returns 0, or -1 to stop. */
+static int
+run_one(struct session *s, const struct mr_cases_desc *c,
+	const struct mr_matrix_cfg *cf, int repeat)
+{
+	struct job j = { 0 };
+	struct mr_spawn_res res;
+	int rc;
+
+	j.c = c;
+	j.cf = cf;
+	j.repeat = repeat;
+	rc = job_prepare(s, &j);
+
+	if (rc == 0)
+		rc = job_record(s, &j, mr_spawn_run(&j.rq, &res), &res, 0);
+	job_free(&j);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The runs that overlapped v[me] in time, among v[0..n-1] (started ones). */
+static int
+overlap(const struct job *v, int n, int me)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += i != me && v[i].t0 && v[i].t0 < v[me].t1 &&
+		     (!v[i].t1 || v[i].t1 > v[me].t0);
+	return k;
+}
+
+/* Run v[0..n-1] up to s->o->jobs at once, each in a worker.  On an
+ * interrupt or a failure of the runner, starts no more, stops the running
+ * ones and records what they got.  Returns 0, or -1 to stop. */
+static int
+run_side_by_side(struct session *s, struct job *v, int n)
+{
+	struct pollfd *pf = ecalloc((size_t)s->o->jobs, sizeof *pf);
+	int *slot = ecalloc((size_t)s->o->jobs, sizeof *slot);
+	int next = 0, running = 0, stop = 0, told = 0, i;
+
+	mr_term_parallel(&s->term, 1);
+	while ((next < n && !stop) || running) {
+		int np = 0;
+
+		if (mr_spawn_interrupted)
+			stop = 1;
+		if (stop && !told) {
+			/* a signal to the runner alone: the workers pass it to
+			 * their cases as it would have */
+			for (i = 0; i < next; i++)
+				if (v[i].w.pid)
+					kill(v[i].w.pid, SIGTERM);
+			told = 1;
+		}
+		while (!stop && running < s->o->jobs && next < n) {
+			int rc = job_prepare(s, &v[next]);
+
+			if (rc == 0 && mr_sched_start(&v[next].w, &v[next].rq) < 0)
+				rc = -1;
+			if (rc < 0) {
+				stop = 1;
+				break;
+			}
+			if (rc == 0) {
+				v[next].t0 = mr_now_ns();
+				running++;
+			}
+			next++;
+		}
+		for (i = 0; i < next; i++)
+			if (v[i].w.pid && v[i].w.fd >= 0) {
+				pf[np].fd = v[i].w.fd;
+				pf[np].events = POLLIN;
+				slot[np++] = i;
+			}
+		if (np && poll(pf, (nfds_t)np, 250) < 0 && errno != EINTR) {
+			weprintf("poll:");
+			stop = 1;
+		}
+		mr_term_tick(&s->term);
+		for (i = 0; i < np; i++) {
+			struct job *j = &v[slot[i]];
+			struct mr_spawn_res res;
+			int rc, e;
+
+			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			e = mr_sched_read(&j->w);
+			if (e == 0)
+				continue;
+			if (e < 0) {
+				errno = -e;
+				weprintf("read from the worker of %s:", j->c->name);
+				kill(j->w.pid, SIGKILL);
+				close(j->w.fd);
+				j->w.fd = -1;
+			}
+			j->t1 = mr_now_ns();
+			running--;
+			if (mr_sched_finish(&j->w, &rc, &res) < 0 || e < 0 ||
+			    job_record(s, j, rc, &res, overlap(v, next, slot[i])) < 0)
+				stop = 1;
+		}
+	}
+	mr_term_parallel(&s->term, 0);
+	for (i = 0; i < n; i++)
+		job_free(&v[i]);
+	free(pf);
+	free(slot);
+	return stop ? -1 : 0;
+}
+
+/* Run every case, repeats outermost so that slow drift of the machine
+ * falls on every config alike.  With -j, first the runs whose times are
+ * not compared, side by side, then the timed ones alone.  Returns MR_OK,
+ * MR_FAILED or 130. */
+static int
+run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
+	struct mr_matrix *mats)
+{
+	struct job *side = NULL;
+	int i, r, k, total = 0, nside = 0, pass;
+
+	for (i = 0; i < ncases; i++)
+		for (r = 1; r <= s->o->repeat; r++)
+			for (k = 0; k < mats[i].n; k++)
+				total += !(s->skip && s->skip[i][k]) &&
+					 !mr_results_done_has(&s->done, cases[i].name,
+							      mats[i].cfg[k].canon, r);
+	mr_term_init(&s->term, s->progress, total, s->o->quiet);
+	if (s->timed)
+		side = ecalloc((size_t)total + 1, sizeof *side);
+	/* pass 0 gathers the runs that may share the machine, pass 1 runs
+	 * the others alone (every run, without -j) */
+	for (pass = s->timed ? 0 : 1; pass < 2; pass++) {
+		if (pass == 1 && nside) {
+			int rc = run_side_by_side(s, side, nside);
+
+			nside = 0;
+			if (rc < 0 || mr_spawn_interrupted)
+				goto stop;
+		}
+		for (i = 0; i < ncases; i++)
+			for (r = 1; r <= s->o->repeat; r++)
+				for (k = 0; k < mats[i].n; k++) {
+					const struct mr_matrix_cfg *cf = &mats[i].cfg[k];
+
+					if (mr_spawn_interrupted)
+						goto stop;
+					if ((s->skip && s->skip[i][k]) ||
+					    mr_results_done_has(&s->done, cases[i].name,
+								cf->canon, r))
+						continue;
+					if (pass == 0 && !s->timed[i][k]) {
+						side[nside].c = &cases[i];
+						side[nside].cf = cf;
+						side[nside++].repeat = r;
+					} else if (pass == 1 && (!s->timed || s->timed[i][k]) &&
+						   run_one(s, &cases[i], cf, r) < 0) {
+						goto stop;
+					}
+				}
+	}
+	free(side);
+	mr_term_finish(&s->term);
+	return s->failed ? MR_FAILED : MR_OK;
+stop:
+	free(side);
+	mr_term_clear(&s->term);
+	if (s->interrupted || mr_spawn_interrupted) {
+		int sig = mr_spawn_interrupted ? (int)mr_spawn_interrupted : SIGINT;
+		const char *abbrev = sigabbrev_np(sig);
+
+		weprintf("interrupted by SIG%s: the runs that ended are in %s; continue them with: memrepro %s --resume %s",
+			 abbrev ? abbrev : "?", s->res.dir, s->o->cmd, s->res.dir);
+		return 128 + sig;
+	}
+	return MR_FAILED;
+}
+
+/* The keys env.tsv adds for the run itself: what --resume needs to run
+ * it on, and the memory cgroup the runs went to. */
+static void
+run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *cases_dir,
+	     const struct mr_cases_desc *cases, int ncases)
+{
+	const char *parent, *why;
+	char *abs = realpath(cases_dir, NULL), buf[32], aslr[128];
+	int v = mr_cgroup_probe(&parent, &why), i;
+	struct strbuf names = { 0 };
+
+	mr_envfp_add(fp, "options", o->record ? o->record : "");
+	for (i = 0; i < ncases; i++)
+		sb_printf(&names, "%s%s", i ? " " : "", cases[i].name);
+	mr_envfp_add(fp, "cases", names.s ? names.s : "");
+	sb_free(&names);
+	mr_envfp_add(fp, "cases_dir", abs ? abs : cases_dir);
+	free(abs);
+	snprintf(buf, sizeof buf, "%ld", o->jobs);
+	mr_envfp_add(fp, "jobs", buf);
+	/* where a mapping lands decides whether THP backs it, or whether an
+	 * allocator's 2 MiB alignment costs it a page more: thread-vsz
+	 * (glibc, THP always) kept 13.3 or 15.3 MiB at "created" with ASLR,
+	 * 13.30-13.32 MiB without, over 6 runs each (setarch -R) */
+	if (mr_spawn_aslr(o->aslr, aslr, sizeof aslr) < 0 && !o->aslr)
+		weprintf("address space randomization stays %s: figures that depend on where a mapping lands vary more",
+			 aslr);
+	mr_envfp_add(fp, "aslr", aslr);
+	snprintf(buf, sizeof buf, "%ld", o->mem_cap_mib);
+	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
+	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
+	mr_envfp_add(fp, v ? "memory_cgroup.parent" : "memory_cgroup.why", v ? parent : why);
+	/* how the runs' trees were killed: through cgroup.kill, or top down */
+	mr_envfp_add(fp, "kill_cgroup.parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
+}
+
+/* The cases (*cases, *ncases of them) and their matrices (*mats, *built
+ * of them built).  Returns 0, or -1 after printing why (what was made is
+ * stored all the same, to be freed). */
+static int
+session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
+	      int *ncases, struct mr_matrix **mats, int *built)
+{
+	struct strbuf err = { 0 };
+	int i, rc = 0;
+
+	*ncases = mr_select_cases(o->cases_dir, o->names, o->nnames, cases);
+	if (*ncases < 0) {
+		*ncases = 0;
+		return -1;
+	}
+	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
+	if (mr_matrix_check_axes(*cases, *ncases, o->axes, o->nax, &err) < 0)
+		rc = -1;
+	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
+		if (mr_matrix_build(&(*cases)[i], o->axes, o->nax, o->quick, &(*mats)[i],
+				    &err) < 0)
+			rc = -1;
+	if (rc < 0)
+		weprintf("%s", err.s);
+	sb_free(&err);
+	return rc;
+}
+
+/* The results directory: new, or the one --resume continues (with the
+ * runs that had ended in s->done).  Returns MR_OK or MR_USAGE (printed). */
+static int
+session_open(struct session *s)
+{
+	const struct mr_session_opts *o = s->o;
+	char *outdir = o->out ? estrdup(o->out) : mr_results_default_dir();
+	int rc = o->resume ? mr_results_reopen(&s->res, outdir, o->resume_lock, &s->done) :
+			     mr_results_open(&s->res, outdir);
+
+	free(outdir);
+	return rc < 0 ? MR_USAGE : MR_OK;
+}
+
+/* The environment fingerprint and the plans, then env.tsv written (or, on
+ * --resume, checked against the recorded one).  Returns MR_OK, MR_USAGE
+ * or MR_FAILED (printed). */
+static int
+session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
+	    const struct mr_matrix *mats)
+{
+	const struct mr_session_opts *o = s->o;
+	struct mr_envfp fp;
+	struct mr_envfp_run er;
+	int i, rc = MR_OK;
+
+	er.profile = o->quick ? "quick" : "full";
+	er.repeat = (int)o->repeat;
+	er.interval_ms = (int)o->interval_ms;
+	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
+		       o->factor;
+	mr_envfp_collect(&fp, &er, s->allocs);
+	run_env_keys(&fp, o, o->cases_dir, cases, ncases);
+	if (o->shard_n)
+		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
+				   o->shard_n, &fp, &s->skip);
+	if (rc == MR_OK && o->jobs > 1)
+		rc = mr_plan_timed(cases, ncases, mats, o->expected_dir,
+				   mr_envfp_get(&fp, "platform"), &s->timed);
+	if (rc == MR_OK && o->verbose)
+		for (i = 0; i < fp.n; i++)
+			fprintf(s->progress, "# %s: %s\n", fp.key[i], fp.val[i]);
+	if (rc != MR_OK)
+		;
+	else if (o->resume)
+		rc = mr_resume_env(&s->res, s->done.n, &fp, s->progress);
+	else if (mr_results_env(&s->res, &fp) < 0)
+		rc = MR_FAILED;
+	mr_envfp_free(&fp);
+	return rc;
+}
+
+/* The command's own step over the results (o->then).  Returns rc, made
+ * MR_USAGE or MR_FAILED by what the step returned. */
+static int
+session_then(const struct session *s, const struct mr_cases_desc *cases,
+	     int ncases, int rc)
+{
+	const char **names;
+	int i, crc;
+
+	if (!s->o->then)
+		return rc;
+	names = ecalloc((size_t)ncases + 1, sizeof *names);
+	for (i = 0; i < ncases; i++)
+		names[i] = cases[i].name;
+	crc = s->o->then(s->o->ctx, s->res.dir, names);
+	free(names);
+	if (crc == MR_USAGE)
+		return MR_USAGE;
+	return crc != MR_OK ? MR_FAILED : rc;
+}
+
+int
+mr_session_run(const struct mr_session_opts *o)
+{
+	struct session s = { 0 };
+	struct mr_cases_desc *cases = NULL;
+	struct mr_matrix *mats = NULL;
+	int ncases, i, rc, built = 0;
+
+	s.o = o;
+	s.progress = o->progress;
+	rc = session_cases(o, &cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
+	     session_open(&s);
+	if (rc == MR_OK) {
+		/* what runners killed outright (SIGKILL) could not clean up */
+		mr_cgroup_sweep();
+		mr_alloc_resolve(s.allocs, o->self_exe, o->sonames);
+		rc = session_env(&s, cases, ncases, mats);
+		if (rc == MR_OK)
+			rc = run_all(&s, cases, ncases, mats);
+		fprintf(s.progress, "results: %s\n", s.res.dir);
+		fflush(s.progress);
+		if (rc == MR_OK || rc == MR_FAILED)
+			rc = session_then(&s, cases, ncases, rc);
+		if (mr_results_close(&s.res) < 0 && rc == MR_OK)
+			rc = MR_FAILED;
+		mr_results_done_free(&s.done);
+		mr_alloc_free(s.allocs);
+		mr_plan_free(s.skip, ncases);
+		mr_plan_free(s.timed, ncases);
+	}
+	for (i = 0; i < built; i++)
+		mr_matrix_free(&mats[i]);
+	free(mats);
+	if (cases)
+		mr_select_free(cases, ncases);
+	return rc;
+}
