@@ -87,7 +87,8 @@ rows() {
 	run -0 timeout -k 5 120 "$MR" run --resume "$d"
 	[[ "$output" == *"runs.tsv: resuming: dropped a line cut short"* ]] || false
 	[[ "$output" == *"checkpoints.tsv: resuming: dropped 1 row of the run that was interrupted"* ]] || false
-	! grep -q $'\t99\t' "$d/checkpoints.tsv" || false
+	# the repeat column only: a figure may well be 99
+	[ "$(awk -F'\t' 'NR > 1 && $3 == 99' "$d/checkpoints.tsv" | wc -l)" -eq 0 ]
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 12 ]
 	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
 }
