@@ -98,6 +98,7 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/results/write.c \
+	runner/results/row.c \
 	runner/results/read.c \
 	runner/results/merge.c \
 	runner/check/claims.c \

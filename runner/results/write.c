@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -17,6 +16,7 @@
 #include "core/safeio.h"
 #include "core/tsv.h"
 #include "core/util.h"
+#include "results/row.h"
 
 /* Less free space than this where the results go is refused before any
  * run starts: one run's log alone may take MR_SPAWN_LOG_MAX. */
@@ -108,99 +108,30 @@ create(struct mr_results *r, const char *name, const char *header)
 	return f;
 }
 
-/* A row of a results file: its fields set by column (proto/schema.h's
- * enums), then written in the file's column order, so no figure can land
- * under another's name. */
-enum { ROW_MAX = MR_CKPTS_NCOLS };
-_Static_assert((int)MR_RUNS_NCOLS <= ROW_MAX && (int)MR_SERIES_NCOLS <= ROW_MAX,
-	       "ROW_MAX is the widest file");
 /* Every file starts with case, config and repeat (row_lead). */
 _Static_assert(MR_RUNS_CASE == 0 && MR_RUNS_CONFIG == 1 && MR_RUNS_REPEAT == 2 &&
 	       MR_CKPTS_CASE == 0 && MR_CKPTS_CONFIG == 1 && MR_CKPTS_REPEAT == 2 &&
 	       MR_SERIES_CASE == 0 && MR_SERIES_CONFIG == 1 && MR_SERIES_REPEAT == 2,
 	       "case, config, repeat lead every file");
 
-struct row {
-	int n;                  /* columns of the file */
-	const char *f[ROW_MAX]; /* the field of each column; NULL: not set */
-	char num[ROW_MAX][32];  /* the text of the numeric fields */
-};
-
-static void
-row_start(struct row *w, int n)
-{
-	memset(w->f, 0, sizeof w->f);
-	w->n = n;
-}
-
-static void
-row_str(struct row *w, int col, const char *s)
-{
-	w->f[col] = s;
-}
-
-static void __attribute__((format(printf, 3, 4)))
-row_fmt(struct row *w, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->num[col], sizeof w->num[col], fmt, ap);
-	va_end(ap);
-	w->f[col] = w->num[col];
-}
-
-static void
-row_u64(struct row *w, int col, uint64_t v)
-{
-	row_fmt(w, col, "%" PRIu64, v);
-}
-
 /* A figure that may not have been measured (MR_SPAWN_NONE: "-"). */
 static void
-row_fig(struct row *w, int col, uint64_t v)
+row_fig(struct mr_row *w, int col, uint64_t v)
 {
 	if (v == MR_SPAWN_NONE)
-		row_str(w, col, "-");
+		mr_row_str(w, col, "-");
 	else
-		row_u64(w, col, v);
+		mr_row_u64(w, col, v);
 }
 
 /* The case, config and repeat columns, first in every file. */
 static void
-row_lead(struct row *w, int n, const struct mr_results_run *run)
+row_lead(struct mr_row *w, int n, const struct mr_results_run *run)
 {
-	row_start(w, n);
-	row_str(w, 0, run->casename);
-	row_str(w, 1, run->config);
-	row_fmt(w, 2, "%d", run->repeat);
-}
-
-/* Append the row to b; every column must have been set. */
-static void
-row_end(struct strbuf *b, const struct row *w)
-{
-	int i;
-
-	for (i = 0; i < w->n; i++) {
-		if (!w->f[i]) {
-			weprintf("results: column %d of a row was not set", i);
-			abort();
-		}
-		sb_printf(b, "%s%s", i ? "\t" : "", w->f[i]);
-	}
-	sb_add(b, "\n");
-}
-
-/* The header row of a file of columns cols[0..n-1], into h. */
-static void
-header(struct strbuf *h, const char *const *cols, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		sb_printf(h, "%s%s", i ? "\t" : "", cols[i]);
-	sb_add(h, "\n");
+	mr_row_start(w, n);
+	mr_row_str(w, 0, run->casename);
+	mr_row_str(w, 1, run->config);
+	mr_row_fmt(w, 2, "%d", run->repeat);
 }
 
 /* The header rows of runs.tsv, checkpoints.tsv and series.tsv. */
@@ -212,9 +143,9 @@ static void
 headers_make(struct headers *h)
 {
 	memset(h, 0, sizeof *h);
-	header(&h->runs, mr_runs_cols, MR_RUNS_NCOLS);
-	header(&h->ckpts, mr_ckpts_cols, MR_CKPTS_NCOLS);
-	header(&h->series, mr_series_cols, MR_SERIES_NCOLS);
+	mr_row_header(&h->runs, mr_runs_cols, MR_RUNS_NCOLS);
+	mr_row_header(&h->ckpts, mr_ckpts_cols, MR_CKPTS_NCOLS);
+	mr_row_header(&h->series, mr_series_cols, MR_SERIES_NCOLS);
 }
 
 static void
@@ -484,43 +415,43 @@ static void
 runs_row(struct strbuf *b, const struct mr_results_run *run)
 {
 	const struct mr_spawn_res *res = run->res;
-	struct row w;
+	struct mr_row w;
 	int m;
 
 	row_lead(&w, MR_RUNS_NCOLS, run);
-	row_str(&w, MR_RUNS_OUTCOME, run->outcome);
-	row_str(&w, MR_RUNS_DETAIL, run->detail);
-	row_str(&w, MR_RUNS_LOG, run->log);
+	mr_row_str(&w, MR_RUNS_OUTCOME, run->outcome);
+	mr_row_str(&w, MR_RUNS_DETAIL, run->detail);
+	mr_row_str(&w, MR_RUNS_LOG, run->log);
 	if (!res) {
 		/* never started: no figures ("-"), no samples */
 		for (m = 0; m < MR_NRUN_METRICS; m++)
-			row_str(&w, MR_RUNS_METRIC_COL(m), "-");
-		row_str(&w, MR_RUNS_SAMPLES, "0");
-		row_str(&w, MR_RUNS_OVERLAP, "-");
-		row_str(&w, MR_RUNS_STOPPED_MS, "-");
-		row_end(b, &w);
+			mr_row_str(&w, MR_RUNS_METRIC_COL(m), "-");
+		mr_row_str(&w, MR_RUNS_SAMPLES, "0");
+		mr_row_str(&w, MR_RUNS_OVERLAP, "-");
+		mr_row_str(&w, MR_RUNS_STOPPED_MS, "-");
+		mr_row_end(b, &w);
 		return;
 	}
-	row_u64(&w, MR_RUNS_WALL_MS, res->wall_ms);
-	row_u64(&w, MR_RUNS_PAUSE_MS, res->pause_ms);
-	row_u64(&w, MR_RUNS_USER_MS, res->user_ms);
-	row_u64(&w, MR_RUNS_SYS_MS, res->sys_ms);
-	row_u64(&w, MR_RUNS_MAXRSS_KB, res->maxrss_kb);
-	row_u64(&w, MR_RUNS_MINFLT, res->minflt);
-	row_u64(&w, MR_RUNS_MAJFLT, res->majflt);
+	mr_row_u64(&w, MR_RUNS_WALL_MS, res->wall_ms);
+	mr_row_u64(&w, MR_RUNS_PAUSE_MS, res->pause_ms);
+	mr_row_u64(&w, MR_RUNS_USER_MS, res->user_ms);
+	mr_row_u64(&w, MR_RUNS_SYS_MS, res->sys_ms);
+	mr_row_u64(&w, MR_RUNS_MAXRSS_KB, res->maxrss_kb);
+	mr_row_u64(&w, MR_RUNS_MINFLT, res->minflt);
+	mr_row_u64(&w, MR_RUNS_MAJFLT, res->majflt);
 	if (res->nsamples) {
-		row_u64(&w, MR_RUNS_PEAK_RSS_KB, res->peak_rss_kb);
-		row_u64(&w, MR_RUNS_PEAK_TREE_RSS_KB, res->peak_tree_rss_kb);
+		mr_row_u64(&w, MR_RUNS_PEAK_RSS_KB, res->peak_rss_kb);
+		mr_row_u64(&w, MR_RUNS_PEAK_TREE_RSS_KB, res->peak_tree_rss_kb);
 	} else {
 		/* a run shorter than one interval has no sampled peak */
-		row_str(&w, MR_RUNS_PEAK_RSS_KB, "-");
-		row_str(&w, MR_RUNS_PEAK_TREE_RSS_KB, "-");
+		mr_row_str(&w, MR_RUNS_PEAK_RSS_KB, "-");
+		mr_row_str(&w, MR_RUNS_PEAK_TREE_RSS_KB, "-");
 	}
 	row_fig(&w, MR_RUNS_CGROUP_PEAK_KB, res->cgroup_peak_kb);
-	row_fmt(&w, MR_RUNS_SAMPLES, "%zu", res->nsamples);
-	row_fmt(&w, MR_RUNS_OVERLAP, "%d", run->overlap);
-	row_u64(&w, MR_RUNS_STOPPED_MS, res->stopped_ms);
-	row_end(b, &w);
+	mr_row_fmt(&w, MR_RUNS_SAMPLES, "%zu", res->nsamples);
+	mr_row_fmt(&w, MR_RUNS_OVERLAP, "%d", run->overlap);
+	mr_row_u64(&w, MR_RUNS_STOPPED_MS, res->stopped_ms);
+	mr_row_end(b, &w);
 }
 
 /* The checkpoints.tsv row of checkpoint k of run. */
@@ -528,24 +459,24 @@ static void
 ckpts_row(struct strbuf *b, const struct mr_results_run *run,
 	  const struct mr_spawn_ckpt *k)
 {
-	struct row w;
+	struct mr_row w;
 	int m;
 
 	row_lead(&w, MR_CKPTS_NCOLS, run);
-	row_str(&w, MR_CKPTS_CHECKPOINT, k->name);
-	row_fmt(&w, MR_CKPTS_SEQ, "%lu", k->seq);
-	row_fmt(&w, MR_CKPTS_T_MS, "%" PRIu64 ".%03u", k->t_us / 1000,
+	mr_row_str(&w, MR_CKPTS_CHECKPOINT, k->name);
+	mr_row_fmt(&w, MR_CKPTS_SEQ, "%lu", k->seq);
+	mr_row_fmt(&w, MR_CKPTS_T_MS, "%" PRIu64 ".%03u", k->t_us / 1000,
 		(unsigned)(k->t_us % 1000));
 	/* the other figures the record carries: v[] is indexed like the
 	 * checkpoint metrics (v[0] is t_us, above) */
 	for (m = 1; m < MR_SPAWN_NCKPT; m++)
-		row_u64(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
-	row_u64(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
-	row_u64(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
-	row_u64(&w, MR_CKPTS_TREE_PRIVATE_DIRTY_KB, k->tree_private_dirty_kb);
-	row_u64(&w, MR_CKPTS_TREE_NPROC, k->tree_nproc);
+		mr_row_u64(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
+	mr_row_u64(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
+	mr_row_u64(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
+	mr_row_u64(&w, MR_CKPTS_TREE_PRIVATE_DIRTY_KB, k->tree_private_dirty_kb);
+	mr_row_u64(&w, MR_CKPTS_TREE_NPROC, k->tree_nproc);
 	row_fig(&w, MR_CKPTS_CGROUP_KB, k->cgroup_kb);
-	row_end(b, &w);
+	mr_row_end(b, &w);
 }
 
 /* The series.tsv row of sample x of run. */
@@ -553,16 +484,16 @@ static void
 series_row(struct strbuf *b, const struct mr_results_run *run,
 	   const struct mr_spawn_sample *x)
 {
-	struct row w;
+	struct mr_row w;
 
 	row_lead(&w, MR_SERIES_NCOLS, run);
-	row_u64(&w, MR_SERIES_T_MS, x->t_ms);
-	row_u64(&w, MR_SERIES_RSS_KB, x->rss_kb);
-	row_u64(&w, MR_SERIES_VSZ_KB, x->vsz_kb);
-	row_u64(&w, MR_SERIES_TREE_RSS_KB, x->tree_rss_kb);
-	row_u64(&w, MR_SERIES_TREE_NPROC, x->tree_nproc);
+	mr_row_u64(&w, MR_SERIES_T_MS, x->t_ms);
+	mr_row_u64(&w, MR_SERIES_RSS_KB, x->rss_kb);
+	mr_row_u64(&w, MR_SERIES_VSZ_KB, x->vsz_kb);
+	mr_row_u64(&w, MR_SERIES_TREE_RSS_KB, x->tree_rss_kb);
+	mr_row_u64(&w, MR_SERIES_TREE_NPROC, x->tree_nproc);
 	row_fig(&w, MR_SERIES_CGROUP_KB, x->cgroup_kb);
-	row_end(b, &w);
+	mr_row_end(b, &w);
 }
 
 int
