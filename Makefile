@@ -75,6 +75,7 @@ RUNNER_SRC := \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
 	runner/core/numfmt.c \
+	runner/core/suggest.c \
 	runner/proto/cases.c \
 	runner/proto/record.c \
 	runner/proto/schema.c \

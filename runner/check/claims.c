@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check/lex.h"
+#include "core/suggest.h"
 #include "core/tsv.h"
 #include "core/util.h"
 
@@ -176,7 +176,7 @@ mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
 			bd = 3;
 			sb_add(&b, "");
 			for (k = 0; k < n; k++) {
-				int d = mr_lex_distance(r->checkpoint, names[k]);
+				int d = mr_edit_distance(r->checkpoint, names[k]);
 
 				if (d < bd) {
 					bd = d;

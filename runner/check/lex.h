@@ -1,7 +1,7 @@
 /* lex: the inside of the claims module (claims.h), shared by its files:
  * the arena every allocation of a claims file lives in, the lexer the
  * parser drives, and the arithmetic of an expression node.  Not a public
- * header: only check/lex.c, parse.c, eval.c and claims.c include it.
+ * header: only check/lex.c, parse.c and eval.c include it.
  */
 #ifndef MR_LEX_H
 #define MR_LEX_H
@@ -88,9 +88,6 @@ char *mr_lex_string(struct mr_parser *p, const struct mr_tok *t);
 
 /* Whether the n bytes at s (n > 0) are all of a-z, 0-9 and extra. */
 int mr_lex_charset(const char *s, size_t n, const char *extra);
-
-/* Edit distance of a and b, capped at 9: for "did you mean". */
-int mr_lex_distance(const char *a, const char *b);
 
 /* --- expressions ------------------------------------------------------- */
 

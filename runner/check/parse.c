@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "core/tsv.h"
 #include "core/util.h"
 
@@ -54,7 +55,7 @@ metric_error(struct mr_parser *p, const struct mr_tok *t, const char *name, int 
 	char *list;
 
 	for (i = 0; i < n; i++) {
-		int dd = mr_lex_distance(name, v[i]);
+		int dd = mr_edit_distance(name, v[i]);
 
 		if (dd < bd) {
 			bd = dd;
