@@ -74,8 +74,11 @@ RUNNER_SRC := \
 	runner/core/util.c \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
+	runner/core/numfmt.c \
+	runner/core/suggest.c \
 	runner/proto/cases.c \
 	runner/proto/record.c \
+	runner/proto/schema.c \
 	runner/run/matrix.c \
 	runner/run/alloc.c \
 	runner/run/self.c \
@@ -96,9 +99,14 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/results/write.c \
+	runner/results/row.c \
 	runner/results/read.c \
 	runner/results/merge.c \
 	runner/check/claims.c \
+	runner/check/config.c \
+	runner/check/lex.c \
+	runner/check/parse.c \
+	runner/check/eval.c \
 	runner/check/baseline.c \
 	runner/check/check.c \
 	runner/check/bless.c \

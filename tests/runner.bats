@@ -63,6 +63,38 @@ load test_helper
 	[[ "$(tsv_col "$d/runs.tsv" detail '$1 == "skip"')" == *"needs a feature"* ]] || false
 }
 
+@test "a parameter combination the case refuses (exit 2) is usage-error, not failed, with its message" {
+	run -1 mrf run usage --axis allocator=glibc --axis lo=1,3 --axis hi=2 --repeat 1
+	d=$BATS_TEST_TMPDIR/out
+	[ "$(tsv_col "$d/runs.tsv" outcome '$2 ~ /lo=3/')" = usage-error ]
+	[ "$(tsv_col "$d/runs.tsv" detail '$2 ~ /lo=3/')" = "usage: lo=3 is more than hi=2" ]
+	[ "$(tsv_col "$d/runs.tsv" outcome '$2 ~ /lo=1/')" = ok ]
+	# read back: a run that did not run is a failure of check, word and all
+	run -1 mr check --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" --from "$d" -v
+	[[ "$output" == *usage-error* ]] || false
+	[[ "$output" == *"lo=3 is more than hi=2"* ]] || false
+}
+
+@test "a case exiting 127 (its program could not be executed) is exec-failed, not failed" {
+	mkdir -p "$BATS_TEST_TMPDIR/cases"
+	# A shell script case whose program is missing: the shell exits 127.
+	cat > "$BATS_TEST_TMPDIR/cases/noexec" <<'SH'
+#!/bin/sh
+if [ "$1" = --describe ]; then
+	printf 'memrepro-case\t1\nname\tnoexec\ntitle\tFixture: its program is missing\n'
+	printf 'source\ttests/runner.bats\ntimeout\t0\n'
+	exit 0
+fi
+exec "$0.missing-program"
+SH
+	chmod +x "$BATS_TEST_TMPDIR/cases/noexec"
+	run -1 timeout -k 5 120 "$MR" run --cases "$BATS_TEST_TMPDIR/cases" --out "$BATS_TEST_TMPDIR/out" \
+		--axis allocator=glibc --repeat 1 noexec
+	d=$BATS_TEST_TMPDIR/out
+	[ "$(tsv_col "$d/runs.tsv" outcome)" = exec-failed ]
+	[[ "$(tsv_col "$d/runs.tsv" detail)" == "exit 127: "*missing-program* ]] || false
+}
+
 @test "an unknown case is exit 2 naming it" {
 	run -2 mrf run no-such-case
 	[[ "$output" == *no-such-case* ]] || false

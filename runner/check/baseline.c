@@ -26,16 +26,15 @@
  * its floor is 10 % / 3 MiB; time drifts with the
  * load of the machine (a busy CI host easily doubles it), so its floor is
  * wide; counts (page faults) sit in between.  The class of a metric is
- * found by the suffix of its name; the last entry catches the rest. */
+ * its unit (proto/schema.h: by the suffix of its name). */
 static const struct tol_class {
-	const char *suffix; /* of the metric name */
 	double k;           /* multiple of the measured range */
 	double rel;         /* floor, fraction of the median */
 	double abs;         /* floor, in the metric's unit */
 } tol_classes[] = {
-	{ "_kb", 3, 0.10, 3072 }, /* memory, kB: see docs/formats.md */
-	{ "_ms", 3, 0.50, 30 },  /* time, ms */
-	{ "",    3, 0.10, 1000 }, /* counts: minflt (a 2 MiB heap step is 512 faults), majflt, tree_nproc */
+	[MR_UNIT_KB] = { 3, 0.10, 3072 }, /* memory, kB: see docs/formats.md */
+	[MR_UNIT_MS] = { 3, 0.50, 30 },   /* time, ms */
+	[MR_UNIT_COUNT] = { 3, 0.10, 1000 }, /* counts: minflt (a 2 MiB heap step is 512 faults), majflt, tree_nproc */
 };
 
 const char *const mr_bless_ckpt_metrics[] = {
@@ -91,18 +90,9 @@ enum { C_CONFIG, C_CKPT, C_METRIC, C_MEDIAN, C_MIN, C_MAX, C_N, C_TOL, NCOLS };
 double
 mr_bl_tolerance(const char *metric, double median, double min, double max)
 {
-	size_t i, n = strlen(metric), nc = sizeof tol_classes / sizeof *tol_classes;
-	const struct tol_class *t = &tol_classes[nc - 1];
+	const struct tol_class *t = &tol_classes[mr_metric_unit(metric)];
 	double tol;
 
-	for (i = 0; i < nc; i++) {
-		size_t m = strlen(tol_classes[i].suffix);
-
-		if (n >= m && !strcmp(metric + n - m, tol_classes[i].suffix)) {
-			t = &tol_classes[i];
-			break;
-		}
-	}
 	tol = fmax(t->k * (max - min), fmax(t->rel * fabs(median), t->abs));
 	/* Whole units read better and lose nothing at these sizes. */
 	return ceil(tol);

@@ -1,57 +1,21 @@
 /* claims: the claim language of expected/<case>.claims (docs/formats.md),
- * the metric names it may use, configs, and the evaluation of a claim over
- * the configs of one case.
+ * and the evaluation of a claim over the configs of one case.  The metric
+ * names it may use are the schema's (proto/schema.h), configs are
+ * check/config.h's.
  *
  * A claims file is parsed whole into a struct mr_claims; the first error
- * is printed as "path:line:column: message" and parsing stops.
+ * is printed as "path:line:column: message" and parsing stops.  The files
+ * of the module: claims.c (reading and checking a file), lex.c (the arena
+ * and the lexer), parse.c (the parser), eval.c (the evaluation).
  */
 #ifndef MR_CLAIMS_H
 #define MR_CLAIMS_H
 
 #include <stddef.h>
 
-/* --- metrics ----------------------------------------------------------- */
-
-enum { MR_NRUN_METRICS = 10, MR_NCKPT_METRICS = 20 };
-
-/* Columns of runs.tsv a claim may name without @checkpoint. */
-extern const char *const mr_run_metrics[MR_NRUN_METRICS];
-/* Columns of checkpoints.tsv a claim may name with @checkpoint. */
-extern const char *const mr_ckpt_metrics[MR_NCKPT_METRICS];
-
-/* Index of name in mr_run_metrics / mr_ckpt_metrics, or -1. */
-int mr_run_metric(const char *name);
-int mr_ckpt_metric(const char *name);
-
-/* Non-zero when metric (of mr_ckpt_metrics when ckpt, else of
- * mr_run_metrics) is a time (_ms): a figure that moves with the load of
- * the machine, unlike the memory ones. */
-int mr_metric_is_time(int ckpt, int metric);
-
-/* Format v for people: integers grouped by thousands with spaces
- * ("151 012"), other values with at most 4 significant digits below 1000
- * and one decimal above.  Returns buf (at least 48 bytes). */
-char *mr_fmt_num(char *buf, double v);
-
-/* --- configs ----------------------------------------------------------- */
-
-/* A config: "key=value" pairs sorted by key, joined by commas. */
-struct mr_config {
-	char *str;  /* the canonical string (owned) */
-	int n;      /* number of pairs */
-	char **key; /* n keys, sorted, into buf */
-	char **val; /* n values, into buf */
-	char *buf;  /* storage of keys and values (owned) */
-};
-
-/* Parse a canonical config.  Returns 0, or -1 with *why pointing to a
- * static message (pairs must be key=value, keys unique and sorted). */
-int mr_config_parse(const char *s, struct mr_config *c, const char **why);
-
-/* The value of key in c, or NULL when c has no such key. */
-const char *mr_config_get(const struct mr_config *c, const char *key);
-
-void mr_config_free(struct mr_config *c);
+#include "check/config.h"
+#include "core/numfmt.h"
+#include "proto/schema.h"
 
 /* --- claims ------------------------------------------------------------ */
 
@@ -207,9 +171,5 @@ void mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
 		   struct mr_claim_result *r);
 
 void mr_claim_result_free(struct mr_claim_result *r);
-
-/* The short label of config i of d: its pairs whose key is an axis of d
- * (the full string when there is no axis).  Fresh string. */
-char *mr_config_label(const struct mr_config *cfg, int ncfg, int i);
 
 #endif

@@ -19,11 +19,6 @@
 		  : (void)0),                                               \
 	 memset(&(p)[(n)], 0, sizeof *(p)), &(p)[(n)++])
 
-const char *const mr_rd_outcomes[MR_RD_NOUTCOMES] = {
-	"ok", "failed", "crashed", "timeout", "exec-failed", "skipped",
-	"bad-output", "memory-cap",
-};
-
 char *
 mr_rd_path(const char *dir, const char *name)
 {
@@ -156,18 +151,17 @@ int
 mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out)
 {
 	const char *name = t->cols[col];
-	size_t n = strlen(name);
 	double max = MAX_COUNT;
 	const char *unit = "";
 
 	if (mr_tsv_num(t, col, dash_ok, out) < 0)
 		return -1;
-	if (!strcmp(name, "tree_nproc")) {
+	if (!strcmp(name, mr_ckpt_metrics[MR_CK_TREE_NPROC])) {
 		max = MAX_NPROC;
-	} else if (n > 3 && !strcmp(name + n - 3, "_kb")) {
+	} else if (mr_metric_unit(name) == MR_UNIT_KB) {
 		max = MAX_KB;
 		unit = " KiB";
-	} else if (n > 3 && !strcmp(name + n - 3, "_ms")) {
+	} else if (mr_metric_unit(name) == MR_UNIT_MS) {
 		max = MAX_MS;
 		unit = " ms";
 	}
@@ -222,48 +216,95 @@ fail:
 	return -1;
 }
 
+/* The columns of runs.tsv in a file: col[] by enum mr_runs_col, -1 for
+ * one it does not have. */
+struct runs_cols {
+	int col[MR_RUNS_NCOLS];
+};
+
+/* The figures, overlap, stopped_ms, detail and log of the current row of
+ * t into r: 0, or -1 after printing path:line:col. */
+static int
+run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *r)
+{
+	int clog = c->col[MR_RUNS_LOG], cover = c->col[MR_RUNS_OVERLAP];
+	int cstop = c->col[MR_RUNS_STOPPED_MS], i;
+
+	for (i = 0; i < MR_NRUN_METRICS; i++) {
+		int mc = c->col[MR_RUNS_METRIC_COL(i)];
+
+		if (mc < 0)
+			r->m[i] = NAN;
+		else if (mr_rd_metric_num(t, mc, 1, &r->m[i]) < 0)
+			return -1;
+	}
+	if (cover >= 0 && strcmp(mr_tsv_get(t, cover), "-") != 0) {
+		long long ov;
+
+		if (mr_tsv_int(t, cover, 0, 1000000, &ov) < 0)
+			return -1;
+		r->overlap = (long)ov;
+	}
+	if (cstop >= 0 && strcmp(mr_tsv_get(t, cstop), "-") != 0) {
+		long long st;
+
+		if (mr_tsv_int(t, cstop, 0, 100000000000LL, &st) < 0)
+			return -1;
+		r->stopped_ms = (long)st;
+	}
+	r->detail = estrdup(mr_tsv_get(t, c->col[MR_RUNS_DETAIL]));
+	if (clog >= 0 && strcmp(mr_tsv_get(t, clog), "-") &&
+	    *mr_tsv_get(t, clog)) {
+		/* Results may come from elsewhere: a log is read (its
+		 * tail goes into reports), so it must lie inside the
+		 * results directory. */
+		if (!inside_path(mr_tsv_get(t, clog)))
+			return mr_tsv_err(t, clog, "log \"%s\" is not a path inside the results directory",
+					  mr_tsv_get(t, clog));
+		r->log = estrdup(mr_tsv_get(t, clog));
+	}
+	return 0;
+}
+
 static int
 load_runs(struct mr_rd *R)
 {
-	enum { C_CASE, C_CONFIG, C_REPEAT, C_OUTCOME, C_DETAIL, NREQ };
-	static const char *const req[NREQ] = {
-		"case", "config", "repeat", "outcome", "detail",
+	/* The columns every runs.tsv has; the figures, log, overlap (not
+	 * before -j) and stopped_ms (newer still) may be missing. */
+	static const int req[] = {
+		MR_RUNS_CASE, MR_RUNS_CONFIG, MR_RUNS_REPEAT, MR_RUNS_OUTCOME, MR_RUNS_DETAIL,
 	};
+	struct runs_cols cols;
+	const int *col = cols.col;
 	struct mr_tsv t;
-	int col[NREQ], mcol[MR_NRUN_METRICS], clog, cover, cstop, rc, i;
+	int rc, i;
 
 	if (open_results_file(&t, R, "runs.tsv", MR_SIO_TSV_MAX) < 0)
 		return -1;
-	for (i = 0; i < NREQ; i++)
-		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
+	for (i = 0; i < MR_RUNS_NCOLS; i++)
+		cols.col[i] = mr_tsv_col(&t, mr_runs_cols[i]);
+	for (i = 0; i < (int)(sizeof req / sizeof *req); i++)
+		if (mr_tsv_need(&t, mr_runs_cols[req[i]]) < 0)
 			goto fail;
-	for (i = 0; i < MR_NRUN_METRICS; i++)
-		mcol[i] = mr_tsv_col(&t, mr_run_metrics[i]);
-	clog = mr_tsv_col(&t, "log");
-	cover = mr_tsv_col(&t, "overlap"); /* results before -j have none */
-	cstop = mr_tsv_col(&t, "stopped_ms"); /* nor before this one */
 	while ((rc = mr_tsv_next(&t)) > 0) {
-		const char *name = mr_tsv_get(&t, col[C_CASE]);
-		const char *cstr = mr_tsv_get(&t, col[C_CONFIG]);
-		const char *oc = mr_tsv_get(&t, col[C_OUTCOME]);
+		const char *name = mr_tsv_get(&t, col[MR_RUNS_CASE]);
+		const char *cstr = mr_tsv_get(&t, col[MR_RUNS_CONFIG]);
+		const char *oc = mr_tsv_get(&t, col[MR_RUNS_OUTCOME]);
 		struct mr_rd_case *k;
 		struct mr_rd_run *r;
 		long long repeat;
 		int ci, o, prev;
 
 		if (!component_ok(name)) {
-			mr_tsv_err(&t, col[C_CASE], "bad case name \"%s\"", name);
+			mr_tsv_err(&t, col[MR_RUNS_CASE], "bad case name \"%s\"", name);
 			goto fail;
 		}
-		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0)
+		if (mr_tsv_int(&t, col[MR_RUNS_REPEAT], 1, 1000000, &repeat) < 0)
 			goto fail;
-		for (o = 0; o < MR_RD_NOUTCOMES; o++)
-			if (!strcmp(oc, mr_rd_outcomes[o]))
-				break;
-		if (o == MR_RD_NOUTCOMES) {
-			mr_tsv_err(&t, col[C_OUTCOME],
-				   "unknown outcome \"%s\" (ok, failed, crashed, timeout, exec-failed, skipped, bad-output, memory-cap)",
-				   oc);
+		o = mr_outcome(oc);
+		if (o < 0) {
+			mr_tsv_err(&t, col[MR_RUNS_OUTCOME], "unknown outcome \"%s\" (%s)", oc,
+				   mr_outcome_list());
 			goto fail;
 		}
 		k = mr_rd_case(R, name);
@@ -277,7 +318,7 @@ load_runs(struct mr_rd *R)
 			const char *why;
 
 			if (mr_config_parse(cstr, &c, &why) < 0) {
-				mr_tsv_err(&t, col[C_CONFIG], "bad config \"%s\": %s",
+				mr_tsv_err(&t, col[MR_RUNS_CONFIG], "bad config \"%s\": %s",
 					   cstr, why);
 				goto fail;
 			}
@@ -290,7 +331,7 @@ load_runs(struct mr_rd *R)
 		}
 		prev = mr_rd_run_of(k, ci, (long)repeat);
 		if (prev >= 0) {
-			mr_tsv_err(&t, col[C_REPEAT],
+			mr_tsv_err(&t, col[MR_RUNS_REPEAT],
 				   "run of %s, %s, repeat %lld again (first on line %ld)",
 				   name, cstr, repeat, k->run[prev].line);
 			goto fail;
@@ -300,39 +341,8 @@ load_runs(struct mr_rd *R)
 		r->repeat = (long)repeat;
 		r->outcome = (enum mr_rd_outcome)o;
 		r->line = t.line;
-		for (i = 0; i < MR_NRUN_METRICS; i++) {
-			if (mcol[i] < 0)
-				r->m[i] = NAN;
-			else if (mr_rd_metric_num(&t, mcol[i], 1, &r->m[i]) < 0)
-				goto fail;
-		}
-		if (cover >= 0 && strcmp(mr_tsv_get(&t, cover), "-") != 0) {
-			long long ov;
-
-			if (mr_tsv_int(&t, cover, 0, 1000000, &ov) < 0)
-				goto fail;
-			r->overlap = (long)ov;
-		}
-		if (cstop >= 0 && strcmp(mr_tsv_get(&t, cstop), "-") != 0) {
-			long long st;
-
-			if (mr_tsv_int(&t, cstop, 0, 100000000000LL, &st) < 0)
-				goto fail;
-			r->stopped_ms = (long)st;
-		}
-		r->detail = estrdup(mr_tsv_get(&t, col[C_DETAIL]));
-		if (clog >= 0 && strcmp(mr_tsv_get(&t, clog), "-") &&
-		    *mr_tsv_get(&t, clog)) {
-			/* Results may come from elsewhere: a log is read (its
-			 * tail goes into reports), so it must lie inside the
-			 * results directory. */
-			if (!inside_path(mr_tsv_get(&t, clog))) {
-				mr_tsv_err(&t, clog, "log \"%s\" is not a path inside the results directory",
-					   mr_tsv_get(&t, clog));
-				goto fail;
-			}
-			r->log = estrdup(mr_tsv_get(&t, clog));
-		}
+		if (run_fields(&t, &cols, r) < 0)
+			goto fail;
 		*PUSH(k->cfg[ci].run, k->cfg[ci].nrun) = k->nrun - 1;
 		if (o == MR_RD_OK)
 			k->cfg[ci].nok++;
@@ -366,17 +376,17 @@ ckname_ok(const char *s)
 static int
 load_checkpoints(struct mr_rd *R)
 {
-	enum { C_CASE, C_CONFIG, C_REPEAT, C_CKPT, C_SEQ, NREQ };
-	static const char *const req[NREQ] = {
-		"case", "config", "repeat", "checkpoint", "seq",
-	};
+	/* The columns every checkpoints.tsv has: the first ones, up to the
+	 * metrics (which may be missing). */
+	enum { C_CASE = MR_CKPTS_CASE, C_CONFIG = MR_CKPTS_CONFIG, C_REPEAT = MR_CKPTS_REPEAT,
+	       C_CKPT = MR_CKPTS_CHECKPOINT, C_SEQ = MR_CKPTS_SEQ, NREQ = MR_CKPTS_METRIC_COL(0) };
 	struct mr_tsv t;
 	int col[NREQ], mcol[MR_NCKPT_METRICS], rc, i;
 
 	if (open_results_file(&t, R, "checkpoints.tsv", MR_SIO_TSV_MAX) < 0)
 		return -1;
 	for (i = 0; i < NREQ; i++)
-		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
+		if ((col[i] = mr_tsv_need(&t, mr_ckpts_cols[i])) < 0)
 			goto fail;
 	for (i = 0; i < MR_NCKPT_METRICS; i++)
 		mcol[i] = mr_tsv_col(&t, mr_ckpt_metrics[i]);
@@ -643,8 +653,8 @@ mr_rd_ref_name(const struct mr_ref *ref)
 int
 mr_rd_figures(const struct mr_rd_case *k, int ci, struct mr_ref **refs)
 {
-	static const char *const run[] = {
-		"wall_ms", "user_ms", "sys_ms", "maxrss_kb", "minflt",
+	static const enum mr_run_metric run[] = {
+		MR_RM_WALL_MS, MR_RM_USER_MS, MR_RM_SYS_MS, MR_RM_MAXRSS_KB, MR_RM_MINFLT,
 	};
 	const char **names;
 	int nnames = mr_rd_ck_names(k, ci, &names), n = 0, i, m, nm = 0;
@@ -654,7 +664,7 @@ mr_rd_figures(const struct mr_rd_case *k, int ci, struct mr_ref **refs)
 		nm++;
 	*refs = ecalloc(nrun + (size_t)nnames * nm + 1, sizeof **refs);
 	for (i = 0; i < (int)nrun; i++)
-		(*refs)[n++].metric = mr_run_metric(run[i]);
+		(*refs)[n++].metric = run[i];
 	for (i = 0; i < nnames; i++) {
 		for (m = 0; m < nm; m++) {
 			struct mr_ref *r = &(*refs)[n++];

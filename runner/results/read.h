@@ -17,12 +17,14 @@
 
 #include "check/claims.h"
 
-enum mr_rd_outcome { MR_RD_OK, MR_RD_FAILED, MR_RD_CRASHED, MR_RD_TIMEOUT,
-		     MR_RD_EXEC_FAILED, MR_RD_SKIPPED, MR_RD_BAD_OUTPUT,
-		     MR_RD_MEMORY_CAP, MR_RD_NOUTCOMES };
+/* A run's outcome: the schema's (proto/schema.h, enum mr_outcome), under
+ * the names the readers of results use. */
+#define MR_X_ENUM_RD(id, word) MR_RD_##id = MR_OUTCOME_##id,
+enum mr_rd_outcome { MR_OUTCOME_TABLE(MR_X_ENUM_RD) MR_RD_NOUTCOMES = MR_NOUTCOMES };
+#undef MR_X_ENUM_RD
 
 /* The runs.tsv words of the outcomes, by enum mr_rd_outcome. */
-extern const char *const mr_rd_outcomes[MR_RD_NOUTCOMES];
+#define mr_rd_outcomes mr_outcomes
 
 /* One row of runs.tsv. */
 struct mr_rd_run {

@@ -16,17 +16,11 @@
 #include "core/safeio.h"
 #include "core/tsv.h"
 #include "core/util.h"
+#include "results/row.h"
 
 /* Less free space than this where the results go is refused before any
  * run starts: one run's log alone may take MR_SPAWN_LOG_MAX. */
 #define MIN_FREE_KB (32u << 10)
-
-static const char runs_header[] =
-	"case\tconfig\trepeat\toutcome\tdetail\twall_ms\tpause_ms\tuser_ms\tsys_ms\t"
-	"maxrss_kb\tminflt\tmajflt\tpeak_rss_kb\tpeak_tree_rss_kb\tcgroup_peak_kb\t"
-	"samples\toverlap\tstopped_ms\tlog\n";
-static const char series_header[] =
-	"case\tconfig\trepeat\tt_ms\trss_kb\tvsz_kb\ttree_rss_kb\ttree_nproc\tcgroup_kb\n";
 
 char *
 mr_results_default_dir(void)
@@ -114,15 +108,52 @@ create(struct mr_results *r, const char *name, const char *header)
 	return f;
 }
 
-static void
-ckpt_header(struct strbuf *h)
-{
-	int i;
+/* Every file starts with case, config and repeat (row_lead). */
+_Static_assert(MR_RUNS_CASE == 0 && MR_RUNS_CONFIG == 1 && MR_RUNS_REPEAT == 2 &&
+	       MR_CKPTS_CASE == 0 && MR_CKPTS_CONFIG == 1 && MR_CKPTS_REPEAT == 2 &&
+	       MR_SERIES_CASE == 0 && MR_SERIES_CONFIG == 1 && MR_SERIES_REPEAT == 2,
+	       "case, config, repeat lead every file");
 
-	sb_add(h, "case\tconfig\trepeat\tcheckpoint\tseq");
-	for (i = 0; i < MR_SPAWN_NCKPT; i++)
-		sb_printf(h, "\t%s", mr_spawn_ckpt_metric[i]);
-	sb_add(h, "\ttree_rss_kb\ttree_pss_kb\ttree_private_dirty_kb\ttree_nproc\tcgroup_kb\n");
+/* A figure that may not have been measured (MR_SPAWN_NONE: "-"). */
+static void
+row_fig(struct mr_row *w, int col, uint64_t v)
+{
+	if (v == MR_SPAWN_NONE)
+		mr_row_str(w, col, "-");
+	else
+		mr_row_u64(w, col, v);
+}
+
+/* The case, config and repeat columns, first in every file. */
+static void
+row_lead(struct mr_row *w, int n, const struct mr_results_run *run)
+{
+	mr_row_start(w, n);
+	mr_row_str(w, 0, run->casename);
+	mr_row_str(w, 1, run->config);
+	mr_row_fmt(w, 2, "%d", run->repeat);
+}
+
+/* The header rows of runs.tsv, checkpoints.tsv and series.tsv. */
+struct headers {
+	struct strbuf runs, ckpts, series;
+};
+
+static void
+headers_make(struct headers *h)
+{
+	memset(h, 0, sizeof *h);
+	mr_row_header(&h->runs, mr_runs_cols, MR_RUNS_NCOLS);
+	mr_row_header(&h->ckpts, mr_ckpts_cols, MR_CKPTS_NCOLS);
+	mr_row_header(&h->series, mr_series_cols, MR_SERIES_NCOLS);
+}
+
+static void
+headers_free(struct headers *h)
+{
+	sb_free(&h->runs);
+	sb_free(&h->ckpts);
+	sb_free(&h->series);
 }
 
 /* --- the lock ------------------------------------------------------- */
@@ -254,7 +285,7 @@ mr_results_busy(const char *dir, long *pid)
 int
 mr_results_open(struct mr_results *r, const char *dir)
 {
-	struct strbuf h = { 0 };
+	struct headers h;
 	struct stat st;
 	char *logs;
 	long pid;
@@ -292,16 +323,16 @@ mr_results_open(struct mr_results *r, const char *dir)
 	if (rc < 0)
 		weprintf("create %s:", logs);
 	free(logs);
-	ckpt_header(&h);
+	headers_make(&h);
 	if (rc == 0 &&
 	    (r->env = create(r, "env.tsv", "key\tvalue\n")) != NULL &&
-	    (r->runs = create(r, "runs.tsv", runs_header)) != NULL &&
-	    (r->ckpts = create(r, "checkpoints.tsv", h.s)) != NULL &&
-	    (r->series = create(r, "series.tsv", series_header)) != NULL)
+	    (r->runs = create(r, "runs.tsv", h.runs.s)) != NULL &&
+	    (r->ckpts = create(r, "checkpoints.tsv", h.ckpts.s)) != NULL &&
+	    (r->series = create(r, "series.tsv", h.series.s)) != NULL)
 		rc = 0;
 	else
 		rc = -1;
-	sb_free(&h);
+	headers_free(&h);
 	if (rc)
 		mr_results_close(r);
 	return rc;
@@ -343,15 +374,6 @@ put(struct mr_results *r, FILE *f, const char *name, const struct strbuf *b)
 	return 0;
 }
 
-static void
-add_kb(struct strbuf *b, uint64_t kb)
-{
-	if (kb == MR_SPAWN_NONE)
-		sb_add(b, "\t-");
-	else
-		sb_printf(b, "\t%" PRIu64, kb);
-}
-
 int
 mr_results_env(struct mr_results *r, const struct mr_envfp *fp)
 {
@@ -388,66 +410,116 @@ mr_results_log(struct mr_results *r, const char *casename, const char *safe,
 	return log;
 }
 
+/* The runs.tsv row of run. */
+static void
+runs_row(struct strbuf *b, const struct mr_results_run *run)
+{
+	const struct mr_spawn_res *res = run->res;
+	struct mr_row w;
+	int m;
+
+	row_lead(&w, MR_RUNS_NCOLS, run);
+	mr_row_str(&w, MR_RUNS_OUTCOME, run->outcome);
+	mr_row_str(&w, MR_RUNS_DETAIL, run->detail);
+	mr_row_str(&w, MR_RUNS_LOG, run->log);
+	if (!res) {
+		/* never started: no figures ("-"), no samples */
+		for (m = 0; m < MR_NRUN_METRICS; m++)
+			mr_row_str(&w, MR_RUNS_METRIC_COL(m), "-");
+		mr_row_str(&w, MR_RUNS_SAMPLES, "0");
+		mr_row_str(&w, MR_RUNS_OVERLAP, "-");
+		mr_row_str(&w, MR_RUNS_STOPPED_MS, "-");
+		mr_row_end(b, &w);
+		return;
+	}
+	mr_row_u64(&w, MR_RUNS_WALL_MS, res->wall_ms);
+	mr_row_u64(&w, MR_RUNS_PAUSE_MS, res->pause_ms);
+	mr_row_u64(&w, MR_RUNS_USER_MS, res->user_ms);
+	mr_row_u64(&w, MR_RUNS_SYS_MS, res->sys_ms);
+	mr_row_u64(&w, MR_RUNS_MAXRSS_KB, res->maxrss_kb);
+	mr_row_u64(&w, MR_RUNS_MINFLT, res->minflt);
+	mr_row_u64(&w, MR_RUNS_MAJFLT, res->majflt);
+	if (res->nsamples) {
+		mr_row_u64(&w, MR_RUNS_PEAK_RSS_KB, res->peak_rss_kb);
+		mr_row_u64(&w, MR_RUNS_PEAK_TREE_RSS_KB, res->peak_tree_rss_kb);
+	} else {
+		/* a run shorter than one interval has no sampled peak */
+		mr_row_str(&w, MR_RUNS_PEAK_RSS_KB, "-");
+		mr_row_str(&w, MR_RUNS_PEAK_TREE_RSS_KB, "-");
+	}
+	row_fig(&w, MR_RUNS_CGROUP_PEAK_KB, res->cgroup_peak_kb);
+	mr_row_fmt(&w, MR_RUNS_SAMPLES, "%zu", res->nsamples);
+	mr_row_fmt(&w, MR_RUNS_OVERLAP, "%d", run->overlap);
+	mr_row_u64(&w, MR_RUNS_STOPPED_MS, res->stopped_ms);
+	mr_row_end(b, &w);
+}
+
+/* The checkpoints.tsv row of checkpoint k of run. */
+static void
+ckpts_row(struct strbuf *b, const struct mr_results_run *run,
+	  const struct mr_spawn_ckpt *k)
+{
+	struct mr_row w;
+	int m;
+
+	row_lead(&w, MR_CKPTS_NCOLS, run);
+	mr_row_str(&w, MR_CKPTS_CHECKPOINT, k->name);
+	mr_row_fmt(&w, MR_CKPTS_SEQ, "%lu", k->seq);
+	mr_row_fmt(&w, MR_CKPTS_T_MS, "%" PRIu64 ".%03u", k->t_us / 1000,
+		(unsigned)(k->t_us % 1000));
+	/* the other figures the record carries: v[] is indexed like the
+	 * checkpoint metrics (v[0] is t_us, above) */
+	for (m = 1; m < MR_SPAWN_NCKPT; m++)
+		mr_row_u64(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
+	mr_row_u64(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
+	mr_row_u64(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
+	mr_row_u64(&w, MR_CKPTS_TREE_PRIVATE_DIRTY_KB, k->tree_private_dirty_kb);
+	mr_row_u64(&w, MR_CKPTS_TREE_NPROC, k->tree_nproc);
+	row_fig(&w, MR_CKPTS_CGROUP_KB, k->cgroup_kb);
+	mr_row_end(b, &w);
+}
+
+/* The series.tsv row of sample x of run. */
+static void
+series_row(struct strbuf *b, const struct mr_results_run *run,
+	   const struct mr_spawn_sample *x)
+{
+	struct mr_row w;
+
+	row_lead(&w, MR_SERIES_NCOLS, run);
+	mr_row_u64(&w, MR_SERIES_T_MS, x->t_ms);
+	mr_row_u64(&w, MR_SERIES_RSS_KB, x->rss_kb);
+	mr_row_u64(&w, MR_SERIES_VSZ_KB, x->vsz_kb);
+	mr_row_u64(&w, MR_SERIES_TREE_RSS_KB, x->tree_rss_kb);
+	mr_row_u64(&w, MR_SERIES_TREE_NPROC, x->tree_nproc);
+	row_fig(&w, MR_SERIES_CGROUP_KB, x->cgroup_kb);
+	mr_row_end(b, &w);
+}
+
 int
 mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 {
 	const struct mr_spawn_res *res = run->res;
 	struct strbuf b = { 0 };
-	char lead[1024];
 	size_t i;
-	int j, rc = 0;
+	int rc = 0;
 
-	snprintf(lead, sizeof lead, "%s\t%s\t%d", run->casename, run->config, run->repeat);
-	if (res) {
-		sb_printf(&b, "%s\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-			  "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, lead, run->outcome, run->detail,
-			  res->wall_ms, res->pause_ms, res->user_ms, res->sys_ms, res->maxrss_kb,
-			  res->minflt, res->majflt);
-		/* a run shorter than one interval has no sampled peak */
-		if (res->nsamples)
-			sb_printf(&b, "\t%" PRIu64 "\t%" PRIu64, res->peak_rss_kb,
-				  res->peak_tree_rss_kb);
-		else
-			sb_add(&b, "\t-\t-");
-		add_kb(&b, res->cgroup_peak_kb);
-		sb_printf(&b, "\t%zu\t%d\t%" PRIu64 "\t%s\n", res->nsamples, run->overlap,
-			  res->stopped_ms, run->log);
-	} else
-		/* never started: no figures ("-"), no samples */
-		sb_printf(&b, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t0\t-\t-\t%s\n",
-			  lead, run->outcome, run->detail, run->log);
+	runs_row(&b, run);
 	/* checkpoints and series first: a reader that sees the runs.tsv row
 	 * finds the run's other rows already there */
 	if (res && res->nckpts) {
 		struct strbuf c = { 0 };
 
-		for (i = 0; i < res->nckpts; i++) {
-			const struct mr_spawn_ckpt *k = &res->ckpts[i];
-
-			sb_printf(&c, "%s\t%s\t%lu\t%" PRIu64 ".%03u", lead, k->name, k->seq,
-				  k->t_us / 1000, (unsigned)(k->t_us % 1000));
-			for (j = 1; j < MR_SPAWN_NCKPT; j++)
-				sb_printf(&c, "\t%" PRIu64, k->v[j]);
-			sb_printf(&c, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64,
-				  k->tree_rss_kb, k->tree_pss_kb, k->tree_private_dirty_kb,
-				  k->tree_nproc);
-			add_kb(&c, k->cgroup_kb);
-			sb_add(&c, "\n");
-		}
+		for (i = 0; i < res->nckpts; i++)
+			ckpts_row(&c, run, &res->ckpts[i]);
 		rc |= put(r, r->ckpts, "checkpoints.tsv", &c);
 		sb_free(&c);
 	}
 	if (res && res->nsamples) {
 		struct strbuf s = { 0 };
 
-		for (i = 0; i < res->nsamples; i++) {
-			const struct mr_spawn_sample *x = &res->samples[i];
-
-			sb_printf(&s, "%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64,
-				  lead, x->t_ms, x->rss_kb, x->vsz_kb, x->tree_rss_kb, x->tree_nproc);
-			add_kb(&s, x->cgroup_kb);
-			sb_add(&s, "\n");
-		}
+		for (i = 0; i < res->nsamples; i++)
+			series_row(&s, run, &res->samples[i]);
 		rc |= put(r, r->series, "series.tsv", &s);
 		sb_free(&s);
 	}
@@ -594,7 +666,7 @@ int
 mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 		  struct mr_results_done *done)
 {
-	struct strbuf h = { 0 };
+	struct headers h;
 	static const char *const names[] = { "env.tsv", "runs.tsv", "checkpoints.tsv", "series.tsv" };
 	FILE **files[] = { &r->env, &r->runs, &r->ckpts, &r->series };
 	int i, rc = 0;
@@ -606,9 +678,9 @@ mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 		mr_results_close(r);
 		return -1;
 	}
-	ckpt_header(&h);
+	headers_make(&h);
 	if (repair(dir, "env.tsv", MR_SIO_ENV_MAX, "key\tvalue\n", NULL, NULL) < 0 ||
-	    repair(dir, "runs.tsv", MR_SIO_TSV_MAX, runs_header, NULL, done) < 0)
+	    repair(dir, "runs.tsv", MR_SIO_TSV_MAX, h.runs.s, NULL, done) < 0)
 		rc = -1;
 	if (rc == 0) {
 		qsort(done->key, (size_t)done->n, sizeof *done->key, cmp_key);
@@ -620,10 +692,10 @@ mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 			}
 		}
 	}
-	if (rc == 0 && (repair(dir, "checkpoints.tsv", MR_SIO_TSV_MAX, h.s, done, NULL) < 0 ||
-			repair(dir, "series.tsv", MR_SIO_SERIES_MAX, series_header, done, NULL) < 0))
+	if (rc == 0 && (repair(dir, "checkpoints.tsv", MR_SIO_TSV_MAX, h.ckpts.s, done, NULL) < 0 ||
+			repair(dir, "series.tsv", MR_SIO_SERIES_MAX, h.series.s, done, NULL) < 0))
 		rc = -1;
-	sb_free(&h);
+	headers_free(&h);
 	r->dir = estrdup(dir);
 	/* appended to as they are: never through a planted symbolic link */
 	for (i = 0; rc == 0 && i < 4; i++) {

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mr_exit.h"
 #include "mr_proc.h"
 #include "proto/record.h"
 #include "run/cgroup.h"
@@ -21,31 +22,22 @@
 /* What the child sends when it could not join its memory cgroup. */
 #define CGROUP_FAILED MR_CHILD_CGROUP_FAILED
 
-const char *const mr_spawn_ckpt_metric[MR_SPAWN_NCKPT] = {
-	"t_ms", "rss_kb", "vsz_kb", "pss_kb", "private_clean_kb",
-	"private_dirty_kb", "shared_dirty_kb", "anon_kb", "lazyfree_kb",
-	"swap_kb", "hwm_kb", "user_ms", "sys_ms", "minflt", "majflt",
-};
-
-const char *const mr_spawn_ckpt_field[MR_SPAWN_NCKPT] = {
-	"t_us", "rss_kb", "vsz_kb", "pss_kb", "private_clean_kb",
-	"private_dirty_kb", "shared_dirty_kb", "anon_kb", "lazyfree_kb",
-	"swap_kb", "hwm_kb", "user_ms", "sys_ms", "minflt", "majflt",
-};
-
-/* Indexes into mr_spawn_ckpt_field and mr_spawn_ckpt.v. */
+/* Indexes into mr_spawn_ckpt.v: the schema's checkpoint metrics
+ * (proto/schema.h), whose record keys are mr_spawn_ckpt_field. */
 enum {
-	CK_T_US, CK_RSS, CK_VSZ, CK_PSS, CK_PRIVATE_CLEAN, CK_PRIVATE_DIRTY,
-	CK_SHARED_DIRTY, CK_ANON, CK_LAZYFREE, CK_SWAP, CK_HWM, CK_USER,
-	CK_SYS, CK_MINFLT, CK_MAJFLT,
+	CK_T_US = MR_CK_T_MS, CK_RSS = MR_CK_RSS_KB, CK_VSZ = MR_CK_VSZ_KB,
+	CK_PSS = MR_CK_PSS_KB, CK_PRIVATE_CLEAN = MR_CK_PRIVATE_CLEAN_KB,
+	CK_PRIVATE_DIRTY = MR_CK_PRIVATE_DIRTY_KB,
+	CK_SHARED_DIRTY = MR_CK_SHARED_DIRTY_KB, CK_ANON = MR_CK_ANON_KB,
+	CK_LAZYFREE = MR_CK_LAZYFREE_KB, CK_SWAP = MR_CK_SWAP_KB,
+	CK_HWM = MR_CK_HWM_KB, CK_USER = MR_CK_USER_MS, CK_SYS = MR_CK_SYS_MS,
+	CK_MINFLT = MR_CK_MINFLT, CK_MAJFLT = MR_CK_MAJFLT,
 };
 
-/* The fields a record must carry: what only the case knows cheaply (its
- * clock, its rusage, statm).  The rest the runner reads of the case while
- * it waits for its ack (measure_tree). */
-#define CK_FROM_CASE \
-	(1ul << CK_T_US | 1ul << CK_RSS | 1ul << CK_VSZ | 1ul << CK_USER | \
-	 1ul << CK_SYS | 1ul << CK_MINFLT | 1ul << CK_MAJFLT)
+/* The fields a record must carry (the schema's MR_REC_MUST): what only
+ * the case knows cheaply (its clock, its rusage, statm).  The rest the
+ * runner reads of the case while it waits for its ack (measure_tree). */
+#define CK_FROM_CASE MR_CKPT_KEYS_MUST
 
 /* The fields a record must carry, for the record parser (proto/record.c). */
 const unsigned long mr_spawn_ckpt_from_case = CK_FROM_CASE;
@@ -481,26 +473,48 @@ const char *
 mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 		 const char *log_path, char *detail, size_t size)
 {
-	const char *word = "ok";
+	enum mr_outcome o = MR_OUTCOME_OK;
 	const char *abbrev;
+	size_t n;
 
 	snprintf(detail, size, "-");
 	switch (res->out.kind) {
 	case MR_SPAWN_EXITED:
-		if (res->out.code == 0)
+		switch (res->out.code) {
+		case MR_EXIT_OK:
 			break;
-		if (res->out.code == 4) {
-			word = "skipped";
+		case MR_EXIT_SKIP:
+			o = MR_OUTCOME_SKIPPED;
 			last_line(log_path, detail, size);
 			if (!detail[0])
-				snprintf(detail, size, "exit 4 without a reason");
+				snprintf(detail, size, "exit %d without a reason", res->out.code);
+			break;
+		case MR_EXIT_USAGE:
+			/* A parameter combination the case refuses (mr_usage):
+			 * its message is the last line of the log. */
+			o = MR_OUTCOME_USAGE_ERROR;
+			last_line(log_path, detail, size);
+			if (!detail[0])
+				snprintf(detail, size, "exit %d without a message", res->out.code);
+			break;
+		case MR_EXIT_EXEC:
+			/* Not the case's own code: a loader or a shell that
+			 * could not execute the program, saying why last. */
+			o = MR_OUTCOME_EXEC_FAILED;
+			n = (size_t)snprintf(detail, size, "exit %d: ", res->out.code);
+			if (n < size)
+				last_line(log_path, detail + n, size - n);
+			if (n < size && !detail[n])
+				snprintf(detail, size, "exit %d: not executed", res->out.code);
+			break;
+		default:
+			o = MR_OUTCOME_FAILED;
+			snprintf(detail, size, "exit %d", res->out.code);
 			break;
 		}
-		word = "failed";
-		snprintf(detail, size, "exit %d", res->out.code);
 		break;
 	case MR_SPAWN_SIGNALLED:
-		word = "crashed";
+		o = MR_OUTCOME_CRASHED;
 		abbrev = sigabbrev_np(res->out.code);
 		if (abbrev)
 			snprintf(detail, size, "SIG%s", abbrev);
@@ -508,11 +522,11 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 			snprintf(detail, size, "signal %d", res->out.code);
 		break;
 	case MR_SPAWN_TIMEOUT:
-		word = "timeout";
+		o = MR_OUTCOME_TIMEOUT;
 		snprintf(detail, size, "timeout after %g s", (double)timeout_ms / 1000);
 		break;
 	case MR_SPAWN_EXEC_FAILED:
-		word = "exec-failed";
+		o = MR_OUTCOME_EXEC_FAILED;
 		if (res->out.code & CGROUP_FAILED)
 			snprintf(detail, size, "joining its memory cgroup: %s",
 				 strerror(res->out.code & ~CGROUP_FAILED));
@@ -520,7 +534,7 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 			snprintf(detail, size, "execve: %s", strerror(res->out.code));
 		break;
 	case MR_SPAWN_MEMCAP:
-		word = "memory-cap";
+		o = MR_OUTCOME_MEMORY_CAP;
 		if (res->memcap_sampled)
 			snprintf(detail, size, "exceeded memory cap (%d MiB; sampled tree RSS, no memory cgroup)",
 				 res->out.code);
@@ -529,7 +543,7 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 				 res->memcap_pressure ? ", the pressure axis's limit" : "");
 		break;
 	case MR_SPAWN_BAD_OUTPUT:
-		word = "bad-output";
+		o = MR_OUTCOME_BAD_OUTPUT;
 		snprintf(detail, size, "%s", res->bad_detail);
 		break;
 	}
@@ -555,5 +569,5 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 	clean_detail(detail);
 	if (!detail[0])
 		snprintf(detail, size, "-");
-	return word;
+	return mr_outcomes[o];
 }

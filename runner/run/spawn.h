@@ -31,6 +31,7 @@
 #include <sys/types.h>
 
 #include "proto/cases.h"
+#include "proto/schema.h"
 #include "core/util.h"
 #include "run/env.h"
 #include "run/self.h"
@@ -53,11 +54,11 @@ struct mr_spawn_outcome {
 	int code;           /* see the kinds */
 };
 
-/* The checkpoint metrics a case records of itself, in checkpoints.tsv
- * column order.  The record carries t_us; the table has t_ms. */
-enum { MR_SPAWN_NCKPT = 15 };
-extern const char *const mr_spawn_ckpt_metric[MR_SPAWN_NCKPT]; /* column names */
-extern const char *const mr_spawn_ckpt_field[MR_SPAWN_NCKPT];  /* record keys */
+/* The checkpoint metrics a record may carry, in checkpoints.tsv column
+ * order: the schema's mr_ckpt_metrics[0..MR_SPAWN_NCKPT-1], their record
+ * keys mr_ckpt_keys[] (the record carries t_us; the table has t_ms). */
+enum { MR_SPAWN_NCKPT = MR_NCKPT_KEYS };
+#define mr_spawn_ckpt_field mr_ckpt_keys /* record keys, by checkpoint metric */
 
 /* A figure that was not measured (no memory cgroup): "-" in the TSV. */
 #define MR_SPAWN_NONE UINT64_MAX

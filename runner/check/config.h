@@ -1,0 +1,46 @@
+/* config: one point of the matrix, "key=value" pairs sorted by key and
+ * joined by commas (DESIGN.md, "config"), and the axes of a set of them.
+ */
+#ifndef MR_CONFIG_H
+#define MR_CONFIG_H
+
+/* A config: "key=value" pairs sorted by key, joined by commas. */
+struct mr_config {
+	char *str;  /* the canonical string (owned) */
+	int n;      /* number of pairs */
+	char **key; /* n keys, sorted, into buf */
+	char **val; /* n values, into buf */
+	char *buf;  /* storage of keys and values (owned) */
+};
+
+/* Parse a canonical config.  Returns 0, or -1 with *why pointing to a
+ * static message (pairs must be key=value, keys unique and sorted). */
+int mr_config_parse(const char *s, struct mr_config *c, const char **why);
+
+/* The value of key in c, or NULL when c has no such key. */
+const char *mr_config_get(const struct mr_config *c, const char *key);
+
+void mr_config_free(struct mr_config *c);
+
+/* Whether two values of a key are the same (NULL: the key is unset). */
+int mr_config_same(const char *a, const char *b);
+
+/* An axis: a key whose value differs between the configs of a case.  A
+ * config without the key (a glibc tunable left at its default) has the
+ * value NULL. */
+struct mr_axis {
+	const char *key;   /* into a config */
+	const char **val;  /* distinct values in order of appearance (owned) */
+	int nval;
+};
+
+/* The axes of cfg[0..n-1] into a fresh *out; returns how many.  Free
+ * with mr_config_axes_free. */
+int mr_config_axes(const struct mr_config *cfg, int n, struct mr_axis **out);
+void mr_config_axes_free(struct mr_axis *ax, int n);
+
+/* The short label of config i of cfg[0..ncfg-1]: its pairs whose key is
+ * an axis (the full string when there is no axis).  Fresh string. */
+char *mr_config_label(const struct mr_config *cfg, int ncfg, int i);
+
+#endif

@@ -1,0 +1,196 @@
+/* schema: the names of the results files and of the checkpoint records,
+ * each written once (docs/formats.md).
+ *
+ * Every metric, every column of runs.tsv, checkpoints.tsv and series.tsv,
+ * every key of a checkpoint record and every outcome word is a row of one
+ * table below.  The writers (results/write.c, run/spawn.c) and the readers
+ * (results/read.c, check/) take them from here, so they cannot drift
+ * apart.  The tables are X-macros: each row X(ID, "name", ...) becomes an
+ * enum constant here and a string of the arrays in schema.c.
+ */
+#ifndef MR_SCHEMA_H
+#define MR_SCHEMA_H
+
+#include <stddef.h>
+
+/* --- metrics ------------------------------------------------------------ */
+
+/* The run metrics: a run's figures, the columns of runs.tsv a claim may
+ * name without @checkpoint, in column order.  X(ID, name) */
+#define MR_RUN_METRIC_TABLE(X)                                             \
+	X(WALL_MS, "wall_ms")           /* elapsed, pause_ms excluded */    \
+	X(PAUSE_MS, "pause_ms")         /* stood still at checkpoints */    \
+	X(USER_MS, "user_ms")           /* wait4's rusage */                \
+	X(SYS_MS, "sys_ms")                                                 \
+	X(MAXRSS_KB, "maxrss_kb")                                           \
+	X(MINFLT, "minflt")                                                 \
+	X(MAJFLT, "majflt")                                                 \
+	X(PEAK_RSS_KB, "peak_rss_kb")   /* sampled */                       \
+	X(PEAK_TREE_RSS_KB, "peak_tree_rss_kb")                             \
+	X(CGROUP_PEAK_KB, "cgroup_peak_kb")
+
+/* How a checkpoint record (case -> runner) carries a checkpoint metric. */
+enum mr_rec {
+	MR_REC_MUST,   /* every record carries it: what only the case knows
+	                  cheaply (its clock, its rusage, statm) */
+	MR_REC_RUNNER, /* a key the runner accepts and ignores: it reads the
+	                  figure of the case itself while the case waits for
+	                  its ack */
+	MR_REC_NONE,   /* not a key of a record: the runner's own figure */
+};
+
+/* The checkpoint metrics: the columns of checkpoints.tsv a claim may name
+ * with @checkpoint, in column order, each with its record key (the
+ * record's clock is t_us, the table's t_ms).  The metrics with a record
+ * key come first.  X(ID, name, record key, enum mr_rec) */
+#define MR_CKPT_METRIC_TABLE(X)                                             \
+	X(T_MS, "t_ms", "t_us", MR_REC_MUST)                                \
+	X(RSS_KB, "rss_kb", "rss_kb", MR_REC_MUST)                          \
+	X(VSZ_KB, "vsz_kb", "vsz_kb", MR_REC_MUST)                          \
+	X(PSS_KB, "pss_kb", "pss_kb", MR_REC_RUNNER)                        \
+	X(PRIVATE_CLEAN_KB, "private_clean_kb", "private_clean_kb", MR_REC_RUNNER) \
+	X(PRIVATE_DIRTY_KB, "private_dirty_kb", "private_dirty_kb", MR_REC_RUNNER) \
+	X(SHARED_DIRTY_KB, "shared_dirty_kb", "shared_dirty_kb", MR_REC_RUNNER) \
+	X(ANON_KB, "anon_kb", "anon_kb", MR_REC_RUNNER)                     \
+	X(LAZYFREE_KB, "lazyfree_kb", "lazyfree_kb", MR_REC_RUNNER)         \
+	X(SWAP_KB, "swap_kb", "swap_kb", MR_REC_RUNNER)                     \
+	X(HWM_KB, "hwm_kb", "hwm_kb", MR_REC_RUNNER)                        \
+	X(USER_MS, "user_ms", "user_ms", MR_REC_MUST)                       \
+	X(SYS_MS, "sys_ms", "sys_ms", MR_REC_MUST)                          \
+	X(MINFLT, "minflt", "minflt", MR_REC_MUST)                          \
+	X(MAJFLT, "majflt", "majflt", MR_REC_MUST)                          \
+	X(TREE_RSS_KB, "tree_rss_kb", NULL, MR_REC_NONE)                    \
+	X(TREE_PSS_KB, "tree_pss_kb", NULL, MR_REC_NONE)                    \
+	X(TREE_PRIVATE_DIRTY_KB, "tree_private_dirty_kb", NULL, MR_REC_NONE) \
+	X(TREE_NPROC, "tree_nproc", NULL, MR_REC_NONE)                      \
+	X(CGROUP_KB, "cgroup_kb", NULL, MR_REC_NONE)
+
+#define MR_X_ENUM_RM(id, name) MR_RM_##id,
+enum mr_run_metric { MR_RUN_METRIC_TABLE(MR_X_ENUM_RM) MR_NRUN_METRICS };
+#undef MR_X_ENUM_RM
+
+#define MR_X_ENUM_CK(id, name, key, rec) MR_CK_##id,
+enum mr_ckpt_metric { MR_CKPT_METRIC_TABLE(MR_X_ENUM_CK) MR_NCKPT_METRICS };
+#undef MR_X_ENUM_CK
+
+#define MR_X_NKEYS(id, name, key, rec) + ((rec) != MR_REC_NONE)
+#define MR_X_MUST(id, name, key, rec) | ((rec) == MR_REC_MUST ? 1ul << MR_CK_##id : 0ul)
+enum {
+	/* The checkpoint metrics with a record key: mr_ckpt_metrics[0..n-1]. */
+	MR_NCKPT_KEYS = 0 MR_CKPT_METRIC_TABLE(MR_X_NKEYS),
+};
+/* The checkpoint metrics every record must carry, bit i for metric i. */
+#define MR_CKPT_KEYS_MUST (0ul MR_CKPT_METRIC_TABLE(MR_X_MUST))
+
+/* Names by enum mr_run_metric and enum mr_ckpt_metric. */
+extern const char *const mr_run_metrics[MR_NRUN_METRICS];
+extern const char *const mr_ckpt_metrics[MR_NCKPT_METRICS];
+/* The record key of each checkpoint metric; NULL for MR_REC_NONE. */
+extern const char *const mr_ckpt_keys[MR_NCKPT_METRICS];
+
+/* Index of name in mr_run_metrics / mr_ckpt_metrics, or -1. */
+int mr_run_metric(const char *name);
+int mr_ckpt_metric(const char *name);
+
+/* The unit of a metric, by its name's suffix: _kb a size in KiB, _ms a
+ * time in milliseconds, anything else a count. */
+enum mr_unit { MR_UNIT_COUNT, MR_UNIT_KB, MR_UNIT_MS };
+enum mr_unit mr_metric_unit(const char *name);
+
+/* Non-zero when metric (of mr_ckpt_metrics when ckpt, else of
+ * mr_run_metrics) is a time (_ms): a figure that moves with the load of
+ * the machine, unlike the memory ones. */
+int mr_metric_is_time(int ckpt, int metric);
+
+/* --- the columns of the results files ------------------------------------ */
+
+/* runs.tsv: one row per run.  X(ID, name) */
+#define MR_RUNS_COL_TABLE(X)                                               \
+	X(CASE, "case")                                                     \
+	X(CONFIG, "config")                                                 \
+	X(REPEAT, "repeat")                                                 \
+	X(OUTCOME, "outcome")                                               \
+	X(DETAIL, "detail")                                                 \
+	MR_RUN_METRIC_TABLE(X)                                              \
+	X(SAMPLES, "samples")                                               \
+	X(OVERLAP, "overlap")                                               \
+	X(STOPPED_MS, "stopped_ms")                                         \
+	X(LOG, "log")
+
+/* checkpoints.tsv: one row per checkpoint record of a run; the metric
+ * columns are MR_CKPT_METRIC_TABLE's.  X(ID, name) */
+#define MR_CKPTS_LEAD_TABLE(X)                                             \
+	X(CASE, "case")                                                     \
+	X(CONFIG, "config")                                                 \
+	X(REPEAT, "repeat")                                                 \
+	X(CHECKPOINT, "checkpoint")                                         \
+	X(SEQ, "seq")
+
+/* series.tsv: one row per sample of a run.  X(ID, name) */
+#define MR_SERIES_COL_TABLE(X)                                             \
+	X(CASE, "case")                                                     \
+	X(CONFIG, "config")                                                 \
+	X(REPEAT, "repeat")                                                 \
+	X(T_MS, "t_ms")               /* since the fork */                  \
+	X(RSS_KB, "rss_kb")           /* of the case process */             \
+	X(VSZ_KB, "vsz_kb")                                                 \
+	X(TREE_RSS_KB, "tree_rss_kb") /* the case and its descendants */    \
+	X(TREE_NPROC, "tree_nproc")                                         \
+	X(CGROUP_KB, "cgroup_kb")
+
+#define MR_X_ENUM_RUNS(id, name) MR_RUNS_##id,
+enum mr_runs_col { MR_RUNS_COL_TABLE(MR_X_ENUM_RUNS) MR_RUNS_NCOLS };
+#undef MR_X_ENUM_RUNS
+
+#define MR_X_ENUM_CKPTS(id, name) MR_CKPTS_##id,
+#define MR_X_ENUM_CKPTS_M(id, name, key, rec) MR_CKPTS_##id,
+enum mr_ckpts_col {
+	MR_CKPTS_LEAD_TABLE(MR_X_ENUM_CKPTS)
+	MR_CKPT_METRIC_TABLE(MR_X_ENUM_CKPTS_M)
+	MR_CKPTS_NCOLS
+};
+#undef MR_X_ENUM_CKPTS
+#undef MR_X_ENUM_CKPTS_M
+
+#define MR_X_ENUM_SERIES(id, name) MR_SERIES_##id,
+enum mr_series_col { MR_SERIES_COL_TABLE(MR_X_ENUM_SERIES) MR_SERIES_NCOLS };
+#undef MR_X_ENUM_SERIES
+
+/* The column of run metric m in runs.tsv, of checkpoint metric m in
+ * checkpoints.tsv. */
+#define MR_RUNS_METRIC_COL(m) ((int)MR_RUNS_WALL_MS + (int)(m))
+#define MR_CKPTS_METRIC_COL(m) ((int)MR_CKPTS_T_MS + (int)(m))
+
+/* Column names by enum mr_runs_col, mr_ckpts_col, mr_series_col. */
+extern const char *const mr_runs_cols[MR_RUNS_NCOLS];
+extern const char *const mr_ckpts_cols[MR_CKPTS_NCOLS];
+extern const char *const mr_series_cols[MR_SERIES_NCOLS];
+
+/* --- outcomes ------------------------------------------------------------ */
+
+/* The outcome of a run, runs.tsv's outcome column.  X(ID, word) */
+#define MR_OUTCOME_TABLE(X)                                                \
+	X(OK, "ok")                   /* exit 0 */                          \
+	X(FAILED, "failed")           /* exit status of no other outcome */ \
+	X(CRASHED, "crashed")         /* killed by a signal */              \
+	X(TIMEOUT, "timeout")         /* killed at the deadline */          \
+	X(EXEC_FAILED, "exec-failed") /* execve failed, or exit 127 */      \
+	X(SKIPPED, "skipped")         /* exit MR_EXIT_SKIP, or never run */ \
+	X(BAD_OUTPUT, "bad-output")   /* a bad checkpoint record */         \
+	X(MEMORY_CAP, "memory-cap")   /* over its memory limit */           \
+	X(USAGE_ERROR, "usage-error") /* exit MR_EXIT_USAGE */
+
+#define MR_X_ENUM_OUTCOME(id, word) MR_OUTCOME_##id,
+enum mr_outcome { MR_OUTCOME_TABLE(MR_X_ENUM_OUTCOME) MR_NOUTCOMES };
+#undef MR_X_ENUM_OUTCOME
+
+/* Words by enum mr_outcome. */
+extern const char *const mr_outcomes[MR_NOUTCOMES];
+
+/* The outcome whose word is word, or -1. */
+int mr_outcome(const char *word);
+
+/* The words joined by ", ": "ok, failed, ...", for messages. */
+const char *mr_outcome_list(void);
+
+#endif
