@@ -79,6 +79,7 @@ RUNNER_SRC := \
 	runner/proto/cases.c \
 	runner/proto/record.c \
 	runner/proto/schema.c \
+	runner/run/axes.c \
 	runner/run/matrix.c \
 	runner/run/alloc.c \
 	runner/run/self.c \
