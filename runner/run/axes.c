@@ -46,6 +46,49 @@ tunable_key(const char *k)
 	return parts >= 2;
 }
 
+/* NAME.option, each part [a-z0-9_]+, NAME not glibc (its tunables are
+ * glibc.<ns>.<name>): the length of NAME, or 0. */
+size_t
+mr_matrix_option_key(const char *k)
+{
+	const char *dot = strchr(k, '.'), *p;
+
+	if (!dot || dot == k || !dot[1] || strchr(dot + 1, '.') ||
+	    strncmp(k, "glibc.", 6) == 0)
+		return 0;
+	for (p = k; *p; p++)
+		if (p != dot && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return (size_t)(dot - k);
+}
+
+/* How allocator name's options reach it.  The allocators' own documents:
+ * jemalloc reads "k:v,k:v" from MALLOC_CONF (later pairs win), mimalloc
+ * MIMALLOC_<OPTION> and gperftools' tcmalloc TCMALLOC_<OPTION> variables. */
+int
+mr_matrix_option_var(const char *name, size_t len, const char **var)
+{
+	static const struct {
+		const char *name;
+		int kind;
+		const char *var;
+	} travel[] = {
+		{ "jemalloc", MR_MATRIX_OPT_CONF, "MALLOC_CONF" },
+		{ "mimalloc", MR_MATRIX_OPT_ENV, "MIMALLOC_" },
+		{ "tcmalloc", MR_MATRIX_OPT_ENV, "TCMALLOC_" },
+	};
+	size_t i;
+
+	*var = NULL;
+	for (i = 0; i < sizeof travel / sizeof *travel; i++) {
+		if (strlen(travel[i].name) == len && strncmp(travel[i].name, name, len) == 0) {
+			*var = travel[i].var;
+			return travel[i].kind;
+		}
+	}
+	return MR_MATRIX_OPT_NONE;
+}
+
 int
 mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf *err)
 {
@@ -59,8 +102,9 @@ mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf 
 		return -1;
 	}
 	out->key = estrndup(arg, (size_t)(eq - arg));
-	if (strncmp(out->key, "glibc.", 6) == 0 ? !tunable_key(out->key) : !in_set(out->key, "_")) {
-		sb_printf(err, "--axis '%s': bad key '%s' (want allocator, glibc.<namespace>.<tunable> or a parameter [a-z0-9_]+)",
+	if (strncmp(out->key, "glibc.", 6) == 0 ? !tunable_key(out->key) :
+	    strchr(out->key, '.') ? !mr_matrix_option_key(out->key) : !in_set(out->key, "_")) {
+		sb_printf(err, "--axis '%s': bad key '%s' (want allocator, libc, glibc.<namespace>.<tunable>, <allocator>.<option> or a parameter [a-z0-9_]+)",
 			  arg, out->key);
 		goto bad;
 	}
@@ -114,7 +158,7 @@ valid_keys(const struct mr_cases_desc *cases, int ncases, struct strbuf *b)
 	struct strbuf seen = { 0 };
 	int i, j;
 
-	sb_add(b, "allocator, glibc.<namespace>.<tunable>");
+	sb_add(b, "allocator, libc, pressure, glibc.<namespace>.<tunable>, jemalloc.<option>, mimalloc.<option>, tcmalloc.<option>");
 	sb_add(&seen, ",");
 	for (i = 0; i < ncases; i++) {
 		for (j = 0; j < cases[i].nparams; j++) {
@@ -128,6 +172,36 @@ valid_keys(const struct mr_cases_desc *cases, int ncases, struct strbuf *b)
 		}
 	}
 	sb_free(&seen);
+}
+
+char *
+mr_matrix_option_variable(const char *key)
+{
+	size_t len = mr_matrix_option_key(key);
+	const char *var;
+	int kind = len ? mr_matrix_option_var(key, len, &var) : MR_MATRIX_OPT_NONE;
+	char *v, *p;
+
+	if (kind == MR_MATRIX_OPT_CONF)
+		return estrdup(var);
+	if (kind != MR_MATRIX_OPT_ENV)
+		return NULL;
+	v = esprintf("%s%s", var, key + len + 1);
+	for (p = v + strlen(var); *p; p++)
+		if (*p >= 'a' && *p <= 'z')
+			*p = (char)(*p - 'a' + 'A');
+	return v;
+}
+
+int
+mr_matrix_libc_version(const char *v)
+{
+	size_t a = strspn(v, "0123456789"), b;
+
+	if (!a || a > 3 || v[a] != '.')
+		return 0;
+	b = strspn(v + a + 1, "0123456789");
+	return b && b <= 3 && !v[a + 1 + b];
 }
 
 /* A value of the pressure axis: "none" or MiB as a plain decimal in
@@ -397,6 +471,63 @@ check_tunables(const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
 	return rc;
 }
 
+/* Does allocator spec v ("jemalloc", "jemalloc@5.2.1") name the
+ * allocator name[0..len)? */
+static int
+spec_is(const char *v, const char *name, size_t len)
+{
+	return strncmp(v, name, len) == 0 && (v[len] == '\0' || v[len] == '@');
+}
+
+int
+mr_matrix_option_applies(const char *key, const char *allocator)
+{
+	size_t len = mr_matrix_option_key(key);
+
+	return len && spec_is(allocator, key, len);
+}
+
+/* An allocator option axis: an allocator that takes options, on the
+ * allocator axis, and values it can be given. */
+static int
+check_option(const struct mr_matrix_axis *o, const struct mr_matrix_axis *ax, int nax,
+	     struct strbuf *err)
+{
+	size_t len = mr_matrix_option_key(o->key);
+	const char *var;
+	int kind = mr_matrix_option_var(o->key, len, &var), a, j, on = 0;
+
+	if (kind == MR_MATRIX_OPT_NONE) {
+		sb_printf(err, "--axis %s: allocator '%.*s' takes no options here; options go to jemalloc (MALLOC_CONF), mimalloc (MIMALLOC_<OPTION>) and tcmalloc (TCMALLOC_<OPTION>)",
+			  o->key, (int)len, o->key);
+		return -1;
+	}
+	for (a = 0; a < nax; a++)
+		if (strcmp(ax[a].key, "allocator") == 0)
+			break;
+	if (a == nax) {
+		for (j = 0; mr_alloc_names[j]; j++)
+			on |= spec_is(mr_alloc_names[j], o->key, len);
+	} else {
+		for (j = 0; j < ax[a].nvals; j++)
+			on |= spec_is(ax[a].vals[j], o->key, len);
+	}
+	if (!on) {
+		sb_printf(err, "--axis %s: no config would have allocator %.*s (give it on --axis allocator)",
+			  o->key, (int)len, o->key);
+		return -1;
+	}
+	for (j = 0; j < o->nvals; j++) {
+		/* jemalloc splits MALLOC_CONF at ',' and ':' */
+		if (kind == MR_MATRIX_OPT_CONF && strpbrk(o->vals[j], ",:")) {
+			sb_printf(err, "--axis %s: value '%s' cannot go into %s (it splits at ',' and ':')",
+				  o->key, o->vals[j], var);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		     const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
@@ -437,6 +568,21 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		}
 		if (strncmp(ax[a].key, "glibc.", 6) == 0)
 			continue; /* check_tunables, below */
+		if (strcmp(ax[a].key, "libc") == 0) {
+			for (j = 0; j < ax[a].nvals; j++) {
+				if (!mr_matrix_libc_version(ax[a].vals[j])) {
+					sb_printf(err, "--axis libc: bad value '%s'; want a glibc version such as 2.41",
+						  ax[a].vals[j]);
+					return -1;
+				}
+			}
+			continue;
+		}
+		if (mr_matrix_option_key(ax[a].key)) {
+			if (check_option(&ax[a], ax, nax, err) < 0)
+				return -1;
+			continue;
+		}
 		for (i = 0; i < ncases; i++) {
 			const struct mr_cases_param *p = mr_cases_find_param(&cases[i], ax[a].key);
 

@@ -54,6 +54,40 @@ const char *mr_matrix_ldso(void);
 int mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
 			    struct strbuf *err);
 
+/* How an allocator's options reach it (mr_matrix_option_var). */
+enum {
+	MR_MATRIX_OPT_NONE,  /* it takes none */
+	MR_MATRIX_OPT_CONF,  /* one variable, "k:v,k:v" in key order, after
+	                        what the runner inherited in it (jemalloc's
+	                        MALLOC_CONF: later pairs win) */
+	MR_MATRIX_OPT_ENV,   /* a variable per option: var prefix and the
+	                        key upper-cased (MIMALLOC_PURGE_DELAY=0),
+	                        replacing an inherited one */
+};
+
+/* An allocator's option axis key, "<allocator>.<option>" (each part
+ * [a-z0-9_]+; glibc.* are tunables, not this): the length of the
+ * allocator's name, or 0 when key is not one. */
+size_t mr_matrix_option_key(const char *key);
+
+/* How the options of the allocator named by name[0..len) travel: its
+ * MR_MATRIX_OPT_* kind, and in *var the variable (CONF) or the prefix
+ * (ENV); NONE with *var NULL for an allocator without options. */
+int mr_matrix_option_var(const char *name, size_t len, const char **var);
+
+/* Whether option axis key applies to a config whose allocator is the
+ * spec allocator ("jemalloc.narenas" to "jemalloc" and "jemalloc@5.2.1"):
+ * 1 or 0. */
+int mr_matrix_option_applies(const char *key, const char *allocator);
+
+/* The variable option axis key's values go into ("MALLOC_CONF",
+ * "MIMALLOC_PURGE_DELAY"): owned, or NULL when key is not an option. */
+char *mr_matrix_option_variable(const char *key);
+
+/* Whether v is a value of the libc axis: a glibc version, MAJOR.MINOR
+ * ("2.41"), 1 or 0. */
+int mr_matrix_libc_version(const char *v);
+
 /* A value of the pressure axis: "none" or MiB as a plain decimal in
  * 1..MR_MATRIX_MAX_MIB.  Returns the MiB (0 for none) or -1. */
 long mr_matrix_pressure_value(const char *v);

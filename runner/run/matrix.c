@@ -70,14 +70,101 @@ safe_name(const char *shortc, int index)
 	return s;
 }
 
+/* "MALLOC_CONF=<inherited>,k:v,k:v" for the CONF options of allocator
+ * alloc among kv, "MIMALLOC_K=v" for each ENV one: into env[*n]. */
+static void
+option_env(const struct mr_matrix_kv *kv, int nkv, char **env, int *n)
+{
+	struct strbuf conf = { 0 };
+	const char *var = NULL, *cvar = NULL, *old;
+	int i;
+
+	for (i = 0; i < nkv; i++) {
+		size_t len = mr_matrix_option_key(kv[i].key);
+		int kind = len ? mr_matrix_option_var(kv[i].key, len, &var) : MR_MATRIX_OPT_NONE;
+		char *name;
+
+		if (kind == MR_MATRIX_OPT_CONF) {
+			if (!conf.len && (old = getenv(var)) && *old)
+				sb_printf(&conf, "%s", old);
+			sb_printf(&conf, "%s%s:%s", conf.len ? "," : "", kv[i].key + len + 1, kv[i].val);
+			cvar = var;
+		} else if (kind == MR_MATRIX_OPT_ENV) {
+			name = mr_matrix_option_variable(kv[i].key);
+			env[(*n)++] = esprintf("%s=%s", name, kv[i].val);
+			free(name);
+		}
+	}
+	if (cvar) {
+		env[(*n)++] = esprintf("%s=%s", cvar, conf.s);
+		sb_free(&conf);
+	}
+}
+
+/* Config cf of the dimensions' values idx: -1 when it is a copy of an
+ * earlier one (an option of another allocator than cf's, at other than
+ * its first value), else 0. */
+static int
+make_cfg(const struct dim *d, int nd, const int *idx, int index, struct mr_matrix_cfg *cf)
+{
+	struct strbuf canon = { 0 }, shortc = { 0 }, tun = { 0 };
+	const char *alloc = NULL;
+	int i, n = 0, nenv = 0;
+
+	for (i = 0; i < nd; i++)
+		if (strcmp(d[i].key, "allocator") == 0)
+			alloc = d[i].vals[idx[i]];
+	for (i = 0; i < nd; i++)
+		if (mr_matrix_option_key(d[i].key) && !mr_matrix_option_applies(d[i].key, alloc) &&
+		    idx[i] != 0)
+			return -1;
+	memset(cf, 0, sizeof *cf);
+	cf->kv = ecalloc((size_t)nd, sizeof *cf->kv);
+	for (i = 0; i < nd; i++) {
+		const char *kk = d[i].key, *vv = d[i].vals[idx[i]];
+
+		if (mr_matrix_option_key(kk) && !mr_matrix_option_applies(kk, alloc))
+			continue;
+		cf->kv[n].key = estrdup(kk);
+		cf->kv[n].val = estrdup(vv);
+		vv = cf->kv[n].val;
+		sb_printf(&canon, "%s%s=%s", n ? "," : "", kk, vv);
+		if (d[i].nvals > 1)
+			sb_printf(&shortc, "%s%s=%s", shortc.len ? "," : "", kk, vv);
+		if (strncmp(kk, "glibc.", 6) == 0)
+			sb_printf(&tun, "%s%s=%s", tun.len ? ":" : "", kk, vv);
+		if (mr_matrix_option_key(kk))
+			nenv++;
+		if (strcmp(kk, "allocator") == 0)
+			cf->allocator = vv;
+		if (strcmp(kk, "libc") == 0)
+			cf->libc = vv;
+		if (strcmp(kk, "pressure") == 0)
+			cf->pressure_mib = mr_matrix_pressure_value(vv);
+		n++;
+	}
+	cf->nkv = n;
+	if (nenv) {
+		int ne = 0;
+
+		cf->optenv = ecalloc((size_t)nenv + 1, sizeof *cf->optenv);
+		option_env(cf->kv, cf->nkv, cf->optenv, &ne);
+	}
+	cf->canon = canon.s;
+	cf->shortc = shortc.s ? shortc.s : estrdup("");
+	cf->tunables = tun.s;
+	cf->safe = safe_name(cf->shortc, index);
+	return 0;
+}
+
 int
 mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 		int nax, int quick, struct mr_matrix *m, struct strbuf *err)
 {
 	struct dim *d = ecalloc((size_t)c->nparams + (size_t)nax + 2, sizeof *d);
 	const struct mr_matrix_axis *o;
-	int nd = 0, i, j, k, rc = 0;
-	long total = 1;
+	int nd = 0, i, j, rc = 0, *idx = NULL;
+	long total = 1, k;
 
 	memset(m, 0, sizeof *m);
 	d[nd].key = "allocator";
@@ -113,7 +200,9 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 		nd++;
 	}
 	for (i = 0; i < nax; i++) {
-		if (strncmp(ax[i].key, "glibc.", 6) != 0 || find_axis(ax, nax, ax[i].key) != &ax[i])
+		if ((strncmp(ax[i].key, "glibc.", 6) != 0 && !mr_matrix_option_key(ax[i].key) &&
+		     strcmp(ax[i].key, "libc") != 0) ||
+		    find_axis(ax, nax, ax[i].key) != &ax[i])
 			continue;
 		d[nd].key = ax[i].key;
 		for (j = 0; j < ax[i].nvals; j++)
@@ -145,38 +234,19 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 		if (d[i].nvals > 1)
 			m->nvary++;
 	}
-	m->n = (int)total;
 	m->cfg = ecalloc((size_t)total, sizeof *m->cfg);
-	for (k = 0; k < m->n; k++) {
-		struct mr_matrix_cfg *cf = &m->cfg[k];
-		struct strbuf canon = { 0 }, shortc = { 0 }, tun = { 0 };
+	idx = ecalloc((size_t)nd, sizeof *idx);
+	for (k = 0; k < total; k++) {
+		struct mr_matrix_cfg *cf = &m->cfg[m->n];
 		long rest = k;
 
-		cf->kv = ecalloc((size_t)nd, sizeof *cf->kv);
-		cf->nkv = nd;
 		/* first key slowest: index digits from the last dimension */
 		for (i = nd - 1; i >= 0; i--) {
-			cf->kv[i].key = estrdup(d[i].key);
-			cf->kv[i].val = estrdup(d[i].vals[rest % d[i].nvals]);
+			idx[i] = (int)(rest % d[i].nvals);
 			rest /= d[i].nvals;
 		}
-		for (i = 0; i < nd; i++) {
-			const char *kk = cf->kv[i].key, *vv = cf->kv[i].val;
-
-			sb_printf(&canon, "%s%s=%s", i ? "," : "", kk, vv);
-			if (d[i].nvals > 1)
-				sb_printf(&shortc, "%s%s=%s", shortc.len ? "," : "", kk, vv);
-			if (strncmp(kk, "glibc.", 6) == 0)
-				sb_printf(&tun, "%s%s=%s", tun.len ? ":" : "", kk, vv);
-			if (strcmp(kk, "allocator") == 0)
-				cf->allocator = vv;
-			if (strcmp(kk, "pressure") == 0)
-				cf->pressure_mib = mr_matrix_pressure_value(vv);
-		}
-		cf->canon = canon.s;
-		cf->shortc = shortc.s ? shortc.s : estrdup("");
-		cf->tunables = tun.s;
-		cf->safe = safe_name(cf->shortc, k);
+		if (make_cfg(d, nd, idx, m->n, cf) == 0)
+			m->n++;
 	}
 out:
 	for (i = 0; i < nd; i++) {
@@ -185,6 +255,7 @@ out:
 		free(d[i].vals);
 	}
 	free(d);
+	free(idx);
 	if (rc)
 		mr_matrix_free(m);
 	return rc;
@@ -207,6 +278,9 @@ mr_matrix_free(struct mr_matrix *m)
 		free(cf->shortc);
 		free(cf->safe);
 		free(cf->tunables);
+		for (i = 0; cf->optenv && cf->optenv[i]; i++)
+			free(cf->optenv[i]);
+		free(cf->optenv);
 	}
 	free(m->cfg);
 	memset(m, 0, sizeof *m);

@@ -30,7 +30,12 @@ struct mr_matrix_cfg {
 	char *shortc;        /* only the keys that vary; "" when none does */
 	char *safe;          /* shortc as a file name ("default" when empty) */
 	const char *allocator; /* the allocator value (points into kv) */
+	const char *libc;    /* the libc axis' value (into kv), or NULL:
+	                        the host's */
 	char *tunables;      /* GLIBC_TUNABLES value "k=v:k=v", or NULL */
+	char **optenv;       /* the allocator's options as the environment
+	                        gives them ("MALLOC_CONF=dirty_decay_ms:-1"),
+	                        NULL-terminated, or NULL; owned */
 	long pressure_mib;   /* the pressure axis: the memory cgroup's limit
 	                        in MiB; 0: none (or not an axis) */
 };

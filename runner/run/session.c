@@ -67,7 +67,7 @@ struct job {
 	const struct mr_matrix_cfg *cf;
 	int repeat;
 	char *log, *abs;         /* relative to the results, and not */
-	char *extra[3], **env, **argv;
+	char **extra, **env, **argv; /* extra: the config's variables, NULL-terminated */
 	struct mr_spawn_req rq;
 	struct mr_sched_worker w; /* -j: the worker running it */
 	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
@@ -80,8 +80,9 @@ job_free(struct job *j)
 
 	mr_matrix_argv_free(j->argv);
 	mr_spawn_env_free(j->env);
-	for (i = 0; i < 3; i++)
+	for (i = 0; j->extra && j->extra[i]; i++)
 		free(j->extra[i]);
+	free(j->extra);
 	free(j->abs);
 	free(j->log);
 	memset(j, 0, sizeof *j);
@@ -110,10 +111,15 @@ job_prepare(struct session *s, struct job *j)
 	if (!j->log)
 		return -1;
 	j->abs = esprintf("%s/%s", s->res.dir, j->log);
+	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
+		;
+	j->extra = ecalloc((size_t)i + 3, sizeof *j->extra);
 	if (strcmp(a->name, "glibc") != 0)
 		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
 	if (j->cf->tunables)
 		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
+	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
+		j->extra[nx++] = estrdup(j->cf->optenv[i]);
 	j->env = mr_spawn_env((const char *const *)j->extra);
 	j->argv = mr_matrix_argv(j->c, j->cf);
 	if (o->verbose) {
@@ -400,6 +406,17 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
 	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
 	mr_envfp_add(fp, v ? "memory_cgroup.parent" : "memory_cgroup.why", v ? parent : why);
+	/* the variable each allocator option axis reaches the case in */
+	for (i = 0; i < o->nax; i++) {
+		char *var = mr_matrix_option_variable(o->axes[i].key), *key;
+
+		if (!var)
+			continue;
+		key = esprintf("option.%s", o->axes[i].key);
+		mr_envfp_add(fp, key, var);
+		free(key);
+		free(var);
+	}
 	/* how the runs' trees were killed: through cgroup.kill, or top down */
 	mr_envfp_add(fp, "kill_cgroup.parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
 }
