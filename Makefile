@@ -82,6 +82,7 @@ RUNNER_SRC := \
 	runner/run/axes.c \
 	runner/run/matrix.c \
 	runner/run/alloc.c \
+	runner/run/registry.c \
 	runner/run/self.c \
 	runner/run/env.c \
 	runner/run/child.c \
@@ -319,6 +320,7 @@ install: all
 	cp $(CASE_BIN) $(DESTDIR)$(LIBEXECDIR)/cases/
 	cp -R expected $(DESTDIR)$(SHAREDIR)/
 	cp plots/*.gp $(DESTDIR)$(SHAREDIR)/plots/
+	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
 	cp docs/memrepro.1 $(DESTDIR)$(MANDIR)/man1/memrepro.1
 
