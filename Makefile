@@ -81,6 +81,8 @@ RUNNER_SRC := \
 	runner/proto/schema.c \
 	runner/run/axes.c \
 	runner/run/matrix.c \
+	runner/run/libc.c \
+	runner/run/libc_devstub.c \
 	runner/run/alloc.c \
 	runner/run/registry.c \
 	runner/run/self.c \

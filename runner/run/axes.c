@@ -12,6 +12,7 @@
 #include "run/alloc.h"
 #include "run/capture.h"
 #include "run/env.h"
+#include "run/registry.h"
 
 static int
 in_set(const char *s, const char *set)
@@ -46,7 +47,7 @@ tunable_key(const char *k)
 	return parts >= 2;
 }
 
-/* NAME.option, each part [a-z0-9_]+, NAME not glibc (its tunables are
+/* NAME.option, NAME [a-z0-9_-]+ and option [a-z0-9_]+, NAME not glibc (its tunables are
  * glibc.<ns>.<name>): the length of NAME, or 0. */
 size_t
 mr_matrix_option_key(const char *k)
@@ -56,15 +57,19 @@ mr_matrix_option_key(const char *k)
 	if (!dot || dot == k || !dot[1] || strchr(dot + 1, '.') ||
 	    strncmp(k, "glibc.", 6) == 0)
 		return 0;
+	/* a registry name may have '-' (tcmalloc-full); an option not */
 	for (p = k; *p; p++)
-		if (p != dot && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+		if (p != dot && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+				  (*p == '-' && p < dot && p != k)))
 			return 0;
 	return (size_t)(dot - k);
 }
 
-/* How allocator name's options reach it.  The allocators' own documents:
- * jemalloc reads "k:v,k:v" from MALLOC_CONF (later pairs win), mimalloc
- * MIMALLOC_<OPTION> and gperftools' tcmalloc TCMALLOC_<OPTION> variables. */
+/* How allocator name's options reach it: as the run's registry says
+ * (its "options" field); without one (a runner that loaded none), as the
+ * allocators' own documents say: jemalloc reads "k:v,k:v" from
+ * MALLOC_CONF (later pairs win), mimalloc MIMALLOC_<OPTION> and
+ * gperftools' tcmalloc TCMALLOC_<OPTION> variables. */
 int
 mr_matrix_option_var(const char *name, size_t len, const char **var)
 {
@@ -77,9 +82,21 @@ mr_matrix_option_var(const char *name, size_t len, const char **var)
 		{ "mimalloc", MR_MATRIX_OPT_ENV, "MIMALLOC_" },
 		{ "tcmalloc", MR_MATRIX_OPT_ENV, "TCMALLOC_" },
 	};
+	const struct mr_registry *r = mr_registry_current();
 	size_t i;
 
 	*var = NULL;
+	if (r) {
+		char *n = estrndup(name, len);
+		const struct mr_registry_entry *e = mr_registry_find(r, n);
+
+		free(n);
+		if (!e || !e->opt.var)
+			return MR_MATRIX_OPT_NONE;
+		*var = e->opt.var;
+		return e->opt.kind == MR_REG_OPT_CONF ? MR_MATRIX_OPT_CONF :
+		       e->opt.kind == MR_REG_OPT_ENV ? MR_MATRIX_OPT_ENV : MR_MATRIX_OPT_NONE;
+	}
 	for (i = 0; i < sizeof travel / sizeof *travel; i++) {
 		if (strlen(travel[i].name) == len && strncmp(travel[i].name, name, len) == 0) {
 			*var = travel[i].var;
@@ -498,8 +515,16 @@ check_option(const struct mr_matrix_axis *o, const struct mr_matrix_axis *ax, in
 	int kind = mr_matrix_option_var(o->key, len, &var), a, j, on = 0;
 
 	if (kind == MR_MATRIX_OPT_NONE) {
-		sb_printf(err, "--axis %s: allocator '%.*s' takes no options here; options go to jemalloc (MALLOC_CONF), mimalloc (MIMALLOC_<OPTION>) and tcmalloc (TCMALLOC_<OPTION>)",
-			  o->key, (int)len, o->key);
+		const struct mr_registry *r = mr_registry_current();
+		char *name = estrndup(o->key, len);
+
+		sb_printf(err, "--axis %s: ", o->key);
+		if (r && !mr_registry_find(r, name))
+			mr_registry_unknown(r, name, err);
+		else
+			sb_printf(err, "allocator %s takes no options (its registry entry says options = none)",
+				  name);
+		free(name);
 		return -1;
 	}
 	for (a = 0; a < nax; a++)

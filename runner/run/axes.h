@@ -65,14 +65,16 @@ enum {
 	                        replacing an inherited one */
 };
 
-/* An allocator's option axis key, "<allocator>.<option>" (each part
- * [a-z0-9_]+; glibc.* are tunables, not this): the length of the
+/* An allocator's option axis key, "<allocator>.<option>" (the name
+ * [a-z0-9_-]+, the option [a-z0-9_]+; glibc.* are tunables, not this): the length of the
  * allocator's name, or 0 when key is not one. */
 size_t mr_matrix_option_key(const char *key);
 
 /* How the options of the allocator named by name[0..len) travel: its
  * MR_MATRIX_OPT_* kind, and in *var the variable (CONF) or the prefix
- * (ENV); NONE with *var NULL for an allocator without options. */
+ * (ENV); NONE with *var NULL for an allocator without options (or not
+ * in the registry).  From the run's registry (mr_registry_current), or
+ * when none is loaded, jemalloc's, mimalloc's and tcmalloc's own. */
 int mr_matrix_option_var(const char *name, size_t len, const char **var);
 
 /* Whether option axis key applies to a config whose allocator is the
