@@ -81,6 +81,7 @@ RUNNER_SRC := \
 	runner/proto/schema.c \
 	runner/run/matrix.c \
 	runner/run/alloc.c \
+	runner/run/registry.c \
 	runner/run/self.c \
 	runner/run/env.c \
 	runner/run/child.c \
@@ -331,6 +332,7 @@ install: all
 	cp $(CASE_BIN) $(DESTDIR)$(LIBEXECDIR)/cases/
 	cp -R expected $(DESTDIR)$(SHAREDIR)/
 	cp plots/*.gp $(DESTDIR)$(SHAREDIR)/plots/
+	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
 	cp etc/releases $(DESTDIR)$(SHAREDIR)/releases
 	cp docs/memrepro.1 $(DESTDIR)$(MANDIR)/man1/memrepro.1
