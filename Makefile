@@ -102,6 +102,10 @@ RUNNER_SRC := \
 	runner/run/plan.c \
 	runner/run/resume.c \
 	runner/run/session.c \
+	runner/release/sha256.c \
+	runner/release/source.c \
+	runner/release/cache.c \
+	runner/release/release.c \
 	runner/results/write.c \
 	runner/results/row.c \
 	runner/results/read.c \
@@ -143,10 +147,14 @@ RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 CASE_BIN := $(CASES:%=$(B)/cases/%)
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
+# The fixture allocator (tests/fixtures/alloc/fakealloc.c), one build per
+# version it reports: packed into .debs by tests/release_helper.bash.
+FAKEALLOC_VERSIONS := 1.0 2.0
+FAKEALLOC_SO := $(FAKEALLOC_VERSIONS:%=$(B)/fakealloc/%/libfakealloc.so.1)
 
 .PHONY: all check check-portable ci test report deps deps-build install uninstall clean
 
-all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN) $(UNIT_BIN)
+all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN) $(UNIT_BIN) $(FAKEALLOC_SO)
 
 # Order-only: the install step runs before any compile, never forces one.
 $(B)/%.o: %.c | deps-build
@@ -192,6 +200,11 @@ $(B)/cases/%: $(B)/cases/%.o $(B)/libmr.a
 $(B)/fixtures/%: $(B)/tests/fixtures/%.o $(B)/libmr.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread
+
+$(B)/fakealloc/%/libfakealloc.so.1: tests/fixtures/alloc/fakealloc.c | deps-build
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS) $(LDFLAGS) -shared -fPIC \
+		-DFAKEALLOC_VERSION='"$*"' -Wl,-soname,libfakealloc.so.1 -o $@ $<
 
 $(B)/unit/%: $(B)/tests/unit/%.o $(B)/libmr.a
 	@mkdir -p $(@D)
@@ -259,7 +272,7 @@ fuzz: all
 	sh tools/fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ)
 
 LINT_SRC = $(LIB_SRC) $(RUNNER_SRC) $(FUZZ:%=fuzz/%.c) fuzz/fuzz_util.c fuzz/replay.c \
-	$(wildcard tests/fixtures/*.c) \
+	$(wildcard tests/fixtures/*.c) tests/fixtures/alloc/fakealloc.c \
 	$(UNIT:%=tests/unit/%.c)
 
 deps-lint:
@@ -324,6 +337,7 @@ install: all
 	cp plots/*.gp $(DESTDIR)$(SHAREDIR)/plots/
 	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
+	cp etc/releases $(DESTDIR)$(SHAREDIR)/releases
 	cp docs/memrepro.1 $(DESTDIR)$(MANDIR)/man1/memrepro.1
 
 uninstall:

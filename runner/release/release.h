@@ -10,7 +10,7 @@
  *     from the host's `apt-get indextargets`, signatures checked by apt
  *     against the host's Debian archive keyring; `apt-get update` when
  *     the lists are missing or older than a day; `apt-get download`;
- *   - a directory (MEMREPRO_RELEASES=DIR): DIR/<release>/*.deb is the
+ *   - a directory (MEMREPRO_RELEASES=DIR): the .deb files of DIR/<release> are the
  *     archive, read with `dpkg-deb -f` (no apt, no network: tests and
  *     machines without network).
  * The cache is ${XDG_CACHE_HOME:-$HOME/.cache}/memrepro:
@@ -120,7 +120,7 @@ int mr_release_get_libc(const char *want, struct mr_release_pkg *out, struct str
  * "ld-linux-x86-64.so.2") in p's tree, symbolic links resolved inside
  * the tree (an absolute link target is taken relative to the root, as
  * bullseye's and bookworm's lib64/ld-linux-x86-64.so.2 need), never
- * leaving it.  When several match, the one under a */x86_64-linux-gnu/
+ * leaving it.  When several match, the one under an x86_64-linux-gnu
  * directory, then the first by path.  Returns the real file's absolute
  * path (fresh), or NULL when there is none (or its links leave the tree
  * or loop). */
