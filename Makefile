@@ -82,7 +82,6 @@ RUNNER_SRC := \
 	runner/run/axes.c \
 	runner/run/matrix.c \
 	runner/run/libc.c \
-	runner/run/libc_devstub.c \
 	runner/run/alloc.c \
 	runner/run/registry.c \
 	runner/run/self.c \

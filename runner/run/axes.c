@@ -279,9 +279,8 @@ mr_matrix_ldso(void)
 /* Run `LDSO --list-tunables` into out.  Returns 0, or -1 with why in
  * *why (owned): no loader, or one that cannot list (glibc < 2.33). */
 static int
-list_tunables(struct strbuf *out, char **why)
+list_tunables(const char *ldso, const char *version, struct strbuf *out, char **why)
 {
-	const char *ldso = mr_matrix_ldso();
 	char *argv[3];
 	char **env;
 	int rc, status = 0;
@@ -302,7 +301,7 @@ list_tunables(struct strbuf *out, char **why)
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !out->s ||
 		 strncmp(out->s, "glibc.", 6) != 0)
 		*why = esprintf("%s has no --list-tunables (glibc %s; it lists them from 2.33 on)",
-				ldso, gnu_get_libc_version());
+				ldso, version);
 	return *why ? -1 : 0;
 }
 
@@ -403,11 +402,13 @@ namespace_tunables(const char *listing, const char *key, struct strbuf *b)
 	}
 }
 
-int
-mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
-			struct strbuf *err)
+/* mr_matrix_check_tunable with the loader and its glibc's version named
+ * in the messages. */
+static int
+check_tunable(const char *ldso, const char *version, const char *listing, const char *key,
+	      const char *val, struct strbuf *err)
 {
-	const char *ldso = mr_matrix_ldso(), *mn, *mx;
+	const char *mn, *mx;
 	char buf[256], *line = NULL;
 	uint64_t v = 0;
 	int rc = glibc_number(val, &v), i, bad;
@@ -427,7 +428,7 @@ mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
 		}
 	} else if (!(line = listing_line(listing, key, buf, sizeof buf))) {
 		sb_printf(err, "--axis %s: glibc %s has no such tunable (%s --list-tunables); its %.*s tunables: ",
-			  key, gnu_get_libc_version(), ldso ? ldso : "ld.so",
+			  key, version, ldso ? ldso : "ld.so",
 			  (int)(strrchr(key, '.') - key), key);
 		namespace_tunables(listing, key, err);
 		return -1;
@@ -463,10 +464,16 @@ mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
 	return 0;
 }
 
-/* Every glibc.* --axis: a tunable this glibc has, each value one glibc
- * takes.  0, or -1 with the message in err. */
-static int
-check_tunables(const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
+int
+mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
+			struct strbuf *err)
+{
+	return check_tunable(mr_matrix_ldso(), gnu_get_libc_version(), listing, key, val, err);
+}
+
+int
+mr_matrix_check_tunables(const struct mr_matrix_axis *ax, int nax, const char *ldso,
+			 const char *version, struct strbuf *err)
 {
 	struct strbuf out = { 0 };
 	char *why = NULL;
@@ -475,17 +482,41 @@ check_tunables(const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
 	for (a = 0; rc == 0 && a < nax; a++) {
 		if (strncmp(ax[a].key, "glibc.", 6) != 0)
 			continue;
-		if (listed == -2)
-			listed = list_tunables(&out, &why);
+		if (listed == -2) {
+			if (ldso) {
+				listed = list_tunables(ldso, version, &out, &why);
+			} else {
+				why = estrdup("the runner has no dynamic loader (PT_INTERP) to ask");
+				listed = -1;
+			}
+		}
 		for (j = 0; rc == 0 && j < ax[a].nvals; j++)
-			rc = mr_matrix_check_tunable(listed == 0 ? out.s : NULL, ax[a].key,
-						     ax[a].vals[j], err);
+			rc = check_tunable(ldso, version, listed == 0 ? out.s : NULL, ax[a].key,
+					   ax[a].vals[j], err);
 		if (rc < 0 && why)
 			sb_printf(err, " (%s)", why);
 	}
 	free(why);
 	sb_free(&out);
 	return rc;
+}
+
+/* Whether the host's glibc runs some config: no libc axis, or one that
+ * names the host's version. */
+static int
+host_libc_used(const struct mr_matrix_axis *ax, int nax)
+{
+	int a, j;
+
+	for (a = 0; a < nax; a++) {
+		if (strcmp(ax[a].key, "libc") != 0)
+			continue;
+		for (j = 0; j < ax[a].nvals; j++)
+			if (strcmp(ax[a].vals[j], gnu_get_libc_version()) == 0)
+				return 1;
+		return 0;
+	}
+	return 1;
 }
 
 /* Does allocator spec v ("jemalloc", "jemalloc@5.2.1") name the
@@ -631,6 +662,8 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 			return -1;
 		}
 	}
-	return check_tunables(ax, nax, err);
+	if (!host_libc_used(ax, nax))
+		return 0; /* each other glibc: mr_matrix_check_tunables */
+	return mr_matrix_check_tunables(ax, nax, mr_matrix_ldso(), gnu_get_libc_version(), err);
 }
 

@@ -37,6 +37,14 @@ int mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 			 const struct mr_matrix_axis *ax, int nax,
 			 struct strbuf *err);
 
+/* Every glibc.* axis checked against the tunables ldso (of glibc
+ * version, for messages) lists, as mr_matrix_check_tunable does.  ldso
+ * NULL: none to ask.  mr_matrix_check_axes does this for the host's
+ * loader (when the host's glibc runs some config); the session for each
+ * other glibc of the libc axis.  0, or -1 with the message in err. */
+int mr_matrix_check_tunables(const struct mr_matrix_axis *ax, int nax, const char *ldso,
+			     const char *version, struct strbuf *err);
+
 /* The dynamic loader whose tunables are the valid glibc.* keys:
  * $MEMREPRO_LDSO, else the runner's own (its PT_INTERP, which the cases,
  * built by the same toolchain, have too), else NULL. */

@@ -1,5 +1,6 @@
 /* envfp: collect the environment fingerprint — see envfp.h. */
 #include "run/envfp.h"
+#include "run/libc.h"
 
 #include <gnu/libc-version.h>
 #include <sched.h>
@@ -144,6 +145,38 @@ inherited_allocator_env(struct mr_envfp *fp)
 	}
 }
 
+/* The glibcs of the libc axis other than the host's (which "libc"
+ * records): libc.<version>.{package,release,version,loader,sha256}, or
+ * libc.<version>.missing. */
+static void
+libcs(struct mr_envfp *fp)
+{
+	int i;
+
+	for (i = 0; i < mr_libc_count(); i++) {
+		const struct mr_libc *l = mr_libc_at(i);
+		char key[64];
+
+		if (l->host)
+			continue;
+		if (l->missing) {
+			snprintf(key, sizeof key, "libc.%s.missing", l->version);
+			add(fp, key, "%s", l->missing);
+			continue;
+		}
+		snprintf(key, sizeof key, "libc.%s.package", l->version);
+		add(fp, key, "%s", l->package);
+		snprintf(key, sizeof key, "libc.%s.release", l->version);
+		add(fp, key, "%s", l->release);
+		snprintf(key, sizeof key, "libc.%s.version", l->version);
+		add(fp, key, "%s", l->debver);
+		snprintf(key, sizeof key, "libc.%s.loader", l->version);
+		add(fp, key, "%s", l->loader);
+		snprintf(key, sizeof key, "libc.%s.sha256", l->version);
+		add(fp, key, "%s", l->sha256);
+	}
+}
+
 /* The runner's resource limits, which its cases inherit: the soft limit
  * (the one in force), in the kernel's units (bytes, or a count), or
  * "unlimited".  RLIMIT_STACK is also glibc's default thread stack size,
@@ -263,6 +296,7 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		snprintf(key, sizeof key, "allocator.%s.version", a->name);
 		add(fp, key, "%s", a->version ? a->version : "-");
 	}
+	libcs(fp);
 	inherited_allocator_env(fp);
 }
 

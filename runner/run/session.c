@@ -13,6 +13,7 @@
 #include "results/write.h"
 #include "run/cgroup.h"
 #include "run/envfp.h"
+#include "run/libc.h"
 #include "run/plan.h"
 #include "run/resume.h"
 #include "run/schedule.h"
@@ -96,11 +97,13 @@ job_prepare(struct session *s, struct job *j)
 {
 	const struct mr_session_opts *o = s->o;
 	const struct mr_alloc *a = &s->allocs[mr_alloc_index(j->cf->allocator)];
+	const struct mr_libc *l = j->cf->libc ? mr_libc_find(j->cf->libc) : NULL;
+	const char *skip = a->missing ? a->missing : l ? l->missing : NULL;
 	int nx = 0, i;
 
-	if (a->missing) {
+	if (skip) {
 		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
-					      a->missing, NULL, "-", 0 };
+					      skip, NULL, "-", 0 };
 		int rc = mr_results_add(&s->res, &row);
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
@@ -113,15 +116,23 @@ job_prepare(struct session *s, struct job *j)
 	j->abs = esprintf("%s/%s", s->res.dir, j->log);
 	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
 		;
-	j->extra = ecalloc((size_t)i + 3, sizeof *j->extra);
+	j->extra = ecalloc((size_t)i + 6, sizeof *j->extra);
 	if (strcmp(a->name, "glibc") != 0)
 		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
 	if (j->cf->tunables)
 		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
 	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
 		j->extra[nx++] = estrdup(j->cf->optenv[i]);
-	j->env = mr_spawn_env((const char *const *)j->extra);
 	j->argv = mr_matrix_argv(j->c, j->cf);
+	if (l && !l->host) {
+		char **argv = mr_libc_argv(l, j->argv, strcmp(a->name, "glibc") != 0 ? a->path : NULL,
+					   &j->extra[nx]);
+
+		nx += 3;
+		mr_matrix_argv_free(j->argv);
+		j->argv = argv;
+	}
+	j->env = mr_spawn_env((const char *const *)j->extra);
 	if (o->verbose) {
 		mr_term_clear(&s->term);
 		fprintf(s->progress, "# exec:");
@@ -439,6 +450,17 @@ session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
 	if (mr_matrix_check_axes(*cases, *ncases, o->axes, o->nax, &err) < 0)
 		rc = -1;
+	if (rc == 0) {
+		/* the other glibcs: fetched, and their own tunables */
+		mr_libc_prepare(o->axes, o->nax);
+		for (i = 0; rc == 0 && i < mr_libc_count(); i++) {
+			const struct mr_libc *l = mr_libc_at(i);
+
+			if (!l->host && !l->missing &&
+			    mr_matrix_check_tunables(o->axes, o->nax, l->loader, l->version, &err) < 0)
+				rc = -1;
+		}
+	}
 	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
 		if (mr_matrix_build(&(*cases)[i], o->axes, o->nax, o->quick, &(*mats)[i],
 				    &err) < 0)
@@ -555,6 +577,7 @@ mr_session_run(const struct mr_session_opts *o)
 	for (i = 0; i < built; i++)
 		mr_matrix_free(&mats[i]);
 	free(mats);
+	mr_libc_free_all();
 	if (cases)
 		mr_select_free(cases, ncases);
 	return rc;
