@@ -23,6 +23,7 @@
 #include "proto/cases.h"
 #include "results/merge.h"
 #include "results/write.h"
+#include "run/registry.h"
 #include "run/select.h"
 #include "run/session.h"
 #include "run/spawn.h"
@@ -52,7 +53,7 @@ static const struct mr_command commands[] = {
 	{ .name = "list", .run = cmd_list, .help = &mr_help_list,
 	  .allowed = O_CASES | O_VERBOSE, .max_names = 0, .reads = -1 },
 	{ .name = "describe", .run = cmd_describe, .help = &mr_help_describe,
-	  .allowed = O_CASES | O_AXIS | O_PROFILE | O_VERBOSE,
+	  .allowed = O_CASES | O_AXIS | O_PROFILE | O_VERBOSE | O_ALLOC | O_ALLOCATORS,
 	  .min_names = 1, .max_names = 1, .reads = -1 },
 	{ .name = "run", .run = cmd_run, .help = &mr_help_run,
 	  .allowed = O_RUN | O_QUIET | O_EXPECTED, .max_names = -1, .reads = -1 },
@@ -127,6 +128,26 @@ default_expected_dir(const char *exe_dir)
 	return esprintf("%s/../share/memrepro/expected", exe_dir);
 }
 
+/* The allocator registry of a command that builds matrices: the shipped
+ * file, the user's, --allocators, then each --alloc.  MR_OK, or MR_USAGE
+ * after saying why. */
+static int
+load_registry(const struct mr_args *o, const struct mr_paths *p, struct mr_registry *r)
+{
+	struct strbuf err = { 0 };
+	char *shipped = mr_registry_default_file(p->exe_dir);
+	int i, rc = mr_registry_load(r, shipped, o->allocators, &err);
+
+	for (i = 0; rc == 0 && i < o->nallocs; i++)
+		rc = mr_registry_set(r, o->allocs[i], &err);
+	if (rc < 0)
+		weprintf("%s", err.s);
+	else
+		mr_registry_use(r);
+	sb_free(&err);
+	free(shipped);
+	return rc < 0 ? MR_USAGE : MR_OK;
+}
 
 /* --- list, describe -------------------------------------------------- */
 
@@ -306,7 +327,6 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	const struct mr_args *o = t->o;
 	const struct mr_paths *p = t->p;
 	struct mr_session_opts so = { 0 };
-	int i;
 
 	so.cmd = o->cmd->name;
 	so.cases_dir = p->cases_dir;
@@ -324,8 +344,6 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.interval_ms = o->interval_ms;
 	so.verbose = o->verbose;
 	so.quiet = o->quiet;
-	for (i = 0; i < MR_ALLOC_N; i++)
-		so.sonames[i] = o->sonames[i];
 	so.mem_cap_mib = o->mem_cap_mib;
 	so.resume = o->resume;
 	so.resume_lock = o->resume_lock;
@@ -494,6 +512,7 @@ int
 main(int argc, char **argv)
 {
 	struct mr_args o = { 0 };
+	struct mr_registry reg = { 0 };
 	struct mr_paths p;
 	char *plots_dir;
 	int rc;
@@ -516,8 +535,10 @@ main(int argc, char **argv)
 	if (plots_dir)
 		o.plots = plots_dir;
 	mr_spawn_init();
-	if ((rc = readers(&o)) == MR_OK)
+	rc = o.cmd->allowed & O_AXIS ? load_registry(&o, &p, &reg) : MR_OK;
+	if (rc == MR_OK && (rc = readers(&o)) == MR_OK)
 		rc = o.cmd->run(&o, &p);
+	mr_registry_free(&reg);
 	fflush(stdout);
 	free(p.exe);
 	free(p.exe_dir);

@@ -65,45 +65,26 @@ mr_matrix_option_key(const char *k)
 	return (size_t)(dot - k);
 }
 
-/* How allocator name's options reach it: as the run's registry says
- * (its "options" field); without one (a runner that loaded none), as the
- * allocators' own documents say: jemalloc reads "k:v,k:v" from
- * MALLOC_CONF (later pairs win), mimalloc MIMALLOC_<OPTION> and
- * gperftools' tcmalloc TCMALLOC_<OPTION> variables. */
+/* How allocator name's options reach it: the "options" field of its
+ * entry in the run's registry (etc/allocators). */
 int
 mr_matrix_option_var(const char *name, size_t len, const char **var)
 {
-	static const struct {
-		const char *name;
-		int kind;
-		const char *var;
-	} travel[] = {
-		{ "jemalloc", MR_MATRIX_OPT_CONF, "MALLOC_CONF" },
-		{ "mimalloc", MR_MATRIX_OPT_ENV, "MIMALLOC_" },
-		{ "tcmalloc", MR_MATRIX_OPT_ENV, "TCMALLOC_" },
-	};
 	const struct mr_registry *r = mr_registry_current();
-	size_t i;
+	const struct mr_registry_entry *e;
+	char *n;
 
 	*var = NULL;
-	if (r) {
-		char *n = estrndup(name, len);
-		const struct mr_registry_entry *e = mr_registry_find(r, n);
-
-		free(n);
-		if (!e || !e->opt.var)
-			return MR_MATRIX_OPT_NONE;
-		*var = e->opt.var;
-		return e->opt.kind == MR_REG_OPT_CONF ? MR_MATRIX_OPT_CONF :
-		       e->opt.kind == MR_REG_OPT_ENV ? MR_MATRIX_OPT_ENV : MR_MATRIX_OPT_NONE;
-	}
-	for (i = 0; i < sizeof travel / sizeof *travel; i++) {
-		if (strlen(travel[i].name) == len && strncmp(travel[i].name, name, len) == 0) {
-			*var = travel[i].var;
-			return travel[i].kind;
-		}
-	}
-	return MR_MATRIX_OPT_NONE;
+	if (!r)
+		return MR_MATRIX_OPT_NONE;
+	n = estrndup(name, len);
+	e = mr_registry_find(r, n);
+	free(n);
+	if (!e || !e->opt.var)
+		return MR_MATRIX_OPT_NONE;
+	*var = e->opt.var;
+	return e->opt.kind == MR_REG_OPT_CONF ? MR_MATRIX_OPT_CONF :
+	       e->opt.kind == MR_REG_OPT_ENV ? MR_MATRIX_OPT_ENV : MR_MATRIX_OPT_NONE;
 }
 
 int
@@ -550,7 +531,7 @@ check_option(const struct mr_matrix_axis *o, const struct mr_matrix_axis *ax, in
 		char *name = estrndup(o->key, len);
 
 		sb_printf(err, "--axis %s: ", o->key);
-		if (r && !mr_registry_find(r, name))
+		if (!r || !mr_registry_find(r, name))
 			mr_registry_unknown(r, name, err);
 		else
 			sb_printf(err, "allocator %s takes no options (its registry entry says options = none)",
@@ -562,8 +543,10 @@ check_option(const struct mr_matrix_axis *o, const struct mr_matrix_axis *ax, in
 		if (strcmp(ax[a].key, "allocator") == 0)
 			break;
 	if (a == nax) {
-		for (j = 0; mr_alloc_names[j]; j++)
-			on |= spec_is(mr_alloc_names[j], o->key, len);
+		const struct mr_registry *r = mr_registry_current();
+
+		for (j = 0; r && j < r->n; j++)
+			on |= r->e[j].in_default_axis && spec_is(r->e[j].name, o->key, len);
 	} else {
 		for (j = 0; j < ax[a].nvals; j++)
 			on |= spec_is(ax[a].vals[j], o->key, len);
@@ -614,9 +597,9 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		}
 		if (strcmp(ax[a].key, "allocator") == 0) {
 			for (j = 0; j < ax[a].nvals; j++) {
-				if (mr_alloc_index(ax[a].vals[j]) < 0) {
-					sb_printf(err, "--axis allocator: unknown allocator '%s'; valid: glibc, jemalloc, tcmalloc, mimalloc",
-						  ax[a].vals[j]);
+				if (!mr_registry_find_spec(mr_registry_current(), ax[a].vals[j])) {
+					sb_add(err, "--axis allocator: ");
+					mr_registry_unknown(mr_registry_current(), ax[a].vals[j], err);
 					return -1;
 				}
 			}

@@ -81,8 +81,7 @@ size_t mr_matrix_option_key(const char *key);
 /* How the options of the allocator named by name[0..len) travel: its
  * MR_MATRIX_OPT_* kind, and in *var the variable (CONF) or the prefix
  * (ENV); NONE with *var NULL for an allocator without options (or not
- * in the registry).  From the run's registry (mr_registry_current), or
- * when none is loaded, jemalloc's, mimalloc's and tcmalloc's own. */
+ * in the run's registry, mr_registry_current). */
 int mr_matrix_option_var(const char *name, size_t len, const char **var);
 
 /* Whether option axis key applies to a config whose allocator is the

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/alloc.h"
+#include "run/registry.h"
 
 /* A matrix larger than this is a typo in --axis, not an experiment. */
 #define MATRIX_MAX 100000
@@ -172,8 +172,9 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 		for (j = 0; j < o->nvals; j++)
 			dim_add(&d[nd], estrdup(o->vals[j]));
 	else
-		for (j = 0; mr_alloc_names[j]; j++)
-			dim_add(&d[nd], estrdup(mr_alloc_names[j]));
+		for (j = 0; mr_registry_current() && j < mr_registry_current()->n; j++)
+			if (mr_registry_current()->e[j].in_default_axis)
+				dim_add(&d[nd], estrdup(mr_registry_current()->e[j].name));
 	nd++;
 	for (i = 0; i < c->nparams; i++) {
 		const struct mr_cases_param *p = &c->params[i];

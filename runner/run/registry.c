@@ -87,6 +87,17 @@ mr_registry_find(const struct mr_registry *r, const char *name)
 	return r ? find(r, name) : NULL;
 }
 
+const struct mr_registry_entry *
+mr_registry_find_spec(const struct mr_registry *r, const char *spec)
+{
+	const char *at = strchr(spec, '@');
+	char *name = at ? estrndup(spec, (size_t)(at - spec)) : NULL;
+	const struct mr_registry_entry *e = mr_registry_find(r, name ? name : spec);
+
+	free(name);
+	return e;
+}
+
 /* Put e (moved) into r: in the place of the entry of its name, or last. */
 static void
 put(struct mr_registry *r, struct mr_registry_entry *e)
@@ -631,13 +642,11 @@ mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err)
 	} else {
 		free(add.name);
 	}
+	/* the user's library: the entry's package need not have it */
 	free(e->library);
 	e->library = estrdup(eq + 1);
-	if (strchr(eq + 1, '/')) {
-		/* a file of the user's: no package has it, no search applies */
-		free(e->package);
-		e->package = NULL;
-	}
+	free(e->package);
+	e->package = NULL;
 	free(e->origin);
 	e->origin = estrdup("--alloc");
 	return 0;
