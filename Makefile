@@ -82,6 +82,7 @@ RUNNER_SRC := \
 	runner/run/axes.c \
 	runner/run/matrix.c \
 	runner/run/libc.c \
+	runner/run/allocrel.c \
 	runner/run/alloc.c \
 	runner/run/registry.c \
 	runner/run/self.c \

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "run/allocrel.h"
 #include "run/capture.h"
+#include "run/libc.h"
 #include "run/env.h"
 #include "run/registry.h"
 #include "core/util.h"
@@ -280,12 +282,24 @@ mr_alloc_valid_soname(const char *s)
 }
 
 /* A spec naming a version ("jemalloc@5.2.1"): its library comes from
- * another release's package (the release fetcher's).  Not yet here. */
+ * another release's package (allocrel.h).  Probed (it must load) where
+ * the host's glibc can load it; one that needs a newer glibc is used by
+ * the configs of such a glibc only (mr_allocrel_skip). */
 static void
-resolve_release(struct mr_alloc *a)
+resolve_release(struct mr_alloc *a, const char *want, const char *self_exe)
 {
-	a->missing = esprintf("%s: versions of other releases are not available in this build",
-			      a->spec);
+	char *lib;
+
+	if (mr_allocrel_fetch(a, want, &lib) < 0)
+		return;
+	if (!a->glibc_need || mr_libc_cmp(a->glibc_need, gnu_get_libc_version()) <= 0) {
+		free(a->version);
+		a->version = NULL;
+		probe(a, lib, self_exe);
+		free(lib);
+	} else {
+		a->path = lib;
+	}
 }
 
 static void
@@ -316,7 +330,7 @@ resolve_one(struct mr_alloc *a, const struct mr_registry *r, const char *spec,
 	a->soname = estrdup(a->entry->library);
 	a->package = a->entry->package;
 	if (at) {
-		resolve_release(a);
+		resolve_release(a, at + 1, self_exe);
 		return;
 	}
 	if (!a->preload) {
@@ -369,6 +383,11 @@ mr_alloc_free(struct mr_alloc_tab *t)
 		free(t->a[i].path);
 		free(t->a[i].version);
 		free(t->a[i].missing);
+		free(t->a[i].fetched_package);
+		free(t->a[i].release);
+		free(t->a[i].pkg_version);
+		free(t->a[i].sha256);
+		free(t->a[i].glibc_need);
 	}
 	free(t->a);
 	memset(t, 0, sizeof *t);

@@ -36,6 +36,13 @@ struct mr_alloc {
 	                        NULL; owned */
 	char *version;       /* or NULL; owned */
 	char *missing;       /* why it cannot be used, or NULL; owned */
+	/* a spec with "@": where its library came from (allocrel.h), all
+	   owned, NULL otherwise */
+	char *fetched_package; /* the package (package points here) */
+	char *release;       /* the release it came from ("sid") */
+	char *pkg_version;   /* Debian's version of the package */
+	char *sha256;        /* of the .deb */
+	char *glibc_need;    /* the highest GLIBC_x.y its library needs */
 };
 
 /* The run's allocators. */

@@ -112,8 +112,11 @@ mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf 
 
 		if (comma)
 			*comma = '\0';
-		if (!*s || !in_set(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.-")) {
-			sb_printf(err, "--axis '%s': bad value '%s' (want [A-Za-z0-9_.-]+, separated by commas)", arg, s);
+		/* '@' only in an allocator spec, once: NAME@VERSION */
+		if (!*s || !in_set(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.-@") ||
+		    (strchr(s, '@') && (strcmp(out->key, "allocator") != 0 || s[0] == '@' ||
+					!s[strcspn(s, "@") + 1] || strchr(strchr(s, '@') + 1, '@')))) {
+			sb_printf(err, "--axis '%s': bad value '%s' (want [A-Za-z0-9_.-]+, or an allocator NAME@VERSION, separated by commas)", arg, s);
 			free(vals);
 			goto bad;
 		}

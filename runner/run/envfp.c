@@ -145,6 +145,25 @@ inherited_allocator_env(struct mr_envfp *fp)
 	}
 }
 
+/* Where the library of a spec with "@" came from:
+ * allocator.<spec>.{package,release,sha256}, and the glibc it needs. */
+static void
+fetched(struct mr_envfp *fp, const struct mr_alloc *a)
+{
+	char key[256];
+
+	if (!a->release)
+		return;
+	snprintf(key, sizeof key, "allocator.%s.package", a->spec);
+	add(fp, key, "%s %s", a->fetched_package, a->pkg_version);
+	snprintf(key, sizeof key, "allocator.%s.release", a->spec);
+	add(fp, key, "%s", a->release);
+	snprintf(key, sizeof key, "allocator.%s.sha256", a->spec);
+	add(fp, key, "%s", a->sha256);
+	snprintf(key, sizeof key, "allocator.%s.glibc_need", a->spec);
+	add(fp, key, "%s", a->glibc_need ? a->glibc_need : "-");
+}
+
 /* The glibcs of the libc axis other than the host's (which "libc"
  * records): libc.<version>.{package,release,version,loader,sha256}, or
  * libc.<version>.missing. */
@@ -286,6 +305,7 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 
 		snprintf(key, sizeof key, "allocator.%s.soname", a->spec);
 		add(fp, key, "%s", a->soname);
+		fetched(fp, a);
 		if (a->missing) {
 			snprintf(key, sizeof key, "allocator.%s.missing", a->spec);
 			add(fp, key, "%s", a->missing);

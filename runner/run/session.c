@@ -11,6 +11,7 @@
 
 #include "proto/cases.h"
 #include "results/write.h"
+#include "run/allocrel.h"
 #include "run/cgroup.h"
 #include "run/envfp.h"
 #include "run/libc.h"
@@ -99,7 +100,8 @@ job_prepare(struct session *s, struct job *j)
 	const struct mr_session_opts *o = s->o;
 	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
 	const struct mr_libc *l = j->cf->libc ? mr_libc_find(j->cf->libc) : NULL;
-	const char *skip = a->missing ? a->missing : l ? l->missing : NULL;
+	char *need = mr_allocrel_skip(a, l && !l->host ? l->version : NULL);
+	const char *skip = a->missing ? a->missing : l && l->missing ? l->missing : need;
 	int nx = 0, i;
 
 	if (skip) {
@@ -109,6 +111,7 @@ job_prepare(struct session *s, struct job *j)
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
 		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+		free(need);
 		return rc < 0 ? -1 : 1;
 	}
 	j->log = mr_results_log(&s->res, j->c->name, j->cf->safe, j->repeat);
@@ -440,6 +443,7 @@ static int
 session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 	      int *ncases, struct mr_matrix **mats, int *built)
 {
+	struct mr_matrix_axis *axes = NULL;
 	struct strbuf err = { 0 };
 	int i, rc = 0;
 
@@ -451,24 +455,29 @@ session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
 	if (mr_matrix_check_axes(*cases, *ncases, o->axes, o->nax, &err) < 0)
 		rc = -1;
+	/* jemalloc@sid made jemalloc@5.3.1 (fetched: the cache has it then) */
+	if (rc == 0 && mr_allocrel_normalise(o->axes, o->nax, &axes, &err) < 0)
+		rc = -1;
 	if (rc == 0) {
 		/* the other glibcs: fetched, and their own tunables */
-		mr_libc_prepare(o->axes, o->nax);
+		mr_libc_prepare(axes, o->nax);
 		for (i = 0; rc == 0 && i < mr_libc_count(); i++) {
 			const struct mr_libc *l = mr_libc_at(i);
 
 			if (!l->host && !l->missing &&
-			    mr_matrix_check_tunables(o->axes, o->nax, l->loader, l->version, &err) < 0)
+			    mr_matrix_check_tunables(axes, o->nax, l->loader, l->version, &err) < 0)
 				rc = -1;
 		}
 	}
 	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
-		if (mr_matrix_build(&(*cases)[i], o->axes, o->nax, o->quick, &(*mats)[i],
-				    &err) < 0)
+		if (mr_matrix_build(&(*cases)[i], axes, o->nax, o->quick, &(*mats)[i], &err) < 0)
 			rc = -1;
 	if (rc < 0)
 		weprintf("%s", err.s);
 	sb_free(&err);
+	for (i = 0; axes && i < o->nax; i++)
+		mr_matrix_axis_free(&axes[i]);
+	free(axes);
 	return rc;
 }
 
