@@ -34,8 +34,8 @@ host_version(void)
 	return gnu_get_libc_version();
 }
 
-static void
-resolve(struct mr_libc *l)
+static int
+resolve(struct mr_libc *l, struct strbuf *err)
 {
 	struct mr_release_pkg p = { 0 };
 	struct strbuf why = { 0 };
@@ -43,24 +43,29 @@ resolve(struct mr_libc *l)
 
 	if (mr_libc_cmp(l->version, host_version()) == 0) {
 		l->host = 1;
-		return;
+		return 0;
 	}
 	if (mr_libc_cmp(l->version, host_version()) < 0) {
 		l->missing = esprintf("glibc %s is older than the host's %s, which the cases are built against (they need its GLIBC_2.34 symbols at least)",
 				      l->version, host_version());
-		return;
+		return 0;
 	}
 	if (mr_release_init(NULL, &why) < 0) {
 		l->missing = esprintf("glibc %s cannot be had: %s", l->version, why.s);
 		sb_free(&why);
-		return;
+		return 0;
 	}
 	rc = mr_release_get_libc(l->version, &p, &why);
+	if (rc == MR_REL_NOVERSION) {
+		sb_printf(err, "--axis libc=%s: %s", l->version, why.s ? why.s : "no such version");
+		sb_free(&why);
+		return -1;
+	}
 	if (rc != MR_REL_OK) {
 		l->missing = esprintf("glibc %s cannot be had: %s", l->version,
 				      why.s ? why.s : "no reason given");
 		sb_free(&why);
-		return;
+		return 0;
 	}
 	sb_free(&why);
 	l->loader = mr_release_loader(&p);
@@ -76,24 +81,26 @@ resolve(struct mr_libc *l)
 		l->missing = esprintf("glibc %s: the release cache gave %s %s", l->version,
 				      p.package, p.version);
 	mr_release_pkg_free(&p);
+	return 0;
 }
 
-void
-mr_libc_prepare(const struct mr_matrix_axis *ax, int nax)
+int
+mr_libc_prepare(const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
 {
-	int a, j;
+	int a, j, rc = 0;
 
 	mr_libc_free_all();
 	for (a = 0; a < nax; a++) {
 		if (strcmp(ax[a].key, "libc") != 0)
 			continue;
 		tab = ecalloc((size_t)ax[a].nvals, sizeof *tab);
-		for (j = 0; j < ax[a].nvals; j++) {
+		for (j = 0; rc == 0 && j < ax[a].nvals; j++) {
 			tab[ntab].version = estrdup(ax[a].vals[j]);
-			resolve(&tab[ntab++]);
+			rc = resolve(&tab[ntab++], err);
 		}
 		break;
 	}
+	return rc;
 }
 
 const struct mr_libc *

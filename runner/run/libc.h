@@ -33,8 +33,10 @@ struct mr_libc {
 
 /* Resolve every value of the libc axis among ax (fetching into the
  * cache: this may take seconds), once per run; no libc axis, nothing.
- * Never fails: a glibc that cannot be had gets its reason in missing. */
-void mr_libc_prepare(const struct mr_matrix_axis *ax, int nax);
+ * A glibc that cannot be had now (offline) gets its reason in missing:
+ * its configs are skipped.  Returns 0, or -1 with a message in err for a
+ * version no release has (naming those there are). */
+int mr_libc_prepare(const struct mr_matrix_axis *ax, int nax, struct strbuf *err);
 
 /* The resolved libc of axis value version, or NULL (not prepared). */
 const struct mr_libc *mr_libc_find(const char *version);

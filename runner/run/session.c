@@ -460,7 +460,7 @@ session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 		rc = -1;
 	if (rc == 0) {
 		/* the other glibcs: fetched, and their own tunables */
-		mr_libc_prepare(axes, o->nax);
+		rc = mr_libc_prepare(axes, o->nax, &err);
 		for (i = 0; rc == 0 && i < mr_libc_count(); i++) {
 			const struct mr_libc *l = mr_libc_at(i);
 
