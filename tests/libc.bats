@@ -153,3 +153,84 @@ log_of() {
 	[[ "$output" == *$'\nexe='*"/libc6_2.41-"*"/ld-linux-x86-64.so.2"$'\n'* ]] || false
 	run -0 grep -x $'libc.2.41.release\ttrixie' "$BATS_TEST_TMPDIR/out/env.tsv"
 }
+
+# fake_alloc DIR RELEASE VERSION LIB [GLIBC]: the fixture allocator
+# (build/fakealloc/LIB) as libfakealloc1 VERSION in DIR/RELEASE; with
+# GLIBC (4 characters, "2.99"), its need of GLIBC_2.2.5 rewritten to
+# GLIBC_<GLIBC>, as a library built against that glibc would have it.
+fake_alloc() {
+	local tree so
+	tree=$(mktemp -d "$BATS_TEST_TMPDIR/deb.XXXXXX")
+	so=$tree/usr/lib/x86_64-linux-gnu/libfakealloc.so.1
+	mkdir -p "$tree/DEBIAN" "${so%/*}" "$1/$2"
+	cp "$ROOT/build/fakealloc/$4/libfakealloc.so.1" "$so"
+	if [ -n "${5:-}" ]; then
+		GLIBC=$5 perl -0777 -pi -e 's/GLIBC_2\.2\.5\0/GLIBC_$ENV{GLIBC}\0\0/g' "$so"
+	fi
+	cat > "$tree/DEBIAN/control" <<CONTROL
+Package: libfakealloc1
+Version: $3
+Architecture: amd64
+Maintainer: memrepro tests <tests@invalid>
+Description: fixture allocator for memrepro's allocator spec tests
+CONTROL
+	dpkg-deb --root-owner-group -Zgzip --build "$tree" "$1/$2/libfakealloc1_$3_amd64.deb" >/dev/null
+	rm -rf "$tree"
+}
+
+# The fixture allocator in the user's registry.
+fake_registry() {
+	export XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config
+	mkdir -p "$XDG_CONFIG_HOME/memrepro"
+	printf '%s\n' '[fakealloc]' 'library = libfakealloc.so.1' 'package = libfakealloc1' \
+		'options = none' 'default = no' > "$XDG_CONFIG_HOME/memrepro/allocators"
+}
+
+@test "allocator specs: NAME@VERSION and NAME@RELEASE from the releases, the release normalised to its version" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the fixture archive"
+	fake_registry
+	fake_alloc "$BATS_TEST_TMPDIR/archive" bookworm 1.0-1 1.0
+	fake_alloc "$BATS_TEST_TMPDIR/archive" trixie 2.0-1 2.0
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive run -0 mrf run showenv --repeat 1 \
+		--axis allocator=fakealloc@1.0,fakealloc@trixie
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" config
+	[ "$output" = "allocator=fakealloc@1.0,thp=never
+allocator=fakealloc@2.0,thp=never" ]
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome
+	[ "$(echo "$output" | sort -u)" = ok ]
+	env=$BATS_TEST_TMPDIR/out/env.tsv
+	so=$XDG_CACHE_HOME/memrepro/pkgs/libfakealloc1_2.0-1/usr/lib/x86_64-linux-gnu/libfakealloc.so.1
+	run -0 grep -x $'allocator.fakealloc@2.0.package\tlibfakealloc1 2.0-1' "$env"
+	run -0 grep -x $'allocator.fakealloc@2.0.release\ttrixie' "$env"
+	run -0 grep -x $'allocator.fakealloc@2.0.path\t'"$so" "$env"
+	sha=$(sha256sum "$BATS_TEST_TMPDIR/archive/trixie/libfakealloc1_2.0-1_amd64.deb" | cut -d' ' -f1)
+	run -0 grep -x $'allocator.fakealloc@2.0.sha256\t'"$sha" "$env"
+	run -0 grep -x $'allocator.fakealloc@1.0.release\tbookworm' "$env"
+	run -0 grep -Fx "LD_PRELOAD=$so" "$BATS_TEST_TMPDIR/out/logs/showenv/allocator-fakealloc@2.0.1.log"
+}
+
+@test "allocator specs: a version no release has exits 2 naming those there are" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the fixture archive"
+	fake_registry
+	fake_alloc "$BATS_TEST_TMPDIR/archive" bookworm 1.0-1 1.0
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive run -2 mrf run showenv --axis allocator=fakealloc@9.9
+	[[ "$output" == *"--axis allocator: fakealloc@9.9: "*"bookworm 1.0"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "allocator specs: a library that needs a newer glibc than the config's is skipped, naming the libc that runs it" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the fixture archive"
+	command -v perl >/dev/null || skip "no perl to rewrite the fixture's version need"
+	fake_registry
+	fake_alloc "$BATS_TEST_TMPDIR/archive" sid 3.0-1 2.0 2.99
+	fake_libc "$BATS_TEST_TMPDIR/archive" 2.99
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive run -0 mrf run showenv --repeat 1 \
+		--axis allocator=glibc,fakealloc@3.0
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome '$(idx["config"]) ~ /fakealloc/'
+	[ "$output" = skipped ]
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" detail '$(idx["config"]) ~ /fakealloc/'
+	[ "$output" = "fakealloc@3.0 (libfakealloc1 3.0-1 of sid) needs glibc 2.99 (GLIBC_2.99), this config's is $HOST: run it with --axis libc=2.99" ]
+	run -0 grep -x $'allocator.fakealloc@3.0.glibc_need\t2.99' "$BATS_TEST_TMPDIR/out/env.tsv"
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome '$(idx["config"]) ~ /glibc/'
+	[ "$output" = ok ]
+}
