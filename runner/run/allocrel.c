@@ -2,14 +2,19 @@
 #include "run/allocrel.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "release/release.h"
+#include "run/capture.h"
+#include "run/env.h"
 #include "run/libc.h"
+#include "run/matrix.h"
 #include "run/registry.h"
 
 /* Sections larger than this are not a library's version needs. */
@@ -242,25 +247,103 @@ glibc_for(const char *need)
 	return best;
 }
 
+/* One allocator probed under one other glibc: NULL reason, it loads. */
+struct pair {
+	const struct mr_alloc *a;
+	const struct mr_libc *l;
+	char *why;
+};
+
+static struct pair *pairs;
+static int npairs;
+
+#define PROBE_TIMEOUT_MS 10000
+
+/* Does a's library load under l's loader?  The runner re-executed through
+ * that loader with the library preloaded (the probe of alloc.h): a
+ * preload the loader refuses is otherwise only a warning on stderr, and
+ * the case would run on the C library's malloc.  NULL, or the reason
+ * (fresh). */
+static char *
+probe_under(const struct mr_alloc *a, const struct mr_libc *l, const char *self_exe)
+{
+	char *pre = esprintf("LD_PRELOAD=%s", a->path), *args[] = { (char *)self_exe,
+		(char *)"__probe-alloc", a->path, NULL }, **argv, *env3[3], *why = NULL;
+	const char *extra[] = { pre, NULL };
+	char **env = mr_spawn_env(extra);
+	struct strbuf out = { 0 };
+	int status = 0, rc, i;
+
+	argv = mr_libc_argv(l, args, a->path, env3);
+	for (i = 0; i < 3; i++)
+		free(env3[i]);
+	/* stderr too: the loader says there why it refused the preload */
+	rc = mr_spawn_capture(argv, env, PROBE_TIMEOUT_MS, 65536, 2, &out, &status);
+	if (rc < 0) {
+		why = esprintf("%s under glibc %s: probe failed: %s", a->spec, l->version, strerror(-rc));
+	} else if (!out.s || strncmp(out.s, "ok\t", 3) != 0) {
+		const char *m = out.s && *out.s ? out.s : NULL;
+
+		if (m && strncmp(m, "error\t", 6) == 0)
+			m += 6;
+		if (m)
+			why = esprintf("%s does not load under glibc %s: %.*s", a->spec, l->version,
+				       (int)strcspn(m, "\n"), m);
+		else
+			why = esprintf("%s does not load under glibc %s (the probe said nothing, %s %d)",
+				       a->spec, l->version, WIFSIGNALED(status) ? "signal" : "exit",
+				       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	}
+	sb_free(&out);
+	mr_spawn_env_free(env);
+	mr_matrix_argv_free(argv);
+	free(pre);
+	return why;
+}
+
 char *
-mr_allocrel_skip(const struct mr_alloc *a, const char *libc)
+mr_allocrel_skip(const struct mr_alloc *a, const struct mr_libc *l, const char *self_exe)
 {
 	static char *need_cache, *run_cache;
-	const char *on = libc ? libc : gnu_get_libc_version();
+	const char *on = l && !l->host ? l->version : gnu_get_libc_version();
+	int i;
 
-	if (!a->glibc_need || mr_libc_cmp(a->glibc_need, on) <= 0)
-		return NULL;
-	if (!need_cache || strcmp(need_cache, a->glibc_need) != 0) {
-		free(need_cache);
-		free(run_cache);
-		need_cache = estrdup(a->glibc_need);
-		run_cache = glibc_for(a->glibc_need);
-	}
-	if (run_cache)
-		return esprintf("%s (%s %s of %s) needs glibc %s (GLIBC_%s), this config's is %s: run it with --axis libc=%s",
+	if (a->glibc_need && mr_libc_cmp(a->glibc_need, on) > 0) {
+		if (!need_cache || strcmp(need_cache, a->glibc_need) != 0) {
+			free(need_cache);
+			free(run_cache);
+			need_cache = estrdup(a->glibc_need);
+			run_cache = glibc_for(a->glibc_need);
+		}
+		if (run_cache)
+			return esprintf("%s (%s %s of %s) needs glibc %s (GLIBC_%s), this config's is %s: run it with --axis libc=%s",
+					a->spec, a->package, a->pkg_version, a->release, a->glibc_need,
+					a->glibc_need, on, run_cache);
+		return esprintf("%s (%s %s of %s) needs glibc %s (GLIBC_%s), this config's is %s: run it with --axis libc=<a glibc of %s or later>",
 				a->spec, a->package, a->pkg_version, a->release, a->glibc_need,
-				a->glibc_need, on, run_cache);
-	return esprintf("%s (%s %s of %s) needs glibc %s (GLIBC_%s), this config's is %s: run it with --axis libc=<a glibc of %s or later>",
-			a->spec, a->package, a->pkg_version, a->release, a->glibc_need,
-			a->glibc_need, on, a->glibc_need);
+				a->glibc_need, on, a->glibc_need);
+	}
+	if (!l || l->host || l->missing || a->missing || !a->preload || !a->path)
+		return NULL;
+	for (i = 0; i < npairs; i++)
+		if (pairs[i].a == a && pairs[i].l == l)
+			return pairs[i].why ? estrdup(pairs[i].why) : NULL;
+	pairs = erealloc(pairs, (size_t)(npairs + 1) * sizeof *pairs);
+	pairs[npairs].a = a;
+	pairs[npairs].l = l;
+	pairs[npairs].why = probe_under(a, l, self_exe);
+	npairs++;
+	return pairs[npairs - 1].why ? estrdup(pairs[npairs - 1].why) : NULL;
+}
+
+void
+mr_allocrel_free(void)
+{
+	int i;
+
+	for (i = 0; i < npairs; i++)
+		free(pairs[i].why);
+	free(pairs);
+	pairs = NULL;
+	npairs = 0;
 }

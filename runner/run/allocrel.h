@@ -16,6 +16,7 @@
 #include "core/util.h"
 #include "run/alloc.h"
 #include "run/axes.h"
+#include "run/libc.h"
 
 /* Fetch the library of a (entry set, spec "NAME@WANT") into the cache:
  * sets a->fetched_package, release, sha256, glibc_need and version (the
@@ -36,8 +37,13 @@ char *mr_allocrel_glibc_need(const char *path);
 int mr_allocrel_normalise(const struct mr_matrix_axis *ax, int nax,
 			  struct mr_matrix_axis **out, struct strbuf *err);
 
-/* The reason a config on glibc libc (its version) skips a: a's library
- * needs a newer glibc.  Fresh string, or NULL when it can run. */
-char *mr_allocrel_skip(const struct mr_alloc *a, const char *libc);
+/* The reason a config on glibc l (NULL: the host's) skips a, or NULL
+ * when it can run: a's library needs a newer glibc (naming the release
+ * glibc that would run it), or does not load under l's loader (probed
+ * once per pair, self_exe re-executed through it).  Fresh string. */
+char *mr_allocrel_skip(const struct mr_alloc *a, const struct mr_libc *l, const char *self_exe);
+
+/* Forget the probes of mr_allocrel_skip (the end of a session). */
+void mr_allocrel_free(void);
 
 #endif

@@ -100,7 +100,7 @@ job_prepare(struct session *s, struct job *j)
 	const struct mr_session_opts *o = s->o;
 	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
 	const struct mr_libc *l = j->cf->libc ? mr_libc_find(j->cf->libc) : NULL;
-	char *need = mr_allocrel_skip(a, l && !l->host ? l->version : NULL);
+	char *need = mr_allocrel_skip(a, l, o->self_exe);
 	const char *skip = a->missing ? a->missing : l && l->missing ? l->missing : need;
 	int nx = 0, i;
 
@@ -604,6 +604,7 @@ mr_session_run(const struct mr_session_opts *o)
 	for (i = 0; i < built; i++)
 		mr_matrix_free(&mats[i]);
 	free(mats);
+	mr_allocrel_free();
 	mr_libc_free_all();
 	if (cases)
 		mr_select_free(cases, ncases);
