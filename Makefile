@@ -80,6 +80,7 @@ RUNNER_SRC := \
 	runner/proto/record.c \
 	runner/proto/schema.c \
 	runner/run/axes.c \
+	runner/run/tunables.c \
 	runner/run/matrix.c \
 	runner/run/libc.c \
 	runner/run/allocrel.c \

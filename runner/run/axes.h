@@ -30,37 +30,16 @@ void mr_matrix_axis_free(struct mr_matrix_axis *a);
 /* Check every option against the cases it will apply to: a key some case
  * knows (or allocator, or glibc.*), values each such case allows.  A case
  * without the key ignores the option.  A glibc.* key must be a tunable
- * glibc lists (mr_matrix_check_tunable, listed by the loader
- * mr_matrix_ldso names, run with --list-tunables).  Returns 0, or -1 with
- * a message naming the key or value and listing the valid ones in err. */
+ * glibc lists (tunables.h), checked here against the host's loader when
+ * the host's glibc runs some config (the session checks every other glibc
+ * of the libc axis); libc values must be versions; an allocator option
+ * must be of an allocator that takes options and some config has.
+ * Returns 0, or -1 with a message naming the key or value and listing the
+ * valid ones in err. */
 int mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 			 const struct mr_matrix_axis *ax, int nax,
 			 struct strbuf *err);
 
-/* Every glibc.* axis checked against the tunables ldso (of glibc
- * version, for messages) lists, as mr_matrix_check_tunable does.  ldso
- * NULL: none to ask.  mr_matrix_check_axes does this for the host's
- * loader (when the host's glibc runs some config); the session for each
- * other glibc of the libc axis.  0, or -1 with the message in err. */
-int mr_matrix_check_tunables(const struct mr_matrix_axis *ax, int nax, const char *ldso,
-			     const char *version, struct strbuf *err);
-
-/* The dynamic loader whose tunables are the valid glibc.* keys:
- * $MEMREPRO_LDSO, else the runner's own (its PT_INTERP, which the cases,
- * built by the same toolchain, have too), else NULL. */
-const char *mr_matrix_ldso(void);
-
-/* Whether val is a value glibc takes for tunable key, by listing: the
- * output of `ld.so --list-tunables` ("glibc.malloc.arena_max: 0x0 (min:
- * 0x1, max: 0xffffffffffffffff)" per line), or NULL where the loader
- * cannot list (glibc < 2.33): then only the glibc.malloc.* tunables of
- * glibc's manual up to 2.32 are known, and values are checked as numbers,
- * without bounds.  A number is read as glibc reads it (decimal, 0x hex, 0
- * octal, a sign; all of it); a numeric tunable's value must be within the
- * listed min and max; a string tunable takes any value.  Returns 0, or -1
- * with a message naming key (and val) in err. */
-int mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
-			    struct strbuf *err);
 
 /* How an allocator's options reach it (mr_matrix_option_var). */
 enum {

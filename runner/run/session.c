@@ -22,6 +22,7 @@
 #include "run/select.h"
 #include "run/spawn.h"
 #include "run/term.h"
+#include "run/tunables.h"
 #include "core/util.h"
 
 /* Timeouts are capped (a month) so that deadlines in ns cannot overflow. */
