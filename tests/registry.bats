@@ -138,7 +138,7 @@ reg() {
 		printf '%b' "$1" > "$f"
 		run -2 mr describe ok --cases "$FIX" --allocators "$f"
 		echo "# $1 -> $output"
-		[[ "$output" == *"$f:$2: $3"* ]] || false
+		[[ "$output" == "$f:$2: $3"* ]] || false
 	}
 	check_bad 'library = x\n' 1:1 "a field outside an entry"
 	check_bad '# c\n[Bad]\nlibrary = x\n' 2:2 "bad allocator name 'Bad'"
