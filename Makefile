@@ -258,6 +258,7 @@ fuzz: all
 
 LINT_SRC = $(LIB_SRC) $(RUNNER_SRC) $(FUZZ:%=fuzz/%.c) fuzz/fuzz_util.c fuzz/replay.c \
 	$(wildcard tests/fixtures/*.c) \
+	$(wildcard tests/fixtures/lib/*.c) \
 	$(UNIT:%=tests/unit/%.c)
 
 deps-lint:
