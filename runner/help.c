@@ -134,11 +134,13 @@ static const struct {
 	{ O_AXIS,
 	  "  --axis KEY=V1[,V2...]  set the values of an axis, or fix a parameter\n"
 	  "                         (repeatable, each KEY once).  KEY is\n"
-	  "                         allocator (registry names, NAME@VERSION or\n"
-	  "                         NAME@RELEASE: jemalloc@5.2.1, jemalloc@sid),\n"
-	  "                         libc (glibc versions: 2.36,2.41,2.43; other\n"
-	  "                         than the host's run through that release's\n"
-	  "                         loader), glibc.<namespace>.<tunable> (passed in\n"
+	  "                         allocator (a name of the allocator registry;\n"
+	  "                         default glibc,jemalloc,tcmalloc,mimalloc;\n"
+	  "                         NAME@VERSION or NAME@RELEASE: jemalloc@5.2.1,\n"
+	  "                         jemalloc@sid), libc (glibc versions:\n"
+	  "                         2.36,2.41,2.43; other than the host's run\n"
+	  "                         through that release's loader),\n"
+	  "                         glibc.<namespace>.<tunable> (passed in\n"
 	  "                         GLIBC_TUNABLES, part of the config),\n"
 	  "                         NAME.<option> (an allocator's option, in its\n"
 	  "                         configs only: jemalloc.dirty_decay_ms=-1 into\n"
@@ -169,9 +171,15 @@ static const struct {
 	  "                         whether THP or an allocator's 2 MiB alignment\n"
 	  "                         costs a page more, run to run)\n" },
 	{ O_ALLOC,
-	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
-	  "                         from another library, e.g.\n"
+	  "  --alloc NAME=LIBRARY   load allocator NAME from LIBRARY (a soname the\n"
+	  "                         loader finds, or a path), adding NAME to the\n"
+	  "                         registry or replacing its library, e.g.\n"
 	  "                         tcmalloc=libtcmalloc.so.4 (repeatable)\n" },
+	{ O_ALLOCATORS,
+	  "  --allocators FILE      more allocator registry entries, read after\n"
+	  "                         etc/allocators and ~/.config/memrepro/allocators\n"
+	  "                         (an entry replaces the one of its name; format:\n"
+	  "                         docs/formats.md, Allocators)\n" },
 	{ O_PROFILE,
 	  "  --profile quick|full   parameter values: quick ones or the defaults\n"
 	  "                         (default: full for run and describe, quick for\n"

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -138,11 +139,13 @@ load_registry(const struct mr_args *o, const struct mr_paths *p, struct mr_regis
 	char *shipped = mr_registry_default_file(p->exe_dir);
 	int i, rc = mr_registry_load(r, shipped, o->allocators, &err);
 
-	for (i = 0; rc == 0 && i < o->nallocs; i++)
-		rc = mr_registry_set(r, o->allocs[i], &err);
+	/* "FILE:LINE:COL: message" as a compiler writes it (formats.md) */
 	if (rc < 0)
-		weprintf("%s", err.s);
-	else
+		fprintf(stderr, "%s\n", err.s);
+	for (i = 0; rc == 0 && i < o->nallocs; i++)
+		if ((rc = mr_registry_set(r, o->allocs[i], &err)) < 0)
+			weprintf("%s", err.s);
+	if (rc == 0)
 		mr_registry_use(r);
 	sb_free(&err);
 	free(shipped);
