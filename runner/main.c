@@ -17,12 +17,15 @@
 #include "help.h"
 #include "check/check.h"
 #include "out/compare.h"
+#include "out/format.h"
 #include "out/plot.h"
 #include "out/report.h"
 #include "out/trend.h"
 #include "proto/cases.h"
 #include "results/merge.h"
 #include "results/write.h"
+#include "release/cmd.h"
+#include "run/registry.h"
 #include "run/select.h"
 #include "run/session.h"
 #include "run/spawn.h"
@@ -47,6 +50,8 @@ static int cmd_report(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_compare(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_trend(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_merge(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_versions(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
 
 static const struct mr_command commands[] = {
 	{ .name = "list", .run = cmd_list, .help = &mr_help_list,
@@ -77,6 +82,11 @@ static const struct mr_command commands[] = {
 	  .needs = "merge needs --out DIR and the shards' results directories",
 	  .allowed = O_OUT | O_VERBOSE, .min_names = 1, .max_names = -1,
 	  .needs_out = 1, .reads = 1 },
+	{ .name = "versions", .run = cmd_versions, .help = &mr_help_versions,
+	  .allowed = O_FORMAT | O_VERBOSE, .max_names = -1, .reads = -1 },
+	{ .name = "fetch", .run = cmd_fetch, .help = &mr_help_fetch,
+	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie)",
+	  .allowed = O_VERBOSE, .min_names = 1, .max_names = -1, .reads = -1 },
 };
 #define NCMD ((int)(sizeof commands / sizeof commands[0]))
 
@@ -443,6 +453,61 @@ cmd_merge(const struct mr_args *o, const struct mr_paths *p)
 {
 	(void)p;
 	return mr_merge(o->out, (const char *const *)o->names, o->nnames);
+}
+
+/* --- versions, fetch ------------------------------------------------- */
+
+/* The run's registry (main may have loaded it), else the shipped file and
+ * the user's: into *own, which the caller frees.  NULL (printed) when it
+ * cannot be read. */
+static const struct mr_registry *
+registry(const struct mr_paths *p, struct mr_registry *own)
+{
+	struct strbuf err = { 0 };
+	char *file;
+	int rc;
+
+	memset(own, 0, sizeof *own);
+	if (mr_registry_current())
+		return mr_registry_current();
+	file = mr_registry_default_file(p->exe_dir);
+	rc = mr_registry_load(own, file, NULL, &err);
+	free(file);
+	if (rc < 0) {
+		weprintf("%s", err.s);
+		sb_free(&err);
+		return NULL;
+	}
+	return own;
+}
+
+static int
+cmd_versions(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct mr_registry own;
+	const struct mr_registry *r = registry(p, &own);
+	int rc;
+
+	if ((o->given & O_FORMAT) && o->format != MR_FMT_HUMAN && o->format != MR_FMT_JSON) {
+		weprintf("versions --format: want human or json");
+		mr_registry_free(&own);
+		return MR_USAGE;
+	}
+	rc = r ? mr_release_cmd_versions(r, (const char *const *)o->names, o->nnames,
+					 o->format == MR_FMT_JSON) : MR_USAGE;
+	mr_registry_free(&own);
+	return rc;
+}
+
+static int
+cmd_fetch(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct mr_registry own;
+	const struct mr_registry *r = registry(p, &own);
+	int rc = r ? mr_release_cmd_fetch(r, (const char *const *)o->names, o->nnames) : MR_USAGE;
+
+	mr_registry_free(&own);
+	return rc;
 }
 
 /* A command that reads results directories and runs nothing: while a

@@ -535,6 +535,7 @@ apt_tree(int rel, struct strbuf *why)
 		  "Dir::State \"%s/state\";\n"
 		  "Dir::State::status \"%s/state/status\";\n"
 		  "Dir::Cache \"%s/cache\";\n"
+		  "Dir::Cache::srcpkgcache \"\";\n"
 		  "Dir::Log \"%s/log\";\n"
 		  "APT::Architecture \"amd64\";\n"
 		  "APT::Architectures { \"amd64\"; };\n"
