@@ -412,7 +412,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 				if (!iwhy[i].len)
 					sb_add(&iwhy[i], "index cannot be read");
 				if (pass == 0) {
-					sb_printf(why, "%s", iwhy[i].s);
+					sb_printf(why, "%s: %s", rels.name[i], iwhy[i].s);
 					rc = MR_REL_CANNOT;
 				}
 				continue;

@@ -58,8 +58,8 @@ timeout_of(long ms)
 	return ms;
 }
 
-/* The lines of out that apt marks as errors or warnings ("E: ", "W: "),
- * at most 3, joined by "; ", else its last line, into why. */
+/* The first line of out that apt marks as an error or warning ("E: ", "W: "),
+ * the first, else its last line, into why. */
 static void
 gist(const char *out, struct strbuf *why)
 {
@@ -78,7 +78,7 @@ gist(const char *out, struct strbuf *why)
 			continue;
 		last = p;
 		lastlen = len;
-		if (n < 3 && len > 3 && (p[0] == 'E' || p[0] == 'W') && p[1] == ':' && p[2] == ' ')
+		if (n < 1 && len > 3 && (p[0] == 'E' || p[0] == 'W') && p[1] == ':' && p[2] == ' ')
 			sb_printf(why, "%s%.*s", n++ ? "; " : "", (int)len, p);
 	}
 	if (n == 0 && last)
@@ -498,6 +498,8 @@ static char *
 apt_tree(int rel, struct strbuf *why)
 {
 	static unsigned char updated[64]; /* per release: once per process */
+	static struct strbuf offline;     /* a "no network" failure seen */
+	static const char *offline_rel;   /* for that release */
 	static const char *const sub[] = { "etc/apt.conf.d", "etc/preferences.d",
 		"etc/trusted.gpg.d", "etc/sources.list.d", "state/lists/partial",
 		"cache/archives/partial", "log" };
@@ -572,6 +574,13 @@ apt_tree(int rel, struct strbuf *why)
 	lists = esprintf("%s/state/lists", root);
 	fresh = !changed && has_lists(lists) && stat(stamp, &st) == 0 &&
 		time(NULL) - st.st_mtime < LISTS_MAX_AGE;
+	if (!fresh && offline.len && !has_lists(lists)) {
+		/* the mirror did not answer for another release: not again */
+		sb_printf(why, "%s (as for %s)", offline.s, offline_rel);
+		free(stamp);
+		free(lists);
+		goto fail;
+	}
 	if (!fresh && !(rel < 64 && updated[rel])) {
 		const char *argv[] = { "apt-get", "-q", "update", NULL };
 		struct strbuf out = { 0 }, err = { 0 };
@@ -583,9 +592,21 @@ apt_tree(int rel, struct strbuf *why)
 		if (ok) {
 			write_file(stamp, "");
 		} else if (!has_lists(lists)) {
+			/* apt-get update exits 0 when it could not fetch at all */
+			size_t at = why->len;
+
 			classify(out.s ? out.s : "", why);
-			sb_printf(why, "apt-get update for %s failed: %s", name,
-				  err.s ? err.s : "no Packages list fetched");
+			if (strncmp(why->s + at, "no network: ", 12) == 0 && !offline.len) {
+				sb_add(&offline, "no network: the mirror does not answer");
+				offline_rel = name;
+			}
+			sb_add(why, "apt-get update failed: ");
+			if (err.s)
+				sb_add(why, err.s);
+			else if (out.s)
+				gist(out.s, why);
+			else
+				sb_add(why, "no Packages list fetched");
 			sb_free(&out);
 			sb_free(&err);
 			free(stamp);
