@@ -90,7 +90,7 @@ int
 mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, int n,
 			int json)
 {
-	const char **list, *pkgs[MAX_REL];
+	const char **list, *pkgs[MAX_REL] = { 0 };
 	int nl = 0, i, k, rc = MR_OK, first = 1;
 
 	if (init() < 0)
@@ -199,14 +199,16 @@ mr_release_cmd_fetch(const struct mr_registry *r, const char *const *specs, int 
 	}
 	for (i = 0; i < n; i++) {
 		const struct mr_registry_entry *e;
-		const char *word, *pkgs[MAX_REL];
+		const char *word = NULL, *pkgs[MAX_REL] = { 0 };
 		struct mr_release_pkg p;
 		struct strbuf why = { 0 };
-		char *name, *file = NULL, *dir = NULL;
+		char *name = NULL, *file = NULL, *dir = NULL;
 		int g;
 
-		split_spec(specs[i], &name, &word);
-		lookup(r, name, &e);
+		if (split_spec(specs[i], &name, &word) < 0 || lookup(r, name, &e) < 0) {
+			free(name);
+			return MR_USAGE; /* checked above: never */
+		}
 		mr_release_packages(e, pkgs);
 		g = mr_release_get(pkgs, word, &p, &why);
 		if (g == MR_REL_NOVERSION) {

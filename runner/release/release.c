@@ -475,7 +475,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 int
 mr_release_get_libc(const char *want, struct mr_release_pkg *out, struct strbuf *why)
 {
-	const char *pkgs[MAX_RELEASES];
+	const char *pkgs[MAX_RELEASES] = { 0 };
 	int i;
 
 	if (mr_release_init(NULL, why) < 0)

@@ -262,18 +262,19 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in dir ending in suffix, sorted (at most MAX_DEBS); -errno. */
+/* The names in dir ending in suffix, sorted (at most MAX_DEBS), into
+ * *names (always allocated: free with free_names(*names, n < 0 ? 0 : n));
+ * their number or -errno. */
 static int
 list_dir(const char *dir, const char *suffix, char ***names)
 {
-	DIR *d = opendir(dir);
+	DIR *d;
 	struct dirent *de;
 	int n = 0;
 
-	*names = NULL;
-	if (!d)
-		return -errno;
 	*names = ecalloc(MAX_DEBS, sizeof **names);
+	if (!(d = opendir(dir)))
+		return errno > 0 ? -errno : -EIO;
 	while (n < MAX_DEBS && (de = readdir(d)) != NULL)
 		if (de->d_name[0] != '.' && has_suffix(de->d_name, suffix))
 			(*names)[n++] = estrdup(de->d_name);
@@ -332,11 +333,13 @@ dir_index(const char *src, int rel, const char *package, struct mr_rel_index *ix
 	int n = list_dir(dir, ".deb", &names), i;
 
 	if (n == -ENOENT) {
+		free(names);
 		free(dir);
 		return 0; /* the release has nothing */
 	}
 	if (n < 0) {
 		sb_printf(why, "MEMREPRO_RELEASES: %s: %s", dir, strerror(-n));
+		free(names);
 		free(dir);
 		return -1;
 	}
@@ -469,10 +472,7 @@ has_lists(const char *dir)
 	char **names;
 	int n = list_dir(dir, "_Packages", &names);
 
-	if (n > 0)
-		free_names(names, n);
-	else
-		free(names);
+	free_names(names, n < 0 ? 0 : n);
 	return n > 0;
 }
 
@@ -696,9 +696,8 @@ take_deb(const char *tmp, const char *debdir, const char *want_sha, char **deb,
 
 	if (n != 1) {
 		sb_printf(why, "%s: %s .deb files after the download, not one", tmp,
-			  n < 0 ? "no" : n == 0 ? "no" : "several");
-		if (n >= 0)
-			free_names(names, n);
+			  n <= 0 ? "no" : "several");
+		free_names(names, n < 0 ? 0 : n);
 		return -1;
 	}
 	from = esprintf("%s/%s", tmp, names[0]);
@@ -775,8 +774,7 @@ mr_rel_source_fetch(int rel, const char *package, const struct mr_rel_cand *c,
 			unlink(f);
 			free(f);
 		}
-		if (n >= 0)
-			free_names(names, n);
+		free_names(names, n < 0 ? 0 : n);
 		rmdir(tmp);
 	}
 	free(conf);
