@@ -492,6 +492,15 @@ classify(const char *out, struct strbuf *why)
 		sb_add(why, "no network: ");
 }
 
+/* Whether apt-get update's output tells of an index it could not fetch
+ * (it exits 0 then, and keeps the lists it had). */
+static int
+fetch_failed(const char *out)
+{
+	return strncmp(out, "Err:", 4) == 0 || strstr(out, "\nErr:") ||
+	       strstr(out, "Failed to fetch") || strstr(out, "Some index files failed");
+}
+
 /* CACHE/apt/<release>/apt.conf, the tree made and its lists fresh: the
  * path (fresh), or NULL with why. */
 static char *
@@ -509,7 +518,7 @@ apt_tree(int rel, struct strbuf *why)
 	struct strbuf text = { 0 }, old = { 0 };
 	struct stat st;
 	size_t i;
-	int fresh, changed, e;
+	int fresh, recent, changed, e;
 
 	free(cache);
 	for (i = 0; i < sizeof sub / sizeof sub[0]; i++) {
@@ -521,9 +530,31 @@ apt_tree(int rel, struct strbuf *why)
 			goto fail;
 		}
 	}
-	if (!(m = mirror(why)))
-		goto fail;
-	/* the tree's files, rewritten each time (the mirror may have moved) */
+	/* lists updated within the day, from the mirror that was asked for,
+	 * serve without asking the host's apt for its mirror again (that takes
+	 * seconds) */
+	stamp = esprintf("%s/updated", root);
+	lists = esprintf("%s/state/lists", root);
+	src = esprintf("%s/etc/sources.list", root);
+	{
+		struct stat sst;
+
+		/* and the sources not written since (by a failed update) */
+		recent = has_lists(lists) && stat(stamp, &st) == 0 &&
+			 time(NULL) - st.st_mtime < LISTS_MAX_AGE && stat(src, &sst) == 0 &&
+			 (sst.st_mtime < st.st_mtime ||
+			  (sst.st_mtime == st.st_mtime && sst.st_mtim.tv_nsec <= st.st_mtim.tv_nsec));
+	}
+	m = NULL;
+	if (!recent || (getenv("MEMREPRO_MIRROR") && *getenv("MEMREPRO_MIRROR"))) {
+		if (!(m = mirror(why))) {
+			free(stamp);
+			free(lists);
+			free(src);
+			goto fail;
+		}
+	}
+	/* apt.conf rewritten each time, sources.list when the mirror moved */
 	sb_printf(&text,
 		  "Dir::Etc \"%s/etc\";\n"
 		  "Dir::Etc::sourcelist \"sources.list\";\n"
@@ -554,26 +585,27 @@ apt_tree(int rel, struct strbuf *why)
 	if (!e && stat(p, &st) < 0)
 		e = write_file(p, "");
 	free(p);
-	src = esprintf("%s/etc/sources.list", root);
-	sb_printf(&text, "deb [signed-by=%s%s%s] %s %s main\n", mr_rel_keyring(),
-		  *opts ? " " : "", opts, m, name);
-	free(m);
-	read_small(src, 65536, &old);
-	changed = !old.s || strcmp(old.s, text.s) != 0;
-	if (!e && changed)
-		e = write_file(src, text.s);
+	changed = 0;
+	if (m) {
+		sb_printf(&text, "deb [signed-by=%s%s%s] %s %s main\n", mr_rel_keyring(),
+			  *opts ? " " : "", opts, m, name);
+		free(m);
+		read_small(src, 65536, &old);
+		changed = !old.s || strcmp(old.s, text.s) != 0;
+		if (!e && changed)
+			e = write_file(src, text.s);
+		sb_free(&text);
+		sb_free(&old);
+	}
 	free(src);
-	sb_free(&text);
-	sb_free(&old);
 	if (e < 0) {
 		sb_printf(why, "cache %s: %s", root, strerror(-e));
+		free(stamp);
+		free(lists);
 		goto fail;
 	}
 	/* lists: updated when missing, over a day old, or the source changed */
-	stamp = esprintf("%s/updated", root);
-	lists = esprintf("%s/state/lists", root);
-	fresh = !changed && has_lists(lists) && stat(stamp, &st) == 0 &&
-		time(NULL) - st.st_mtime < LISTS_MAX_AGE;
+	fresh = recent && !changed;
 	if (!fresh && offline.len && !has_lists(lists)) {
 		/* the mirror did not answer for another release: not again */
 		sb_printf(why, "%s (as for %s)", offline.s, offline_rel);
@@ -585,14 +617,15 @@ apt_tree(int rel, struct strbuf *why)
 		const char *argv[] = { "apt-get", "-q", "update", NULL };
 		struct strbuf out = { 0 }, err = { 0 };
 		int ok = mr_rel_helper(NULL, argv, conf, MR_REL_T_UPDATE, 1, &out, &err) == 0 &&
-			 has_lists(lists);
+			 has_lists(lists) && !fetch_failed(out.s ? out.s : "");
 
 		if (rel < 64)
 			updated[rel] = 1;
 		if (ok) {
 			write_file(stamp, "");
-		} else if (!has_lists(lists)) {
-			/* apt-get update exits 0 when it could not fetch at all */
+		} else if (!has_lists(lists) || changed) {
+			/* apt-get update exits 0 when it could not fetch at all;
+			 * lists of another mirror do not match the sources */
 			size_t at = why->len;
 
 			classify(out.s ? out.s : "", why);
