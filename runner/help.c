@@ -127,7 +127,7 @@ const struct mr_help mr_help_merge = {
 };
 
 const struct mr_help mr_help_versions = {
-	"memrepro versions [--format human|json] [NAME...]",
+	"memrepro versions [--allocators FILE] [--format human|json] [NAME...]",
 	"What each Debian release (etc/releases: bullseye, bookworm, trixie,\n"
 	"sid) has of each NAME (an allocator of the registry, or libc; all of\n"
 	"them when none is named): a row per NAME and release with the\n"
@@ -147,7 +147,7 @@ const struct mr_help mr_help_versions = {
 };
 
 const struct mr_help mr_help_fetch = {
-	"memrepro fetch SPEC...",
+	"memrepro fetch [--allocators FILE] SPEC...",
 	"Fetch packages of other releases into the cache\n"
 	"(${XDG_CACHE_HOME:-~/.cache}/memrepro) and unpack them, no root\n"
 	"needed.  SPEC is NAME@VERSION (the upstream version: the oldest\n"
@@ -174,7 +174,8 @@ static const struct {
 	{ O_AXIS,
 	  "  --axis KEY=V1[,V2...]  set the values of an axis, or fix a parameter\n"
 	  "                         (repeatable, each KEY once).  KEY is\n"
-	  "                         allocator (glibc|jemalloc|tcmalloc|mimalloc),\n"
+	  "                         allocator (a name of the allocator registry;\n"
+	  "                         default glibc,jemalloc,tcmalloc,mimalloc),\n"
 	  "                         glibc.<namespace>.<tunable> (passed in\n"
 	  "                         GLIBC_TUNABLES, part of the config), or a case\n"
 	  "                         parameter (values must be allowed by each case\n"
@@ -202,9 +203,15 @@ static const struct {
 	  "                         whether THP or an allocator's 2 MiB alignment\n"
 	  "                         costs a page more, run to run)\n" },
 	{ O_ALLOC,
-	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
-	  "                         from another library, e.g.\n"
+	  "  --alloc NAME=LIBRARY   load allocator NAME from LIBRARY (a soname the\n"
+	  "                         loader finds, or a path), adding NAME to the\n"
+	  "                         registry or replacing its library, e.g.\n"
 	  "                         tcmalloc=libtcmalloc.so.4 (repeatable)\n" },
+	{ O_ALLOCATORS,
+	  "  --allocators FILE      more allocator registry entries, read after\n"
+	  "                         etc/allocators and ~/.config/memrepro/allocators\n"
+	  "                         (an entry replaces the one of its name; format:\n"
+	  "                         docs/formats.md, Allocators)\n" },
 	{ O_PROFILE,
 	  "  --profile quick|full   parameter values: quick ones or the defaults\n"
 	  "                         (default: full for run and describe, quick for\n"

@@ -164,6 +164,16 @@ sha() {
 	[ ! -d "$CACHE/pkgs" ] || [ -z "$(ls "$CACHE/pkgs")" ]
 }
 
+@test "an allocator of --allocators FILE: listed and fetched" {
+	mv "$XDG_CONFIG_HOME/memrepro/allocators" "$BATS_TEST_TMPDIR/mine"
+	run -2 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[[ "$stderr" == *"unknown allocator 'fakealloc'"* ]] || false
+	run -0 --separate-stderr timeout -k 5 60 "$MR" versions --allocators "$BATS_TEST_TMPDIR/mine" fakealloc
+	[ "$(echo "$output" | awk '$2 == "trixie" { print $3, $4 }')" = "libfakealloc1 2.0-1" ]
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch --allocators "$BATS_TEST_TMPDIR/mine" fakealloc@trixie
+	[[ "$output" == *"fakealloc@2.0: trixie libfakealloc1 2.0-1 (fetched)"* ]] || false
+}
+
 @test "no such package in any release: cannot be had, exit 1" {
 	cat >> "$XDG_CONFIG_HOME/memrepro/allocators" <<'REG'
 [ghost]

@@ -199,7 +199,7 @@ cpu_key(char *out, size_t size)
 
 void
 mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
-		 const struct mr_alloc *allocs)
+		 const struct mr_alloc_tab *allocs)
 {
 	struct utsname u;
 	char thp[64], defrag[64], buf[512], started[64], cpus[64];
@@ -247,20 +247,20 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	add(fp, "started", "%s", started);
-	for (i = 0; i < MR_ALLOC_N; i++) {
-		const struct mr_alloc *a = &allocs[i];
-		char key[64];
+	for (i = 0; i < allocs->n; i++) {
+		const struct mr_alloc *a = &allocs->a[i];
+		char key[256];
 
-		snprintf(key, sizeof key, "allocator.%s.soname", a->name);
+		snprintf(key, sizeof key, "allocator.%s.soname", a->spec);
 		add(fp, key, "%s", a->soname);
 		if (a->missing) {
-			snprintf(key, sizeof key, "allocator.%s.missing", a->name);
+			snprintf(key, sizeof key, "allocator.%s.missing", a->spec);
 			add(fp, key, "%s", a->missing);
 			continue;
 		}
-		snprintf(key, sizeof key, "allocator.%s.path", a->name);
+		snprintf(key, sizeof key, "allocator.%s.path", a->spec);
 		add(fp, key, "%s", a->path ? a->path : "-");
-		snprintf(key, sizeof key, "allocator.%s.version", a->name);
+		snprintf(key, sizeof key, "allocator.%s.version", a->spec);
 		add(fp, key, "%s", a->version ? a->version : "-");
 	}
 	inherited_allocator_env(fp);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "run/alloc.h"
+#include "run/registry.h"
 #include "run/capture.h"
 #include "run/env.h"
 
@@ -430,9 +430,9 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		}
 		if (strcmp(ax[a].key, "allocator") == 0) {
 			for (j = 0; j < ax[a].nvals; j++) {
-				if (mr_alloc_index(ax[a].vals[j]) < 0) {
-					sb_printf(err, "--axis allocator: unknown allocator '%s'; valid: glibc, jemalloc, tcmalloc, mimalloc",
-						  ax[a].vals[j]);
+				if (!mr_registry_find_spec(mr_registry_current(), ax[a].vals[j])) {
+					sb_add(err, "--axis allocator: ");
+					mr_registry_unknown(mr_registry_current(), ax[a].vals[j], err);
 					return -1;
 				}
 			}
@@ -542,8 +542,9 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 		for (j = 0; j < o->nvals; j++)
 			dim_add(&d[nd], estrdup(o->vals[j]));
 	else
-		for (j = 0; mr_alloc_names[j]; j++)
-			dim_add(&d[nd], estrdup(mr_alloc_names[j]));
+		for (j = 0; mr_registry_current() && j < mr_registry_current()->n; j++)
+			if (mr_registry_current()->e[j].in_default_axis)
+				dim_add(&d[nd], estrdup(mr_registry_current()->e[j].name));
 	nd++;
 	for (i = 0; i < c->nparams; i++) {
 		const struct mr_cases_param *p = &c->params[i];

@@ -87,6 +87,17 @@ mr_registry_find(const struct mr_registry *r, const char *name)
 	return r ? find(r, name) : NULL;
 }
 
+const struct mr_registry_entry *
+mr_registry_find_spec(const struct mr_registry *r, const char *spec)
+{
+	const char *at = strchr(spec, '@');
+	char *name = at ? estrndup(spec, (size_t)(at - spec)) : NULL;
+	const struct mr_registry_entry *e = mr_registry_find(r, name ? name : spec);
+
+	free(name);
+	return e;
+}
+
 /* Put e (moved) into r: in the place of the entry of its name, or last. */
 static void
 put(struct mr_registry *r, struct mr_registry_entry *e)
@@ -594,7 +605,7 @@ mr_registry_load(struct mr_registry *r, const char *shipped, const char *user_fi
 int
 mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err)
 {
-	const char *eq = strchr(arg, '='), *bad;
+	const char *eq = strchr(arg, '=');
 	struct mr_registry_entry *e, add = { 0 };
 	struct stat st;
 
@@ -602,7 +613,7 @@ mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err)
 		sb_printf(err, "--alloc '%s': want NAME=PATH or NAME=SONAME", arg);
 		return -1;
 	}
-	if ((bad = bad_name(arg, (size_t)(eq - arg))) != NULL) {
+	if (bad_name(arg, (size_t)(eq - arg))) {
 		sb_printf(err, "--alloc '%s': bad allocator name '%.*s': want lower-case letters and digits, then also '_' or '-'",
 			  arg, (int)(eq - arg), arg);
 		return -1;
@@ -611,10 +622,14 @@ mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err)
 		sb_printf(err, "--alloc '%s': bad library name '%s'", arg, eq + 1);
 		return -1;
 	}
-	if (strchr(eq + 1, '/') && (stat(eq + 1, &st) < 0 || !S_ISREG(st.st_mode))) {
-		sb_printf(err, "--alloc '%s': %s: %s", arg, eq + 1,
-			  errno && stat(eq + 1, &st) < 0 ? strerror(errno) : "not a regular file");
-		return -1;
+	if (strchr(eq + 1, '/')) {
+		const char *why = stat(eq + 1, &st) < 0 ? strerror(errno) :
+				  !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+
+		if (why) {
+			sb_printf(err, "--alloc '%s': %s: %s", arg, eq + 1, why);
+			return -1;
+		}
 	}
 	add.name = estrndup(arg, (size_t)(eq - arg));
 	e = find(r, add.name);
@@ -631,13 +646,11 @@ mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err)
 	} else {
 		free(add.name);
 	}
+	/* the user's library: the entry's package need not have it */
 	free(e->library);
 	e->library = estrdup(eq + 1);
-	if (strchr(eq + 1, '/')) {
-		/* a file of the user's: no package has it, no search applies */
-		free(e->package);
-		e->package = NULL;
-	}
+	free(e->package);
+	e->package = NULL;
 	free(e->origin);
 	e->origin = estrdup("--alloc");
 	return 0;

@@ -82,14 +82,20 @@ int mr_registry_parse(struct mr_registry *r, const char *name, const char *text,
 		      struct strbuf *err);
 
 /* --alloc NAME=PATH|SONAME: set the library of entry NAME (its package
- * kept for a soname, dropped for a path), or add a new entry (no package,
- * no options, not in the default axis).  A path (with '/') must be a
+ * dropped: the user's library is not the package's; its options and
+ * place in the default axis kept), or add a new entry (no package, no
+ * options, not in the default axis).  A path (with '/') must be a
  * readable file.  Returns 0, or -1 with a message naming arg in err. */
 int mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err);
 
 /* The entry called name (no "@VERSION"), or NULL. */
 const struct mr_registry_entry *mr_registry_find(const struct mr_registry *r,
 						 const char *name);
+
+/* The entry an allocator spec names: "jemalloc" or "jemalloc@5.2.1" (the
+ * part before '@'), or NULL. */
+const struct mr_registry_entry *mr_registry_find_spec(const struct mr_registry *r,
+						      const char *spec);
 
 /* Unknown name: "unknown allocator 'X'[; did you mean 'Y'?]; the registry
  * has: a, b, c" into err. */

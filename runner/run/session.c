@@ -14,6 +14,7 @@
 #include "run/cgroup.h"
 #include "run/envfp.h"
 #include "run/plan.h"
+#include "run/registry.h"
 #include "run/resume.h"
 #include "run/schedule.h"
 #include "run/select.h"
@@ -36,7 +37,7 @@ failing(const char *word)
 struct session {
 	const struct mr_session_opts *o;
 	struct mr_results res;
-	struct mr_alloc allocs[MR_ALLOC_N];
+	struct mr_alloc_tab allocs; /* one per allocator the configs name */
 	FILE *progress;
 	struct mr_term term; /* the progress line or lines */
 	int failed;       /* some run failed */
@@ -94,7 +95,7 @@ static int
 job_prepare(struct session *s, struct job *j)
 {
 	const struct mr_session_opts *o = s->o;
-	const struct mr_alloc *a = &s->allocs[mr_alloc_index(j->cf->allocator)];
+	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
 	int nx = 0, i;
 
 	if (a->missing) {
@@ -110,7 +111,7 @@ job_prepare(struct session *s, struct job *j)
 	if (!j->log)
 		return -1;
 	j->abs = esprintf("%s/%s", s->res.dir, j->log);
-	if (strcmp(a->name, "glibc") != 0)
+	if (a->preload)
 		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
 	if (j->cf->tunables)
 		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
@@ -463,7 +464,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
 		       o->factor;
-	mr_envfp_collect(&fp, &er, s->allocs);
+	mr_envfp_collect(&fp, &er, &s->allocs);
 	run_env_keys(&fp, o, o->cases_dir, cases, ncases);
 	if (o->shard_n)
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
@@ -505,6 +506,23 @@ session_then(const struct session *s, const struct mr_cases_desc *cases,
 	return crc != MR_OK ? MR_FAILED : rc;
 }
 
+/* The allocators the configs name, in the order they first appear,
+ * found and probed. */
+static void
+session_allocs(struct session *s, const struct mr_matrix *mats, int nmats)
+{
+	const char **specs = NULL;
+	int n = 0, i, k;
+
+	for (i = 0; i < nmats; i++) {
+		specs = erealloc(specs, (size_t)(n + mats[i].n + 1) * sizeof *specs);
+		for (k = 0; k < mats[i].n; k++)
+			specs[n++] = mats[i].cfg[k].allocator;
+	}
+	mr_alloc_resolve(&s->allocs, mr_registry_current(), specs, n, s->o->self_exe);
+	free(specs);
+}
+
 int
 mr_session_run(const struct mr_session_opts *o)
 {
@@ -520,7 +538,7 @@ mr_session_run(const struct mr_session_opts *o)
 	if (rc == MR_OK) {
 		/* what runners killed outright (SIGKILL) could not clean up */
 		mr_cgroup_sweep();
-		mr_alloc_resolve(s.allocs, o->self_exe, o->sonames);
+		session_allocs(&s, mats, built);
 		rc = session_env(&s, cases, ncases, mats);
 		if (rc == MR_OK)
 			rc = run_all(&s, cases, ncases, mats);
@@ -531,7 +549,7 @@ mr_session_run(const struct mr_session_opts *o)
 		if (mr_results_close(&s.res) < 0 && rc == MR_OK)
 			rc = MR_FAILED;
 		mr_results_done_free(&s.done);
-		mr_alloc_free(s.allocs);
+		mr_alloc_free(&s.allocs);
 		mr_plan_free(s.skip, ncases);
 		mr_plan_free(s.timed, ncases);
 	}
