@@ -107,6 +107,7 @@ RUNNER_SRC := \
 	runner/release/source.c \
 	runner/release/cache.c \
 	runner/release/release.c \
+	runner/release/cmd.c \
 	runner/results/write.c \
 	runner/results/row.c \
 	runner/results/read.c \

@@ -126,6 +126,46 @@ const struct mr_help mr_help_merge = {
 	"  memrepro merge --out results/nightly results/shard-*\n"
 };
 
+const struct mr_help mr_help_versions = {
+	"memrepro versions [--allocators FILE] [--format human|json] [NAME...]",
+	"What each Debian release (etc/releases: bullseye, bookworm, trixie,\n"
+	"sid) has of each NAME (an allocator of the registry, or libc; all of\n"
+	"them when none is named): a row per NAME and release with the\n"
+	"package, Debian's version, the upstream version (what NAME@VERSION\n"
+	"names) and whether the cache holds it verified (yes, no, corrupt).\n"
+	"The packages come from the host's Debian mirror through a private apt\n"
+	"configuration per release (lists updated when over a day old), or\n"
+	"from MEMREPRO_RELEASES=DIR (DIR/RELEASE/*.deb, no network).\n"
+	"--format json: one array of objects (name, release, package, version,\n"
+	"upstream, cached, why), for scripts.\n"
+	"Status: 0; 1 when a release's index cannot be had (its rows say why);\n"
+	"2 for an unknown NAME.\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro versions\n"
+	"  memrepro versions jemalloc libc --format json\n"
+};
+
+const struct mr_help mr_help_fetch = {
+	"memrepro fetch [--allocators FILE] SPEC...",
+	"Fetch packages of other releases into the cache\n"
+	"(${XDG_CACHE_HOME:-~/.cache}/memrepro) and unpack them, no root\n"
+	"needed.  SPEC is NAME@VERSION (the upstream version: the oldest\n"
+	"release that has it) or NAME@RELEASE; NAME an allocator of the\n"
+	"registry or libc.  Prints per SPEC the release, package and version,\n"
+	"the .deb's sha256 (checked against apt's index), the unpacked tree and\n"
+	"the library (for libc: the loader and its library directory).  A cache\n"
+	"entry is verified (sha256 of the .deb and of every file unpacked)\n"
+	"each time it is used, and fetched or unpacked again when it does not.\n"
+	"Status: 0; 1 when one cannot be had (no network, no key, no such\n"
+	"package: the reason is printed); 2 for a bad SPEC, an unknown NAME or a\n"
+	"version no release has (the message names the versions there are).\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro fetch jemalloc@5.2.1 libc@2.41\n"
+	"  memrepro fetch mimalloc@trixie\n"
+};
+
 /* Option help, by option: a command's help lists the ones it takes. */
 static const struct {
 	int bit;
@@ -229,6 +269,8 @@ static const struct mr_help *const all[] = {
 	&mr_help_compare,
 	&mr_help_trend,
 	&mr_help_merge,
+	&mr_help_versions,
+	&mr_help_fetch,
 	NULL,
 };
 

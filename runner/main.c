@@ -18,12 +18,14 @@
 #include "help.h"
 #include "check/check.h"
 #include "out/compare.h"
+#include "out/format.h"
 #include "out/plot.h"
 #include "out/report.h"
 #include "out/trend.h"
 #include "proto/cases.h"
 #include "results/merge.h"
 #include "results/write.h"
+#include "release/cmd.h"
 #include "run/registry.h"
 #include "run/select.h"
 #include "run/session.h"
@@ -49,6 +51,8 @@ static int cmd_report(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_compare(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_trend(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_merge(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_versions(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
 
 static const struct mr_command commands[] = {
 	{ .name = "list", .run = cmd_list, .help = &mr_help_list,
@@ -79,6 +83,13 @@ static const struct mr_command commands[] = {
 	  .needs = "merge needs --out DIR and the shards' results directories",
 	  .allowed = O_OUT | O_VERBOSE, .min_names = 1, .max_names = -1,
 	  .needs_out = 1, .reads = 1 },
+	{ .name = "versions", .run = cmd_versions, .help = &mr_help_versions,
+	  .allowed = O_FORMAT | O_VERBOSE | O_ALLOCATORS | O_ALLOC, .max_names = -1,
+	  .reads = -1 },
+	{ .name = "fetch", .run = cmd_fetch, .help = &mr_help_fetch,
+	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie)",
+	  .allowed = O_VERBOSE | O_ALLOCATORS | O_ALLOC, .min_names = 1, .max_names = -1,
+	  .reads = -1 },
 };
 #define NCMD ((int)(sizeof commands / sizeof commands[0]))
 
@@ -466,6 +477,29 @@ cmd_merge(const struct mr_args *o, const struct mr_paths *p)
 	return mr_merge(o->out, (const char *const *)o->names, o->nnames);
 }
 
+/* --- versions, fetch ------------------------------------------------- */
+
+static int
+cmd_versions(const struct mr_args *o, const struct mr_paths *p)
+{
+	(void)p;
+	if ((o->given & O_FORMAT) && o->format != MR_FMT_HUMAN && o->format != MR_FMT_JSON) {
+		weprintf("versions --format: want human or json");
+		return MR_USAGE;
+	}
+	/* the registry: main loaded it (--allocators, --alloc) */
+	return mr_release_cmd_versions(mr_registry_current(), (const char *const *)o->names,
+				       o->nnames, o->format == MR_FMT_JSON);
+}
+
+static int
+cmd_fetch(const struct mr_args *o, const struct mr_paths *p)
+{
+	(void)p;
+	return mr_release_cmd_fetch(mr_registry_current(), (const char *const *)o->names,
+				    o->nnames);
+}
+
 /* A command that reads results directories and runs nothing: while a
  * runner still writes one, say so; refuse (MR_USAGE) when what is made of
  * it lasts (refuse: merged results, baselines), else warn and go on (a
@@ -538,7 +572,7 @@ main(int argc, char **argv)
 	if (plots_dir)
 		o.plots = plots_dir;
 	mr_spawn_init();
-	rc = o.cmd->allowed & O_AXIS ? load_registry(&o, &p, &reg) : MR_OK;
+	rc = o.cmd->allowed & (O_AXIS | O_ALLOCATORS) ? load_registry(&o, &p, &reg) : MR_OK;
 	if (rc == MR_OK && (rc = readers(&o)) == MR_OK)
 		rc = o.cmd->run(&o, &p);
 	mr_registry_free(&reg);

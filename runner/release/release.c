@@ -412,7 +412,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 				if (!iwhy[i].len)
 					sb_add(&iwhy[i], "index cannot be read");
 				if (pass == 0) {
-					sb_printf(why, "%s", iwhy[i].s);
+					sb_printf(why, "%s: %s", rels.name[i], iwhy[i].s);
 					rc = MR_REL_CANNOT;
 				}
 				continue;
@@ -475,7 +475,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 int
 mr_release_get_libc(const char *want, struct mr_release_pkg *out, struct strbuf *why)
 {
-	const char *pkgs[MAX_RELEASES];
+	const char *pkgs[MAX_RELEASES] = { 0 };
 	int i;
 
 	if (mr_release_init(NULL, why) < 0)

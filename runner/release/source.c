@@ -58,8 +58,8 @@ timeout_of(long ms)
 	return ms;
 }
 
-/* The lines of out that apt marks as errors or warnings ("E: ", "W: "),
- * at most 3, joined by "; ", else its last line, into why. */
+/* The first line of out that apt marks as an error or warning ("E: ", "W: "),
+ * the first, else its last line, into why. */
 static void
 gist(const char *out, struct strbuf *why)
 {
@@ -78,7 +78,7 @@ gist(const char *out, struct strbuf *why)
 			continue;
 		last = p;
 		lastlen = len;
-		if (n < 3 && len > 3 && (p[0] == 'E' || p[0] == 'W') && p[1] == ':' && p[2] == ' ')
+		if (n < 1 && len > 3 && (p[0] == 'E' || p[0] == 'W') && p[1] == ':' && p[2] == ' ')
 			sb_printf(why, "%s%.*s", n++ ? "; " : "", (int)len, p);
 	}
 	if (n == 0 && last)
@@ -262,18 +262,19 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in dir ending in suffix, sorted (at most MAX_DEBS); -errno. */
+/* The names in dir ending in suffix, sorted (at most MAX_DEBS), into
+ * *names (always allocated: free with free_names(*names, n < 0 ? 0 : n));
+ * their number or -errno. */
 static int
 list_dir(const char *dir, const char *suffix, char ***names)
 {
-	DIR *d = opendir(dir);
+	DIR *d;
 	struct dirent *de;
 	int n = 0;
 
-	*names = NULL;
-	if (!d)
-		return -errno;
 	*names = ecalloc(MAX_DEBS, sizeof **names);
+	if (!(d = opendir(dir)))
+		return errno > 0 ? -errno : -EIO;
 	while (n < MAX_DEBS && (de = readdir(d)) != NULL)
 		if (de->d_name[0] != '.' && has_suffix(de->d_name, suffix))
 			(*names)[n++] = estrdup(de->d_name);
@@ -332,11 +333,13 @@ dir_index(const char *src, int rel, const char *package, struct mr_rel_index *ix
 	int n = list_dir(dir, ".deb", &names), i;
 
 	if (n == -ENOENT) {
+		free(names);
 		free(dir);
 		return 0; /* the release has nothing */
 	}
 	if (n < 0) {
 		sb_printf(why, "MEMREPRO_RELEASES: %s: %s", dir, strerror(-n));
+		free(names);
 		free(dir);
 		return -1;
 	}
@@ -469,10 +472,7 @@ has_lists(const char *dir)
 	char **names;
 	int n = list_dir(dir, "_Packages", &names);
 
-	if (n > 0)
-		free_names(names, n);
-	else
-		free(names);
+	free_names(names, n < 0 ? 0 : n);
 	return n > 0;
 }
 
@@ -492,12 +492,23 @@ classify(const char *out, struct strbuf *why)
 		sb_add(why, "no network: ");
 }
 
+/* Whether apt-get update's output tells of an index it could not fetch
+ * (it exits 0 then, and keeps the lists it had). */
+static int
+fetch_failed(const char *out)
+{
+	return strncmp(out, "Err:", 4) == 0 || strstr(out, "\nErr:") ||
+	       strstr(out, "Failed to fetch") || strstr(out, "Some index files failed");
+}
+
 /* CACHE/apt/<release>/apt.conf, the tree made and its lists fresh: the
  * path (fresh), or NULL with why. */
 static char *
 apt_tree(int rel, struct strbuf *why)
 {
 	static unsigned char updated[64]; /* per release: once per process */
+	static struct strbuf offline;     /* a "no network" failure seen */
+	static const char *offline_rel;   /* for that release */
 	static const char *const sub[] = { "etc/apt.conf.d", "etc/preferences.d",
 		"etc/trusted.gpg.d", "etc/sources.list.d", "state/lists/partial",
 		"cache/archives/partial", "log" };
@@ -507,7 +518,7 @@ apt_tree(int rel, struct strbuf *why)
 	struct strbuf text = { 0 }, old = { 0 };
 	struct stat st;
 	size_t i;
-	int fresh, changed, e;
+	int fresh, recent, changed, e;
 
 	free(cache);
 	for (i = 0; i < sizeof sub / sizeof sub[0]; i++) {
@@ -519,9 +530,31 @@ apt_tree(int rel, struct strbuf *why)
 			goto fail;
 		}
 	}
-	if (!(m = mirror(why)))
-		goto fail;
-	/* the tree's files, rewritten each time (the mirror may have moved) */
+	/* lists updated within the day, from the mirror that was asked for,
+	 * serve without asking the host's apt for its mirror again (that takes
+	 * seconds) */
+	stamp = esprintf("%s/updated", root);
+	lists = esprintf("%s/state/lists", root);
+	src = esprintf("%s/etc/sources.list", root);
+	{
+		struct stat sst;
+
+		/* and the sources not written since (by a failed update) */
+		recent = has_lists(lists) && stat(stamp, &st) == 0 &&
+			 time(NULL) - st.st_mtime < LISTS_MAX_AGE && stat(src, &sst) == 0 &&
+			 (sst.st_mtime < st.st_mtime ||
+			  (sst.st_mtime == st.st_mtime && sst.st_mtim.tv_nsec <= st.st_mtim.tv_nsec));
+	}
+	m = NULL;
+	if (!recent || (getenv("MEMREPRO_MIRROR") && *getenv("MEMREPRO_MIRROR"))) {
+		if (!(m = mirror(why))) {
+			free(stamp);
+			free(lists);
+			free(src);
+			goto fail;
+		}
+	}
+	/* apt.conf rewritten each time, sources.list when the mirror moved */
 	sb_printf(&text,
 		  "Dir::Etc \"%s/etc\";\n"
 		  "Dir::Etc::sourcelist \"sources.list\";\n"
@@ -535,6 +568,7 @@ apt_tree(int rel, struct strbuf *why)
 		  "Dir::State \"%s/state\";\n"
 		  "Dir::State::status \"%s/state/status\";\n"
 		  "Dir::Cache \"%s/cache\";\n"
+		  "Dir::Cache::srcpkgcache \"\";\n"
 		  "Dir::Log \"%s/log\";\n"
 		  "APT::Architecture \"amd64\";\n"
 		  "APT::Architectures { \"amd64\"; };\n"
@@ -551,40 +585,61 @@ apt_tree(int rel, struct strbuf *why)
 	if (!e && stat(p, &st) < 0)
 		e = write_file(p, "");
 	free(p);
-	src = esprintf("%s/etc/sources.list", root);
-	sb_printf(&text, "deb [signed-by=%s%s%s] %s %s main\n", mr_rel_keyring(),
-		  *opts ? " " : "", opts, m, name);
-	free(m);
-	read_small(src, 65536, &old);
-	changed = !old.s || strcmp(old.s, text.s) != 0;
-	if (!e && changed)
-		e = write_file(src, text.s);
+	changed = 0;
+	if (m) {
+		sb_printf(&text, "deb [signed-by=%s%s%s] %s %s main\n", mr_rel_keyring(),
+			  *opts ? " " : "", opts, m, name);
+		free(m);
+		read_small(src, 65536, &old);
+		changed = !old.s || strcmp(old.s, text.s) != 0;
+		if (!e && changed)
+			e = write_file(src, text.s);
+		sb_free(&text);
+		sb_free(&old);
+	}
 	free(src);
-	sb_free(&text);
-	sb_free(&old);
 	if (e < 0) {
 		sb_printf(why, "cache %s: %s", root, strerror(-e));
+		free(stamp);
+		free(lists);
 		goto fail;
 	}
 	/* lists: updated when missing, over a day old, or the source changed */
-	stamp = esprintf("%s/updated", root);
-	lists = esprintf("%s/state/lists", root);
-	fresh = !changed && has_lists(lists) && stat(stamp, &st) == 0 &&
-		time(NULL) - st.st_mtime < LISTS_MAX_AGE;
+	fresh = recent && !changed;
+	if (!fresh && offline.len && !has_lists(lists)) {
+		/* the mirror did not answer for another release: not again */
+		sb_printf(why, "%s (as for %s)", offline.s, offline_rel);
+		free(stamp);
+		free(lists);
+		goto fail;
+	}
 	if (!fresh && !(rel < 64 && updated[rel])) {
 		const char *argv[] = { "apt-get", "-q", "update", NULL };
 		struct strbuf out = { 0 }, err = { 0 };
 		int ok = mr_rel_helper(NULL, argv, conf, MR_REL_T_UPDATE, 1, &out, &err) == 0 &&
-			 has_lists(lists);
+			 has_lists(lists) && !fetch_failed(out.s ? out.s : "");
 
 		if (rel < 64)
 			updated[rel] = 1;
 		if (ok) {
 			write_file(stamp, "");
-		} else if (!has_lists(lists)) {
+		} else if (!has_lists(lists) || changed) {
+			/* apt-get update exits 0 when it could not fetch at all;
+			 * lists of another mirror do not match the sources */
+			size_t at = why->len;
+
 			classify(out.s ? out.s : "", why);
-			sb_printf(why, "apt-get update for %s failed: %s", name,
-				  err.s ? err.s : "no Packages list fetched");
+			if (strncmp(why->s + at, "no network: ", 12) == 0 && !offline.len) {
+				sb_add(&offline, "no network: the mirror does not answer");
+				offline_rel = name;
+			}
+			sb_add(why, "apt-get update failed: ");
+			if (err.s)
+				sb_add(why, err.s);
+			else if (out.s)
+				gist(out.s, why);
+			else
+				sb_add(why, "no Packages list fetched");
 			sb_free(&out);
 			sb_free(&err);
 			free(stamp);
@@ -674,9 +729,8 @@ take_deb(const char *tmp, const char *debdir, const char *want_sha, char **deb,
 
 	if (n != 1) {
 		sb_printf(why, "%s: %s .deb files after the download, not one", tmp,
-			  n < 0 ? "no" : n == 0 ? "no" : "several");
-		if (n >= 0)
-			free_names(names, n);
+			  n <= 0 ? "no" : "several");
+		free_names(names, n < 0 ? 0 : n);
 		return -1;
 	}
 	from = esprintf("%s/%s", tmp, names[0]);
@@ -753,8 +807,7 @@ mr_rel_source_fetch(int rel, const char *package, const struct mr_rel_cand *c,
 			unlink(f);
 			free(f);
 		}
-		if (n >= 0)
-			free_names(names, n);
+		free_names(names, n < 0 ? 0 : n);
 		rmdir(tmp);
 	}
 	free(conf);
