@@ -61,6 +61,18 @@ log_of() {
 	[ ! -e "$XDG_CACHE_HOME/memrepro/pkgs" ]
 }
 
+@test "libc axis: a glibc that cannot be had is skipped with the reason" {
+	# an archive without libc6: as a release cache that cannot fetch it
+	mkdir -p "$BATS_TEST_TMPDIR/archive/sid"
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive run -0 mrf run showenv --repeat 1 \
+		--axis allocator=glibc --axis libc=2.41
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome
+	[ "$output" = skipped ]
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" detail
+	[[ "$output" == "glibc 2.41 cannot be had: "* ]] || false
+	run -0 grep "^libc.2.41.missing"$'\t'"glibc 2.41 cannot be had: " "$BATS_TEST_TMPDIR/out/env.tsv"
+}
+
 @test "libc axis: the host's version is the host's own loader" {
 	run -0 mrf run showenv --repeat 1 --axis allocator=glibc --axis "libc=$HOST"
 	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" config

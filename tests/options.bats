@@ -103,3 +103,14 @@ allocator=jemalloc,jemalloc.dirty_decay_ms=10000,thp=never" ]
 	[[ "$output" == *"allocator=jemalloc,jemalloc.narenas=2"* ]] || false
 	[[ "$output" != *"allocator=glibc,jemalloc"* ]] || false
 }
+
+@test "'@' only in an allocator spec, once, between a name and a version: exit 2 otherwise" {
+	run -2 mrf run showenv --axis allocator=@1.0
+	[[ "$output" == *"bad value '@1.0'"* ]] || false
+	run -2 mrf run showenv --axis allocator=jemalloc@
+	[[ "$output" == *"bad value 'jemalloc@'"* ]] || false
+	run -2 mrf run showenv --axis allocator=jemalloc@5@3
+	[[ "$output" == *"bad value 'jemalloc@5@3'"* ]] || false
+	run -2 mrf run showenv --axis thp=never@1
+	[[ "$output" == *"bad value 'never@1'"* ]] || false
+}
