@@ -244,3 +244,36 @@ REG
 	lib=$(echo "$output" | awk '$1 == "library" { print $2 }')
 	run -0 env LD_PRELOAD="$lib" /bin/true
 }
+
+@test "a fetch killed while unpacking leaves no entry that looks complete; the next one sweeps its leftovers" {
+	bin=$BATS_TEST_TMPDIR/bin
+	real=$(command -v dpkg-deb)
+	mkdir -p "$bin"
+	# dpkg-deb that hangs when it unpacks, after a first file is out
+	cat > "$bin/dpkg-deb" <<SHIM
+#!/bin/sh
+if [ "\$1" = -x ]; then
+	mkdir -p "\$3/usr/lib" && echo half > "\$3/usr/lib/libfakealloc.so.1"
+	echo \$\$ > $BATS_TEST_TMPDIR/hung.pid
+	exec sleep 60
+fi
+exec $real "\$@"
+SHIM
+	chmod +x "$bin/dpkg-deb"
+	# the runner itself killed (not a timeout wrapper); its helper timeout
+	# bounds it should the kill not come
+	PATH="$bin:$PATH" MEMREPRO_HELPER_TIMEOUT=30 "$MR" fetch fakealloc@1.0 > /dev/null 2>&1 &
+	mr=$!
+	wait_for 20 test -s "$BATS_TEST_TMPDIR/hung.pid"
+	kill -KILL "$mr"
+	wait "$mr" || true
+	kill "$(cat "$BATS_TEST_TMPDIR/hung.pid")"
+	[ ! -e "$CACHE/pkgs/libfakealloc1_1.0-1" ]
+	run -0 find "$CACHE/pkgs" -maxdepth 1 -name 'libfakealloc1_1.0-1.tmp-*'
+	[ -n "$output" ]
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[[ "$output" == *"(fetched)"* ]] || false
+	cmp "$CACHE/pkgs/libfakealloc1_1.0-1/usr/lib/x86_64-linux-gnu/libfakealloc.so.1" "$FAKEALLOC/1.0/libfakealloc.so.1"
+	run -0 find "$CACHE" -name '*.tmp-*'
+	[ -z "$output" ]
+}

@@ -1,6 +1,7 @@
 /* cache: unpacked entries and their manifests — see cache.h. */
 #include "release/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -219,6 +220,42 @@ mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest
 }
 
 /* --- unpack ------------------------------------------------------------- */
+
+/* Remove what fetches that were killed left in dir: NAME.tmp-PID-N and
+ * NAME.old-PID-N (and .tmp-PID-N) of processes that are gone.  Only
+ * /proc is looked at: no process is signalled. */
+void
+mr_rel_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return;
+	while (n++ < 100000 && (de = readdir(d)) != NULL) {
+		const char *t = strstr(de->d_name, ".tmp-"), *o = strstr(de->d_name, ".old-");
+		const char *num = t ? t + 5 : o ? o + 5 : NULL;
+		char *end, *path;
+		long pid;
+		struct stat st;
+
+		if (!num)
+			continue;
+		pid = strtol(num, &end, 10);
+		if (end == num || *end != '-' || pid <= 0 || !end[1] ||
+		    strspn(end + 1, "0123456789") != strlen(end + 1))
+			continue; /* not NAME.tmp-PID-N */
+		path = esprintf("/proc/%ld", pid);
+		if (stat(path, &st) < 0 && errno == ENOENT) {
+			free(path);
+			path = esprintf("%s/%s", dir, de->d_name);
+			mr_rel_rmtree(path);
+		}
+		free(path);
+	}
+	closedir(d);
+}
 
 int
 mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_manifest *m,

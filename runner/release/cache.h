@@ -50,6 +50,10 @@ int mr_rel_entry_unpack(const char *cache, const char *entry,
 
 void mr_rel_manifest_free(struct mr_rel_manifest *m);
 
+/* Remove from dir (pkgs/, debs/<release>/) the temporary trees and files
+ * of fetches whose process is gone (killed midway). */
+void mr_rel_sweep(const char *dir);
+
 /* Remove path and everything under it, never following a link; 0 or
  * -errno of the first failure. */
 int mr_rel_rmtree(const char *path);

@@ -312,6 +312,16 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 			  c->sha256);
 		v = MR_REL_ENTRY_DEB;
 	}
+	if (v != MR_REL_ENTRY_OK) {
+		/* what killed fetches left goes first */
+		char *pkgs = esprintf("%s/pkgs", cache), *debs = esprintf("%s/debs/%s", cache,
+									  rels.name[rel]);
+
+		mr_rel_sweep(pkgs);
+		mr_rel_sweep(debs);
+		free(pkgs);
+		free(debs);
+	}
 	if (v == MR_REL_ENTRY_DEB || v == MR_REL_ENTRY_NONE) {
 		char *debdir = esprintf("%s/debs/%s", cache, rels.name[rel]), *deb = NULL;
 		struct strbuf fwhy = { 0 };
