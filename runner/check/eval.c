@@ -797,9 +797,15 @@ comb_label(struct strbuf *b, const struct ev *e, const int *vcon)
 			}
 		pair(b, a->key, val);
 	}
+	/* "allocator=jemalloc@5.2.1", or where the combination's allocator
+	 * is another one's, the version alone */
+	for (k = 0; k < e->nit && strcmp(e->ax[e->it[k]].key, MR_KEY_ALLOCATOR); k++)
+		;
 	for (l = 0; l < e->nvax; l++)
 		if (vcon[l] && !done[l])
-			sb_printf(b, "%s%s", b->len ? "," : "", e->vax[l].spec[e->vidx[l]]);
+			sb_printf(b, "%s%s%s", b->len ? "," : "",
+				  k < e->nit ? "" : MR_KEY_ALLOCATOR "=",
+				  e->vax[l].spec[e->vidx[l]]);
 	free(done);
 }
 
