@@ -167,6 +167,10 @@ p_libc_version(struct mr_parser *p, const struct mr_tok *v, const char *val,
 {
 	if (vp->op == MR_V_ANY)
 		vp->op = MR_V_EQ;
+	if (vp->op == MR_V_EQ && (val[0] == '<' || val[0] == '>'))
+		mr_lex_err(p, v->line, v->col,
+		     "a libc range is written libc%c%s2.41, without \"=\" before it",
+		     val[0], val[1] == '\0' ? "=" : "");
 	vp->version = p_version(p, v->off, strlen(val), v->line, v->col,
 				vp->op == MR_V_EQ ? "libc=" : mr_vop_names[vp->op]);
 }
