@@ -165,7 +165,7 @@ mr_config_vers(const struct mr_config *cfg, int n, mr_host_version_fn *host,
 		const char *l = mr_config_get(&cfg[i], "libc");
 		const char *at = a ? strchr(a, '@') : NULL, *h;
 
-		if (a && at) {
+		if (a && at && at != a) {
 			v[i].alloc = estrndup(a, (size_t)(at - a));
 			v[i].alloc_ver = estrdup(at + 1);
 		} else if (a) {

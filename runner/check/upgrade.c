@@ -38,7 +38,9 @@ add_col(struct mr_vd_col **col, int *n, const char *what, const char *spec,
 			       : version ? esprintf("libc (host %s)", version)
 					 : estrdup("libc (host)");
 	else
-		c.label = strchr(spec, '@') ? estrdup(spec)
+		c.label = !spec ? estrdup(what) /* not reached: an allocator
+		                                     column has its value */
+			  : strchr(spec, '@') ? estrdup(spec)
 			  : version ? esprintf("%s (host %s)", spec, version)
 				    : esprintf("%s (host)", spec);
 	/* after the last column of what that is not newer */
