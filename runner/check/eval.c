@@ -703,38 +703,6 @@ summarize(struct mr_claim_result *r, const struct tally *t)
 	r->detail = b.s;
 }
 
-/* The configs with each allocator value replaced by its name, into a
- * fresh array; NULL when no value spells a version (the configs are
- * their own). */
-static struct mr_config *
-name_configs(const struct mr_eval_data *d, const struct mr_config_ver *ver)
-{
-	struct mr_config *a;
-	int i, k, any = 0;
-
-	for (i = 0; i < d->ncfg && !any; i++)
-		any = ver[i].alloc &&
-		      strcmp(ver[i].alloc, mr_config_get(&d->cfg[i], MR_KEY_ALLOCATOR));
-	if (!any)
-		return NULL;
-	a = ecalloc(d->ncfg + 1, sizeof *a);
-	for (i = 0; i < d->ncfg; i++) {
-		struct strbuf b = {0};
-		const char *why;
-
-		sb_add(&b, "");
-		for (k = 0; k < d->cfg[i].n; k++)
-			sb_printf(&b, "%s%s=%s", k ? "," : "", d->cfg[i].key[k],
-				  strcmp(d->cfg[i].key[k], MR_KEY_ALLOCATOR)
-				  ? d->cfg[i].val[k] : ver[i].alloc);
-		/* only values change: still canonical */
-		if (mr_config_parse(b.s, &a[i], &why) < 0)
-			eprintf("config %s: %s", b.s, why);
-		sb_free(&b);
-	}
-	return a;
-}
-
 /* The allocators with several versions in the configs, into *out. */
 static int
 version_axes(const struct mr_eval_data *d, const struct mr_config_ver *ver,
@@ -776,6 +744,39 @@ version_axes(const struct mr_eval_data *d, const struct mr_config_ver *ver,
 	}
 	*out = v;
 	return j;
+}
+
+/* The configs with the allocator values of vax[0..nvax-1] (allocators of
+ * several versions) replaced by their names, into a fresh array; NULL
+ * when there are none (the configs are their own).  An allocator with
+ * one version keeps its value, and its labels their version. */
+static struct mr_config *
+name_configs(const struct mr_eval_data *d, const struct mr_config_ver *ver,
+	     const struct vaxis *vax, int nvax)
+{
+	struct mr_config *a;
+	int i, k, l;
+
+	if (!nvax)
+		return NULL;
+	a = ecalloc(d->ncfg + 1, sizeof *a);
+	for (i = 0; i < d->ncfg; i++) {
+		struct strbuf b = {0};
+		const char *why;
+
+		for (l = 0; l < nvax && !(ver[i].alloc && !strcmp(ver[i].alloc, vax[l].name)); l++)
+			;
+		sb_add(&b, "");
+		for (k = 0; k < d->cfg[i].n; k++)
+			sb_printf(&b, "%s%s=%s", k ? "," : "", d->cfg[i].key[k],
+				  strcmp(d->cfg[i].key[k], MR_KEY_ALLOCATOR) || l == nvax
+				  ? d->cfg[i].val[k] : ver[i].alloc);
+		/* only values change: still canonical */
+		if (mr_config_parse(b.s, &a[i], &why) < 0)
+			eprintf("config %s: %s", b.s, why);
+		sb_free(&b);
+	}
+	return a;
 }
 
 /* The label of the combination: the values of the unnamed axes, an
@@ -842,12 +843,12 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 {
 	struct mr_config_ver *ownver = d->ver ? NULL : mr_config_vers(d->cfg, d->ncfg, NULL, NULL);
 	const struct mr_config_ver *ver = d->ver ? d->ver : ownver;
-	struct mr_config *ncfg = name_configs(d, ver);
+	struct vaxis *vax;
+	int nvax = version_axes(d, ver, &vax);
+	struct mr_config *ncfg = name_configs(d, ver, vax, nvax);
 	const struct mr_config *acfg = ncfg ? ncfg : d->cfg;
 	struct mr_axis *ax;
 	int naxes = mr_config_axes(acfg, d->ncfg, &ax);
-	struct vaxis *vax;
-	int nvax = version_axes(d, ver, &vax);
 	int *it = ecalloc(naxes + 1, sizeof *it); /* axes some reference leaves unnamed */
 	int *idx = ecalloc(naxes + 1, sizeof *idx); /* the current combination */
 	int *vidx = ecalloc(nvax + 1, sizeof *vidx), *vcon = ecalloc(nvax + 1, sizeof *vcon);
