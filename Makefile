@@ -114,6 +114,7 @@ RUNNER_SRC := \
 	runner/results/merge.c \
 	runner/check/claims.c \
 	runner/check/config.c \
+	runner/check/version.c \
 	runner/check/lex.c \
 	runner/check/parse.c \
 	runner/check/eval.c \
@@ -122,6 +123,7 @@ RUNNER_SRC := \
 	runner/check/bless.c \
 	runner/check/stats.c \
 	runner/check/verdict.c \
+	runner/check/upgrade.c \
 	runner/out/format.c \
 	runner/out/escape.c \
 	runner/out/human.c \

@@ -7,6 +7,8 @@
 #include "check/baseline.h"
 #include "proto/cases.h"
 #include "check/claims.h"
+#include "check/upgrade.h"
+#include "check/version.h"
 #include "results/read.h"
 #include "check/stats.h"
 #include "core/util.h"
@@ -25,6 +27,23 @@ value_cb(void *ctx, int ci, const struct mr_ref *ref, double *out, char **why)
 		*why = mr_rd_nodata(k, ci, ref);
 	free(v);
 	return n > 0 ? 0 : -1;
+}
+
+/* The host's version of allocator name, or of the libc: the leading
+ * version of env.tsv's allocator.NAME.version, or of libc. */
+static const char *
+host_version(void *ctx, const char *name, char *buf, size_t n)
+{
+	const struct mr_rd *R = ctx;
+	char *key;
+	const char *v;
+
+	if (!strcmp(name, MR_KEY_LIBC))
+		return mr_version_lead(mr_rd_env(R, "libc"), buf, n);
+	key = esprintf("allocator.%s.version", name);
+	v = mr_rd_env(R, key);
+	free(key);
+	return mr_version_lead(v, buf, n);
 }
 
 /* --- check --------------------------------------------------------------- */
@@ -105,13 +124,16 @@ static void
 eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 	    const struct mr_rd_case *k, const struct mr_claims *cs)
 {
+	struct mr_config_ver *ver = mr_config_vers(k->conf, k->ncfg, host_version,
+						   (void *)R);
 	struct mr_eval_data d = {
 		.cfg = k->conf, .ncfg = k->ncfg, .value = value_cb,
-		.ctx = (void *)k, .thp = mr_rd_env(R, "thp"),
+		.ctx = (void *)k, .thp = mr_rd_env(R, "thp"), .ver = ver,
 	};
 	struct mr_vd_totals *t = &vk->t;
-	int i;
+	int i, j;
 
+	vk->ncol = mr_upgrade_cols(k->conf, ver, k->ncfg, 0, &vk->col);
 	for (i = 0; vk->has_claims && i < cs->n; i++) {
 		const struct mr_claim *c = &cs->v[i];
 		int holds = c->status == MR_HOLDS;
@@ -143,6 +165,17 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 		v->holds = holds;
 		v->cite = estrdup(c->cite);
 		v->line = c->line;
+		if (vk->ncol) {
+			v->cells = ecalloc(vk->ncol, sizeof *v->cells);
+			for (j = 0; j < vk->ncol; j++)
+				v->cells[j] = (int)mr_upgrade_cell(&res, c->nref, holds,
+								   k->conf, &vk->col[j]);
+		}
+		if (c->since_name) {
+			v->since = esprintf("%s@%s", c->since_name, c->since_version);
+			v->news = mr_upgrade_since(c, &res, k->conf, ver, k->ncfg,
+						   &v->since_detail);
+		}
 		/* the result's strings change hands */
 		v->detail = res.detail;
 		v->lines = res.lines;
@@ -152,6 +185,7 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 		res.nlines = 0;
 		mr_claim_result_free(&res);
 	}
+	mr_config_vers_free(ver, k->ncfg);
 }
 
 static void

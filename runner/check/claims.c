@@ -26,15 +26,50 @@ mr_claims_free(struct mr_claims *cs)
 	memset(cs, 0, sizeof *cs);
 }
 
+/* Whether the version ver of a config (NULL: not spelt by it) may be one
+ * vp admits. */
+static int
+may_admit(const struct mr_vpair *vp, const char *ver)
+{
+	return !ver || mr_version_satisfies(ver, vp->op, vp->version);
+}
+
 int
 mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 {
 	int k;
 
-	for (k = 0; k < ref->npairs; k++)
-		if (!mr_config_same(mr_config_get(c, ref->key[k]), ref->val[k]))
+	for (k = 0; k < ref->npairs; k++) {
+		const struct mr_vpair *vp = &ref->vp[k];
+		const char *v = mr_config_get(c, ref->key[k]), *at;
+
+		if (vp->name && v) {
+			/* allocator=NAME[@...]: NAME, any version it admits */
+			at = strchr(v, '@');
+			if (strncmp(v, vp->name, at ? (size_t)(at - v) : strlen(v)) ||
+			    strlen(vp->name) != (at ? (size_t)(at - v) : strlen(v)) ||
+			    !may_admit(vp, at ? at + 1 : NULL))
+				return 0;
+		} else if (vp->op != MR_V_ANY && !vp->name) {
+			/* libc: unset is the host's, not known here */
+			if (!may_admit(vp, v))
+				return 0;
+		} else if (!mr_config_same(v, ref->val[k])) {
 			return 0;
+		}
+	}
 	return 1;
+}
+
+void
+mr_ref_pair_src(struct strbuf *b, const struct mr_ref *ref, int k)
+{
+	const struct mr_vpair *vp = &ref->vp[k];
+
+	if (!vp->name && vp->op >= MR_V_LT)
+		sb_printf(b, "%s%s%s", ref->key[k], mr_vop_names[vp->op], vp->version);
+	else
+		sb_printf(b, "%s=%s", ref->key[k], ref->val[k]);
 }
 
 
@@ -141,6 +176,10 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 				 * asked for: without it the claim is skipped
 				 * ("no run has pressure=..."), not an error */
 				if (l < n || strcmp(r->key[k], "pressure") == 0)
+					continue;
+				/* libc: a run without the axis has the host's,
+				 * which the pair is held against */
+				if (strcmp(r->key[k], MR_KEY_LIBC) == 0)
 					continue;
 				known_keys(&b, cfg, n);
 				mr_errat(cs->path, r->kline[k], r->kcol[k],

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "check/config.h"
+#include "check/version.h"
 #include "core/numfmt.h"
 #include "proto/schema.h"
 
@@ -30,6 +31,20 @@ enum {
 	MR_REF_MAX_PAIRS = 32,         /* key=value pairs in a reference */
 };
 
+/* The keys whose values carry versions (docs/formats.md, "Versions in
+ * claims"): allocator=NAME[@VERSION] and libc=VERSION. */
+#define MR_KEY_ALLOCATOR "allocator"
+#define MR_KEY_LIBC "libc"
+
+/* The version a pair of a reference names: allocator=NAME@[OP]VERSION,
+ * libc=VERSION, libc OP VERSION.  Every other pair: op MR_V_ANY, name
+ * and version NULL. */
+struct mr_vpair {
+	enum mr_vop op;    /* MR_V_ANY: no version named */
+	char *name;        /* allocator: the name ("jemalloc"); else NULL */
+	char *version;     /* the version named, or NULL */
+};
+
 /* A reference: metric[@checkpoint[#seq]][[key=value,...]]. */
 struct mr_ref {
 	int ckpt;          /* 1: a checkpoint metric, 0: a run metric */
@@ -39,7 +54,9 @@ struct mr_ref {
 	long seq;          /* occurrence of the checkpoint, 0: the last one */
 	int npairs;        /* number of key=value pairs named */
 	char **key;        /* npairs keys */
-	char **val;        /* npairs values */
+	char **val;        /* npairs values, as written after the key's "="
+	                      (a libc range: the version) */
+	struct mr_vpair *vp; /* npairs: the version each pair names */
 	int *kline, *kcol; /* where each key is written */
 	int line, col;     /* where the reference starts */
 };
@@ -78,6 +95,10 @@ struct mr_claim {
 	int ncmp;
 	struct mr_ref *ref;  /* every reference, in order of writing */
 	int nref;
+	char *since_name;    /* "reported since NAME@VERSION": the allocator
+	                        (or "libc") whose VERSION the report's effect
+	                        is gone since; NULL: no since */
+	char *since_version;
 	char **when_thp;     /* "when thp=M,...": the platform THP modes the
 	                        claim is made for; NULL (nwhen_thp 0): any */
 	int nwhen_thp;
@@ -118,8 +139,18 @@ int mr_claims_check_keys(const struct mr_claims *cs,
 int mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
 			  const char *const *names, int n);
 
-/* Non-zero when config c has every key=value ref names. */
+/* Non-zero when config c may be one ref selects: it has every key=value
+ * ref names, an allocator of the name a pair names and, where the config
+ * spells the allocator's version (jemalloc@5.2.1) or the libc's, one
+ * the pair admits.  A version the config does not spell (the host's) is
+ * taken to be admitted: the runner asks this to know which configs to
+ * time alone, and may err only that way. */
 int mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c);
+
+/* The pair k of ref as written ("madvise=free", "allocator=jemalloc@>=5.2",
+ * "libc<2.41"), appended to b. */
+struct strbuf;
+void mr_ref_pair_src(struct strbuf *b, const struct mr_ref *ref, int k);
 
 /* --- evaluation -------------------------------------------------------- */
 
@@ -135,6 +166,9 @@ struct mr_eval_data {
 	void *ctx;                   /* passed to value */
 	const char *thp;             /* the platform's THP mode (env.tsv's
 	                                thp), or NULL when not recorded */
+	const struct mr_config_ver *ver; /* ncfg: the versions of each config
+	                                (config.h); NULL: none known (each
+	                                allocator's name is its value) */
 };
 
 enum mr_claim_outcome {
@@ -144,6 +178,14 @@ enum mr_claim_outcome {
 	MR_CLAIM_UNDEFINED, /* false in none, undefined in at least one: a
 	                       division by a measured zero, or a result
 	                       beyond the doubles (inf, nan) */
+};
+
+/* One combination the claim was evaluated at, for the upgrade table. */
+struct mr_claim_comb {
+	enum mr_claim_outcome outcome; /* TRUE, FALSE, UNDEFINED; NODATA:
+	                                  skipped */
+	int *cfg;        /* nref: the config each reference took, -1: none
+	                    (owned) */
 };
 
 struct mr_claim_result {
@@ -158,11 +200,16 @@ struct mr_claim_result {
 	                    were skipped (owned) */
 	char **lines;    /* one line per combination, for verbose (owned) */
 	int nlines;
+	struct mr_claim_comb *comb; /* ncomb: every combination (owned) */
 };
 
 /* Evaluate c over the configs in d: once per combination of the values of
  * the axes (keys whose value differs between configs) that some reference
- * leaves unnamed.  A combination is false when one of its comparisons is
+ * leaves unnamed, and of the versions of each allocator that has several
+ * in d (an allocator's versions are an axis of their own: a reference
+ * that names the allocator without pinning one version ranges over
+ * them; a range, allocator=jemalloc@>=5.2 or libc>=2.41, leaves out the
+ * combinations outside it).  A combination is false when one of its comparisons is
  * false, else undefined when one of them divides by zero or leaves the
  * finite doubles, else true.  A claim made "when thp=..." for other THP modes than d->thp
  * is not evaluated: MR_CLAIM_NODATA, the detail says why.  Fills r (free

@@ -151,3 +151,43 @@ mr_config_label(const struct mr_config *cfg, int ncfg, int i)
 		sb_add(&b, cfg[i].str);
 	return b.s;
 }
+
+struct mr_config_ver *
+mr_config_vers(const struct mr_config *cfg, int n, mr_host_version_fn *host,
+	       void *ctx)
+{
+	struct mr_config_ver *v = ecalloc(n + 1, sizeof *v);
+	char buf[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *a = mr_config_get(&cfg[i], "allocator");
+		const char *l = mr_config_get(&cfg[i], "libc");
+		const char *at = a ? strchr(a, '@') : NULL, *h;
+
+		if (a && at && at != a) {
+			v[i].alloc = estrndup(a, (size_t)(at - a));
+			v[i].alloc_ver = estrdup(at + 1);
+		} else if (a) {
+			v[i].alloc = estrdup(a);
+			h = host ? host(ctx, a, buf, sizeof buf) : NULL;
+			v[i].alloc_ver = h ? estrdup(h) : NULL;
+		}
+		h = l ? l : host ? host(ctx, "libc", buf, sizeof buf) : NULL;
+		v[i].libc_ver = h ? estrdup(h) : NULL;
+	}
+	return v;
+}
+
+void
+mr_config_vers_free(struct mr_config_ver *v, int n)
+{
+	int i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].alloc);
+		free(v[i].alloc_ver);
+		free(v[i].libc_ver);
+	}
+	free(v);
+}

@@ -4,6 +4,8 @@
 #ifndef MR_CONFIG_H
 #define MR_CONFIG_H
 
+#include <stddef.h>
+
 /* A config: "key=value" pairs sorted by key, joined by commas. */
 struct mr_config {
 	char *str;  /* the canonical string (owned) */
@@ -38,6 +40,27 @@ struct mr_axis {
  * with mr_config_axes_free. */
 int mr_config_axes(const struct mr_config *cfg, int n, struct mr_axis **out);
 void mr_config_axes_free(struct mr_axis *ax, int n);
+
+/* The versions of a config (docs/formats.md, "Versions in claims"). */
+struct mr_config_ver {
+	char *alloc;      /* its allocator's name: "jemalloc" of
+	                     "jemalloc@5.2.1"; NULL: no allocator key */
+	char *alloc_ver;  /* its version: "5.2.1"; of a bare "jemalloc" the
+	                     host's; NULL: not known */
+	char *libc_ver;   /* its libc's: libc's value, else the host's; NULL:
+	                     not known */
+};
+
+/* The host's version of the allocator called name, or of the libc when
+ * name is "libc"; NULL when not recorded.  Into buf (size n). */
+typedef const char *mr_host_version_fn(void *ctx, const char *name,
+				       char *buf, size_t n);
+
+/* The versions of cfg[0..n-1] into a fresh array (free with
+ * mr_config_vers_free); host (NULL: none known) gives the host's. */
+struct mr_config_ver *mr_config_vers(const struct mr_config *cfg, int n,
+				     mr_host_version_fn *host, void *ctx);
+void mr_config_vers_free(struct mr_config_ver *v, int n);
 
 /* The short label of config i of cfg[0..ncfg-1]: its pairs whose key is
  * an axis (the full string when there is no axis).  Fresh string. */

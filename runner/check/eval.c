@@ -80,8 +80,10 @@ ref_src(struct strbuf *b, const struct mr_ref *r)
 		sb_printf(b, "@%s", r->checkpoint);
 	if (r->seq)
 		sb_printf(b, "#%ld", r->seq);
-	for (k = 0; k < r->npairs; k++)
-		sb_printf(b, "%s%s=%s", k ? "," : "[", r->key[k], r->val[k]);
+	for (k = 0; k < r->npairs; k++) {
+		sb_add(b, k ? "," : "[");
+		mr_ref_pair_src(b, r, k);
+	}
 	if (r->npairs)
 		sb_add(b, "]");
 }
@@ -222,13 +224,30 @@ render_cmp(struct strbuf *b, const struct mr_cmp *c, const double *val)
 	render_side(b, c->r, val);
 }
 
+/* Whether r names key: a pair of it fixes its value.  A libc range
+ * (libc>=2.41) does not: the claim ranges over the libcs in it. */
 static int
 names(const struct mr_ref *r, const char *key)
 {
 	int i;
 
 	for (i = 0; i < r->npairs; i++)
-		if (!strcmp(r->key[i], key))
+		if (!strcmp(r->key[i], key) &&
+		    (r->vp[i].name || r->vp[i].op < MR_V_LT))
+			return 1;
+	return 0;
+}
+
+/* Whether r pins the version of the allocator called name
+ * (allocator=jemalloc@5.2.1): it does not range over its versions. */
+static int
+pinned(const struct mr_ref *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->npairs; i++)
+		if (r->vp[i].name && r->vp[i].op == MR_V_EQ &&
+		    !strcmp(r->vp[i].name, name))
 			return 1;
 	return 0;
 }
@@ -354,14 +373,166 @@ when_applies(const struct mr_claim *c, const char *thp, struct mr_claim_result *
 	return 0;
 }
 
-/* A combination of the values of the axes some reference leaves unnamed:
- * ax[it[k]] takes its value idx[k]. */
-struct comb {
-	const struct mr_axis *ax;
-	const int *it;
-	const int *idx;
-	int nit;
+/* The versions of one allocator in the configs, an axis of their own
+ * when there are several: jemalloc, jemalloc@5.2.1, jemalloc@5.3.0. */
+struct vaxis {
+	const char *name;   /* the allocator's name (into d's versions) */
+	const char **spec;  /* its allocator values, in order of appearance */
+	const char **ver;   /* their versions (NULL: not known) */
+	int n;
 };
+
+/* One evaluation of a claim: the axes, the current combination, and what
+ * is worked out once per claim. */
+struct ev {
+	const struct mr_claim *c;
+	const struct mr_eval_data *d;
+	const struct mr_config_ver *ver; /* d->ncfg */
+	const struct mr_config *acfg; /* the configs the axes are of: d->cfg,
+	                                 or copies whose allocator values are
+	                                 the names (the versions are vax) */
+	const struct mr_axis *ax;
+	const int *it;       /* axes some reference leaves unnamed */
+	const int *idx;      /* ... the value each takes */
+	int nit;
+	const struct vaxis *vax; /* allocators with several versions */
+	const int *vidx;     /* ... the version each takes */
+	int nvax;
+	char *exact;         /* [nref * MR_REF_MAX_PAIRS]: an exact version
+	                        pair whose value is spelt so by some config
+	                        (it takes that config, not the host's of the
+	                        same version) */
+};
+
+static int
+pair_ok(const struct ev *e, int j, int k, int i)
+{
+	const struct mr_ref *ref = &e->c->ref[j];
+	const struct mr_vpair *vp = &ref->vp[k];
+	const char *v = mr_config_get(&e->d->cfg[i], ref->key[k]);
+
+	if (vp->name) {
+		if (!e->ver[i].alloc || strcmp(e->ver[i].alloc, vp->name))
+			return 0;
+		if (vp->op == MR_V_ANY)
+			return 1;
+		if (vp->op == MR_V_EQ && e->exact[j * MR_REF_MAX_PAIRS + k])
+			return mr_config_same(v, ref->val[k]);
+		return mr_version_satisfies(e->ver[i].alloc_ver, vp->op, vp->version);
+	}
+	if (vp->op != MR_V_ANY) {
+		if (vp->op == MR_V_EQ && e->exact[j * MR_REF_MAX_PAIRS + k])
+			return mr_config_same(v, ref->val[k]);
+		return mr_version_satisfies(e->ver[i].libc_ver, vp->op, vp->version);
+	}
+	return mr_config_same(v, ref->val[k]);
+}
+
+/* Whether reference j selects config i by the pairs it names. */
+static int
+ref_sel(const struct ev *e, int j, int i)
+{
+	int k;
+
+	for (k = 0; k < e->c->ref[j].npairs; k++)
+		if (!pair_ok(e, j, k, i))
+			return 0;
+	return 1;
+}
+
+/* Whether config i has the combination's values of the axes reference j
+ * leaves unnamed. */
+static int
+in_comb(const struct ev *e, int j, int i)
+{
+	const struct mr_ref *ref = &e->c->ref[j];
+	int k;
+
+	for (k = 0; k < e->nit; k++) {
+		const struct mr_axis *a = &e->ax[e->it[k]];
+
+		if (!names(ref, a->key) &&
+		    !mr_config_same(mr_config_get(&e->acfg[i], a->key), a->val[e->idx[k]]))
+			return 0;
+	}
+	for (k = 0; k < e->nvax; k++) {
+		const struct vaxis *a = &e->vax[k];
+
+		if (e->ver[i].alloc && !strcmp(e->ver[i].alloc, a->name) &&
+		    !pinned(ref, a->name) &&
+		    !mr_config_same(mr_config_get(&e->d->cfg[i], MR_KEY_ALLOCATOR),
+				    a->spec[e->vidx[k]]))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether the versions of allocator a matter to the combination: some
+ * reference not pinning one takes a config of that allocator. */
+static int
+concerns(const struct ev *e, const struct vaxis *a)
+{
+	int i, j;
+
+	for (j = 0; j < e->c->nref; j++) {
+		if (pinned(&e->c->ref[j], a->name))
+			continue;
+		for (i = 0; i < e->d->ncfg; i++)
+			if (e->ver[i].alloc && !strcmp(e->ver[i].alloc, a->name) &&
+			    ref_sel(e, j, i) && in_comb(e, j, i))
+				return 1;
+	}
+	return 0;
+}
+
+/* The version of the libc the combination's value val of the libc axis
+ * stands for (NULL: not known). */
+static const char *
+libc_version(const struct ev *e, const char *val)
+{
+	int i;
+
+	for (i = 0; i < e->d->ncfg; i++)
+		if (mr_config_same(mr_config_get(&e->d->cfg[i], MR_KEY_LIBC), val))
+			return e->ver[i].libc_ver;
+	return NULL;
+}
+
+/* Whether the combination is outside a range a reference names
+ * (allocator=jemalloc@>=5.2 at jemalloc@5.1.0, libc>=2.41 at libc=2.36):
+ * not a combination of the claim. */
+static int
+outside(const struct ev *e)
+{
+	int j, k, l;
+
+	for (j = 0; j < e->c->nref; j++) {
+		const struct mr_ref *ref = &e->c->ref[j];
+
+		for (k = 0; k < ref->npairs; k++) {
+			const struct mr_vpair *vp = &ref->vp[k];
+
+			if (vp->op < MR_V_LT)
+				continue;
+			if (vp->name) {
+				for (l = 0; l < e->nvax; l++)
+					if (!strcmp(e->vax[l].name, vp->name) &&
+					    !mr_version_satisfies(e->vax[l].ver[e->vidx[l]],
+								  vp->op, vp->version))
+						return 1;
+				continue;
+			}
+			if (names(ref, ref->key[k]))
+				continue;
+			for (l = 0; l < e->nit; l++)
+				if (!strcmp(e->ax[e->it[l]].key, ref->key[k]) &&
+				    !mr_version_satisfies(libc_version(e, e->ax[e->it[l]].val[e->idx[l]]),
+							  vp->op, vp->version))
+					return 1;
+		}
+	}
+	return 0;
+}
 
 /* What the combinations came to so far, for the detail of the result. */
 struct tally {
@@ -370,48 +541,43 @@ struct tally {
 	struct skips sk;
 };
 
-/* The values of c's references at combination cb into val[]: 0, or -1
- * with *cause (a fresh string with a WHAT in it) and *what (fresh: the
- * configs or the selection it applies to) saying why one has none. */
+/* The values of c's references at the combination into val[], the config
+ * each takes into took[] (-1: none): 0, or -1 with *cause (a fresh string
+ * with a WHAT in it) and *what (fresh: the configs or the selection it
+ * applies to) saying why one has none. */
 static int
-comb_values(const struct mr_claim *c, const struct mr_eval_data *d,
-	    const struct comb *cb, double *val, char **cause, char **what)
+comb_values(const struct ev *e, double *val, int *took, char **cause, char **what)
 {
+	const struct mr_claim *c = e->c;
+	const struct mr_eval_data *d = e->d;
 	int i, j, k;
 
+	for (j = 0; j < c->nref; j++)
+		took[j] = -1;
 	for (j = 0; j < c->nref; j++) {
 		const struct mr_ref *ref = &c->ref[j];
 		int match = -1, nmatch = 0;
 		char *why;
 
 		for (i = 0; i < d->ncfg; i++) {
-			const struct mr_config *cf = &d->cfg[i];
-
-			if (!mr_ref_selects(ref, cf))
-				continue;
-			for (k = 0; k < cb->nit; k++) {
-				const struct mr_axis *a = &cb->ax[cb->it[k]];
-
-				if (!names(ref, a->key) &&
-				    !mr_config_same(mr_config_get(cf, a->key), a->val[cb->idx[k]]))
-					break;
-			}
-			if (k < cb->nit)
+			if (!ref_sel(e, j, i) || !in_comb(e, j, i))
 				continue;
 			if (nmatch++ == 0)
 				match = i;
 		}
 		for (k = 0; nmatch == 0 && k < ref->npairs; k++) {
 			for (i = 0; i < d->ncfg; i++)
-				if (mr_config_same(mr_config_get(&d->cfg[i], ref->key[k]),
-						   ref->val[k]))
+				if (pair_ok(e, j, k, i))
 					break;
 			if (i == d->ncfg)
 				break;
 		}
 		if (nmatch == 0 && k < ref->npairs) {
 			/* A value of another profile, or a typo. */
-			*what = esprintf("%s=%s", ref->key[k], ref->val[k]);
+			struct strbuf w = {0};
+
+			mr_ref_pair_src(&w, ref, k);
+			*what = w.s;
 			*cause = estrdup("no run has " WHAT);
 			return -1;
 		} else if (nmatch != 1) {
@@ -420,17 +586,22 @@ comb_values(const struct mr_claim *c, const struct mr_eval_data *d,
 			struct strbuf sel = {0};
 
 			sb_add(&sel, "");
-			for (k = 0; k < ref->npairs; k++)
-				pair(&sel, ref->key[k], ref->val[k]);
-			for (k = 0; k < cb->nit; k++)
-				if (!names(ref, cb->ax[cb->it[k]].key))
-					pair(&sel, cb->ax[cb->it[k]].key,
-					     cb->ax[cb->it[k]].val[cb->idx[k]]);
+			for (k = 0; k < ref->npairs; k++) {
+				if (sel.len)
+					sb_add(&sel, ",");
+				mr_ref_pair_src(&sel, ref, k);
+			}
+			for (k = 0; k < e->nit; k++)
+				if (!names(ref, e->ax[e->it[k]].key))
+					pair(&sel, e->ax[e->it[k]].key,
+					     e->ax[e->it[k]].val[e->idx[k]]);
 			*what = sel.s;
 			*cause = estrdup(nmatch ? "several configs match " WHAT
 					        : "no config with " WHAT " in the results");
 			return -1;
-		} else if (d->value(d->ctx, match, ref, &val[j], &why) < 0) {
+		}
+		took[j] = match;
+		if (d->value(d->ctx, match, ref, &val[j], &why) < 0) {
 			*what = mr_config_label(d->cfg, d->ncfg, match);
 			*cause = esprintf("no data for " WHAT " (%s)", why);
 			free(why);
@@ -532,24 +703,173 @@ summarize(struct mr_claim_result *r, const struct tally *t)
 	r->detail = b.s;
 }
 
+/* The allocators with several versions in the configs, into *out. */
+static int
+version_axes(const struct mr_eval_data *d, const struct mr_config_ver *ver,
+	     struct vaxis **out)
+{
+	struct vaxis *v = ecalloc(d->ncfg + 1, sizeof *v);
+	int n = 0, i, j, k;
+
+	for (i = 0; i < d->ncfg; i++) {
+		const char *spec = mr_config_get(&d->cfg[i], MR_KEY_ALLOCATOR);
+
+		if (!ver[i].alloc)
+			continue;
+		for (j = 0; j < n; j++)
+			if (!strcmp(v[j].name, ver[i].alloc))
+				break;
+		if (j == n) {
+			v[n].name = ver[i].alloc;
+			v[n].spec = ecalloc(d->ncfg, sizeof *v[n].spec);
+			v[n].ver = ecalloc(d->ncfg, sizeof *v[n].ver);
+			n++;
+		}
+		for (k = 0; k < v[j].n; k++)
+			if (!strcmp(v[j].spec[k], spec))
+				break;
+		if (k == v[j].n) {
+			v[j].spec[k] = spec;
+			v[j].ver[k] = ver[i].alloc_ver;
+			v[j].n++;
+		}
+	}
+	for (i = j = 0; i < n; i++) {
+		if (v[i].n > 1) {
+			v[j++] = v[i];
+		} else {
+			free(v[i].spec);
+			free(v[i].ver);
+		}
+	}
+	*out = v;
+	return j;
+}
+
+/* The configs with the allocator values of vax[0..nvax-1] (allocators of
+ * several versions) replaced by their names, into a fresh array; NULL
+ * when there are none (the configs are their own).  An allocator with
+ * one version keeps its value, and its labels their version. */
+static struct mr_config *
+name_configs(const struct mr_eval_data *d, const struct mr_config_ver *ver,
+	     const struct vaxis *vax, int nvax)
+{
+	struct mr_config *a;
+	int i, k, l;
+
+	if (!nvax)
+		return NULL;
+	a = ecalloc(d->ncfg + 1, sizeof *a);
+	for (i = 0; i < d->ncfg; i++) {
+		struct strbuf b = {0};
+		const char *why;
+
+		for (l = 0; l < nvax && !(ver[i].alloc && !strcmp(ver[i].alloc, vax[l].name)); l++)
+			;
+		sb_add(&b, "");
+		for (k = 0; k < d->cfg[i].n; k++)
+			sb_printf(&b, "%s%s=%s", k ? "," : "", d->cfg[i].key[k],
+				  strcmp(d->cfg[i].key[k], MR_KEY_ALLOCATOR) || l == nvax
+				  ? d->cfg[i].val[k] : ver[i].alloc);
+		/* only values change: still canonical */
+		if (mr_config_parse(b.s, &a[i], &why) < 0)
+			eprintf("config %s: %s", b.s, why);
+		sb_free(&b);
+	}
+	return a;
+}
+
+/* The label of the combination: the values of the unnamed axes, an
+ * allocator's name with the version it takes where its versions matter. */
+static void
+comb_label(struct strbuf *b, const struct ev *e, const int *vcon)
+{
+	int k, l, *done = ecalloc(e->nvax + 1, sizeof *done);
+
+	sb_add(b, "");
+	for (k = 0; k < e->nit; k++) {
+		const struct mr_axis *a = &e->ax[e->it[k]];
+		const char *val = a->val[e->idx[k]];
+
+		for (l = 0; val && !strcmp(a->key, MR_KEY_ALLOCATOR) && l < e->nvax; l++)
+			if (vcon[l] && !strcmp(e->vax[l].name, val)) {
+				val = e->vax[l].spec[e->vidx[l]];
+				done[l] = 1;
+			}
+		pair(b, a->key, val);
+	}
+	/* "allocator=jemalloc@5.2.1", or where the combination's allocator
+	 * is another one's, the version alone */
+	for (k = 0; k < e->nit && strcmp(e->ax[e->it[k]].key, MR_KEY_ALLOCATOR); k++)
+		;
+	for (l = 0; l < e->nvax; l++)
+		if (vcon[l] && !done[l])
+			sb_printf(b, "%s%s%s", b->len ? "," : "",
+				  k < e->nit ? "" : MR_KEY_ALLOCATOR "=",
+				  e->vax[l].spec[e->vidx[l]]);
+	free(done);
+}
+
+/* Why no combination was evaluated: every one was outside the ranges
+ * the claim names ("no run has allocator=jemalloc@>=5.4"). */
+static char *
+outside_why(const struct mr_claim *c)
+{
+	struct strbuf list = {0}, one = {0};
+	char *why;
+	int j, k;
+
+	sb_add(&list, "");
+	for (j = 0; j < c->nref; j++) {
+		for (k = 0; k < c->ref[j].npairs; k++) {
+			if (c->ref[j].vp[k].op < MR_V_LT)
+				continue;
+			sb_free(&one);
+			sb_add(&one, "");
+			mr_ref_pair_src(&one, &c->ref[j], k);
+			if (!has_entry(&list, one.s))
+				sb_printf(&list, "%s%s", list.len ? " and " : "", one.s);
+		}
+	}
+	why = esprintf("no run has %s", list.s);
+	sb_free(&one);
+	sb_free(&list);
+	return why;
+}
+
 static void
 eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 		  struct mr_claim_result *r)
 {
+	struct mr_config_ver *ownver = d->ver ? NULL : mr_config_vers(d->cfg, d->ncfg, NULL, NULL);
+	const struct mr_config_ver *ver = d->ver ? d->ver : ownver;
+	struct vaxis *vax;
+	int nvax = version_axes(d, ver, &vax);
+	struct mr_config *ncfg = name_configs(d, ver, vax, nvax);
+	const struct mr_config *acfg = ncfg ? ncfg : d->cfg;
 	struct mr_axis *ax;
-	int naxes = mr_config_axes(d->cfg, d->ncfg, &ax);
-	int *it = ecalloc(naxes, sizeof *it); /* axes some reference leaves unnamed */
-	int *idx = ecalloc(naxes, sizeof *idx); /* the current combination */
+	int naxes = mr_config_axes(acfg, d->ncfg, &ax);
+	int *it = ecalloc(naxes + 1, sizeof *it); /* axes some reference leaves unnamed */
+	int *idx = ecalloc(naxes + 1, sizeof *idx); /* the current combination */
+	int *vidx = ecalloc(nvax + 1, sizeof *vidx), *vcon = ecalloc(nvax + 1, sizeof *vcon);
 	double *val = ecalloc(c->nref, sizeof *val);
-	struct comb cb = { ax, it, idx, 0 };
+	int *took = ecalloc(c->nref, sizeof *took);
+	struct ev e = { c, d, ver, acfg, ax, it, idx, 0, vax, vidx, nvax, NULL };
 	struct tally t = {0};
-	int i, j, k;
+	int i, j, k, nout = 0;
 
 	memset(r, 0, sizeof *r);
+	e.exact = ecalloc((size_t)c->nref * MR_REF_MAX_PAIRS + 1, 1);
+	for (j = 0; j < c->nref; j++)
+		for (k = 0; k < c->ref[j].npairs; k++)
+			for (i = 0; c->ref[j].vp[k].op == MR_V_EQ && i < d->ncfg; i++)
+				if (mr_config_same(mr_config_get(&d->cfg[i], c->ref[j].key[k]),
+						   c->ref[j].val[k]))
+					e.exact[j * MR_REF_MAX_PAIRS + k] = 1;
 	for (i = 0; i < naxes; i++) {
 		for (j = 0; j < c->nref; j++) {
 			if (!names(&c->ref[j], ax[i].key)) {
-				it[cb.nit++] = i;
+				it[e.nit++] = i;
 				break;
 			}
 		}
@@ -557,30 +877,55 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	for (;;) {
 		struct strbuf label = {0}, line = {0};
 		char *cause = NULL, *what = NULL;
+		int dup = 0, n0 = r->ntrue, n1 = r->nfalse;
+		struct mr_claim_comb *cb;
 
-		sb_add(&label, "");
-		for (k = 0; k < cb.nit; k++)
-			pair(&label, ax[it[k]].key, ax[it[k]].val[idx[k]]);
+		/* A version of an allocator no reference takes (a claim on
+		 * glibc, a combination of another allocator) is the same
+		 * combination as its first version: evaluated once. */
+		for (k = 0; k < nvax; k++) {
+			vcon[k] = concerns(&e, &vax[k]);
+			dup |= !vcon[k] && vidx[k] > 0;
+		}
+		if (dup || outside(&e)) {
+			nout += !dup;
+			goto next;
+		}
+		comb_label(&label, &e, vcon);
 		r->ncomb++;
 		if (label.len)
 			sb_printf(&line, "%s: ", label.s);
 		else
 			sb_add(&line, "");
-		if (comb_values(c, d, &cb, val, &cause, &what) < 0) {
+		r->comb = erealloc(r->comb, sizeof *r->comb * r->ncomb);
+		cb = &r->comb[r->ncomb - 1];
+		if (comb_values(&e, val, took, &cause, &what) < 0) {
 			r->nskipped++;
 			sb_add(&line, "skipped (");
 			put_cause(&line, cause, what);
 			sb_add(&line, ")");
 			skips_add(&t.sk, cause, what);
+			cb->outcome = MR_CLAIM_NODATA;
 		} else {
 			comb_judge(c, val, label.s, &line, r, &t);
+			cb->outcome = r->ntrue > n0 ? MR_CLAIM_TRUE : r->nfalse > n1
+				      ? MR_CLAIM_FALSE : MR_CLAIM_UNDEFINED;
 		}
+		cb->cfg = ecalloc(c->nref + 1, sizeof *cb->cfg);
+		memcpy(cb->cfg, took, sizeof *took * c->nref);
 		r->lines = erealloc(r->lines, sizeof *r->lines * (r->nlines + 1));
 		r->lines[r->nlines++] = line.s;
 		sb_free(&label);
-
-		/* The next combination, odometer-wise. */
-		for (k = cb.nit - 1; k >= 0; k--) {
+next:
+		/* The next combination, odometer-wise: the versions last. */
+		for (k = nvax - 1; k >= 0; k--) {
+			if (++vidx[k] < vax[k].n)
+				break;
+			vidx[k] = 0;
+		}
+		if (k >= 0)
+			continue;
+		for (k = e.nit - 1; k >= 0; k--) {
 			if (++idx[k] < ax[it[k]].nval)
 				break;
 			idx[k] = 0;
@@ -588,17 +933,35 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 		if (k < 0)
 			break;
 	}
-	summarize(r, &t);
+	if (r->ncomb == 0 && nout) {
+		r->outcome = MR_CLAIM_NODATA;
+		r->detail = outside_why(c);
+	} else {
+		summarize(r, &t);
+	}
 	sb_free(&t.first_true);
 	sb_free(&t.first_false);
 	sb_free(&t.falselabels);
 	sb_free(&t.first_undef);
 	sb_free(&t.undeflabels);
 	skips_free(&t.sk);
+	free(e.exact);
+	free(took);
 	free(val);
+	free(vcon);
+	free(vidx);
 	free(idx);
 	free(it);
+	for (k = 0; k < nvax; k++) {
+		free(vax[k].spec);
+		free(vax[k].ver);
+	}
+	free(vax);
 	mr_config_axes_free(ax, naxes);
+	for (i = 0; ncfg && i < d->ncfg; i++)
+		mr_config_free(&ncfg[i]);
+	free(ncfg);
+	mr_config_vers_free(ownver, d->ncfg);
 }
 
 void
@@ -617,6 +980,9 @@ mr_claim_result_free(struct mr_claim_result *r)
 	for (i = 0; i < r->nlines; i++)
 		free(r->lines[i]);
 	free(r->lines);
+	for (i = 0; r->comb && i < r->ncomb; i++)
+		free(r->comb[i].cfg);
+	free(r->comb);
 	free(r->detail);
 	memset(r, 0, sizeof *r);
 }

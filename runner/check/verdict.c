@@ -52,6 +52,20 @@ mr_vd_totals_add(struct mr_vd_totals *a, const struct mr_vd_totals *b)
 }
 
 void
+mr_vd_cols_free(struct mr_vd_col *col, int n)
+{
+	int i;
+
+	for (i = 0; col && i < n; i++) {
+		free(col[i].what);
+		free(col[i].spec);
+		free(col[i].version);
+		free(col[i].label);
+	}
+	free(col);
+}
+
+void
 mr_vds_free(struct mr_vds *vs)
 {
 	int i, j, l;
@@ -70,6 +84,9 @@ mr_vds_free(struct mr_vds *vs)
 			for (l = 0; l < v->nlines; l++)
 				free(v->lines[l]);
 			free(v->lines);
+			free(v->cells);
+			free(v->since);
+			free(v->since_detail);
 			free(v->log);
 			free(v->what);
 			free(v->metric);
@@ -80,6 +97,7 @@ mr_vds_free(struct mr_vds *vs)
 			free(k->cfg[j].label);
 		}
 		free(k->cfg);
+		mr_vd_cols_free(k->col, k->ncol);
 		free(k->v);
 		free(k->name);
 		free(k->claims_path);

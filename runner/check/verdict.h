@@ -54,6 +54,13 @@ struct mr_vd {
 	char **lines;     /* every combination, one line each */
 	int nlines;
 	long line;        /* of the claim in its file */
+	int *cells;       /* the case's ncol: the claim's word at each version
+	                     of the upgrade table, MR_VD_NWORDS where it was
+	                     not evaluated; NULL when the case has none */
+	char *since;      /* "reported since jemalloc@5.3.0": the spec, or NULL */
+	char *since_detail; /* per version of it: what the claim did there
+	                     against what the report says */
+	int news;         /* versions at or after since where it reproduces */
 	/* MR_VD_RUN */
 	long repeat;
 	const char *outcome; /* runs.tsv word (static) */
@@ -88,6 +95,17 @@ struct mr_vd_cfg {
 	int nok, nfail, nskip; /* runs by outcome */
 };
 
+/* A column of the upgrade table: one version of an allocator that has
+ * several in the results, or one libc of several. */
+struct mr_vd_col {
+	char *what;       /* the allocator's name, or "libc" */
+	char *spec;       /* the configs' value: "jemalloc@5.2.1", "jemalloc";
+	                     libc's ("2.41"), NULL: the host's */
+	char *version;    /* its version, NULL: not recorded */
+	char *label;      /* "jemalloc@5.2.1", "jemalloc (host 5.3.0)",
+	                     "libc@2.41", "libc (host 2.36)" */
+};
+
 /* The verdicts of one case, in the order the human table prints them:
  * claims in file order, failed runs, skipped configs, baseline rows
  * grouped by config (in baseline order), configs not in the baseline. */
@@ -103,6 +121,10 @@ struct mr_vd_case {
 	int mw;             /* widest metric@checkpoint of its baseline */
 	struct mr_vd_cfg *cfg; /* every config of the case in the results */
 	int ncfg;
+	struct mr_vd_col *col; /* the upgrade table's versions, old to new;
+	                          none when every allocator and the libc
+	                          have one version in the results */
+	int ncol;
 	struct mr_vd *v;
 	int n;
 	struct mr_vd_totals t;
@@ -126,6 +148,9 @@ struct mr_vd *mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind,
 
 /* Add b's counts to a. */
 void mr_vd_totals_add(struct mr_vd_totals *a, const struct mr_vd_totals *b);
+
+/* Free n columns and the array. */
+void mr_vd_cols_free(struct mr_vd_col *col, int n);
 
 /* Free everything vs owns and zero it. */
 void mr_vds_free(struct mr_vds *vs);

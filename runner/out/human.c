@@ -80,10 +80,62 @@ human_claims(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 			fprintf(f, "  %s\n", v->detail);
 		}
 		fprintf(f, INDENT "       %-*s  \"%s\"\n", w, "", v->cite);
+		if (v->since)
+			fprintf(f, INDENT "       %-*s  since %s: %s%s\n", w, "", v->since,
+				v->news ? "NEWS: " : "", v->since_detail);
 		if (o->verbose)
 			for (j = 0; j < v->nlines; j++)
 				fprintf(f, INDENT "       %-*s    %s\n", w, "", v->lines[j]);
 	}
+}
+
+/* The upgrade table: per claim evaluated at some version, its word at
+ * each version of the results, old to new. */
+static void
+human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
+{
+	int *cw = ecalloc(k->ncol + 1, sizeof *cw), w = (int)strlen("claim"), i, j;
+
+	for (j = 0; j < k->ncol; j++)
+		cw[j] = (int)strlen(k->col[j].label);
+	for (i = 0; i < k->n; i++) {
+		const struct mr_vd *v = &k->v[i];
+
+		if (v->kind != MR_VD_CLAIM || !v->cells)
+			continue;
+		if ((int)strlen(v->id) > w)
+			w = (int)strlen(v->id);
+		for (j = 0; j < k->ncol; j++)
+			if (v->cells[j] < MR_VD_NWORDS &&
+			    (int)strlen(mr_vd_words[v->cells[j]]) > cw[j])
+				cw[j] = (int)strlen(mr_vd_words[v->cells[j]]);
+	}
+	fprintf(f, INDENT "%-8s  %-*s", "versions", w, "claim");
+	for (j = 0; j < k->ncol; j++)
+		fprintf(f, "  %-*s", j + 1 < k->ncol ? cw[j] : 0, k->col[j].label);
+	fputc('\n', f);
+	for (i = 0; i < k->n; i++) {
+		const struct mr_vd *v = &k->v[i];
+
+		if (v->kind != MR_VD_CLAIM || !v->cells)
+			continue;
+		for (j = 0; j < k->ncol && v->cells[j] == MR_VD_NWORDS; j++)
+			;
+		if (j == k->ncol)
+			continue;
+		fprintf(f, INDENT "%-8s  %-*s", "", w, v->id);
+		for (j = 0; j < k->ncol; j++) {
+			int last = j + 1 == k->ncol;
+
+			fputs("  ", f);
+			if (v->cells[j] == MR_VD_NWORDS)
+				fprintf(f, "%-*s", last ? 0 : cw[j], "-");
+			else
+				word(f, o, (enum mr_vd_word)v->cells[j], last ? 0 : cw[j]);
+		}
+		fputc('\n', f);
+	}
+	free(cw);
 }
 
 static void
@@ -215,6 +267,8 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 
 		fprintf(f, "%s\n", k->name);
 		human_claims(f, o, k);
+		if (k->ncol && k->has_claims)
+			human_upgrade(f, o, k);
 		human_runs(f, o, k);
 		human_baseline(f, o, vs, k);
 		human_totals(f, k->name, &k->t);

@@ -74,6 +74,25 @@ json_items(FILE *f, const struct mr_vd_case *k, enum mr_vd_kind kind,
 				fputc('"', f);
 			}
 			fputc(']', f);
+			if (v->cells) {
+				/* parallel to the case's "versions" */
+				fputs(", \"upgrade\": [", f);
+				for (l = 0; l < k->ncol; l++) {
+					fputs(l ? ", " : "", f);
+					if (v->cells[l] == MR_VD_NWORDS)
+						fputs("null", f);
+					else
+						fprintf(f, "\"%s\"", mr_vd_words[v->cells[l]]);
+				}
+				fputc(']', f);
+			}
+			if (v->since) {
+				fputs(", \"since\": {", f);
+				jstr(f, "spec", v->since, 1);
+				jstr(f, "detail", v->since_detail, 1);
+				jnum(f, "news", v->news, 0);
+				fputc('}', f);
+			}
 			break;
 		case MR_VD_RUN:
 			jstr(f, "config", v->config, 1);
@@ -156,7 +175,20 @@ mr_fmt_json(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 			jnum(f, "runs_skipped", k->cfg[j].nskip, 0);
 			fputc('}', f);
 		}
-		fputs(k->ncfg ? "\n    ],\n    \"claims\": " : "],\n    \"claims\": ", f);
+		fputs(k->ncfg ? "\n    ]" : "]", f);
+		if (k->ncol) {
+			fputs(",\n    \"versions\": [", f);
+			for (j = 0; j < k->ncol; j++) {
+				fputs(j ? ",\n      {" : "\n      {", f);
+				jstr(f, "of", k->col[j].what, 1);
+				jstr(f, "value", k->col[j].spec, 1);
+				jstr(f, "version", k->col[j].version, 1);
+				jstr(f, "label", k->col[j].label, 0);
+				fputc('}', f);
+			}
+			fputs("\n    ]", f);
+		}
+		fputs(",\n    \"claims\": ", f);
 		json_items(f, k, MR_VD_CLAIM, 0);
 		fputs(",\n    \"failed_runs\": ", f);
 		json_items(f, k, MR_VD_RUN, 0);

@@ -79,6 +79,21 @@ junit_claim(FILE *f, const struct mr_vd_case *k, const struct mr_vd *v)
 	mr_esc_xml(f, "\nthe report: \"");
 	mr_esc_xml(f, v->cite);
 	mr_esc_xml(f, "\"\n");
+	for (l = 0; v->cells && l < k->ncol; l++) {
+		if (v->cells[l] == MR_VD_NWORDS)
+			continue;
+		mr_esc_xml(f, k->col[l].label);
+		mr_esc_xml(f, ": ");
+		mr_esc_xml(f, mr_vd_words[v->cells[l]]);
+		mr_esc_xml(f, "\n");
+	}
+	if (v->since) {
+		mr_esc_xml(f, "since ");
+		mr_esc_xml(f, v->since);
+		mr_esc_xml(f, v->news ? ": NEWS: " : ": ");
+		mr_esc_xml(f, v->since_detail);
+		mr_esc_xml(f, "\n");
+	}
 	fprintf(f, "</system-out>\n    </testcase>\n");
 	sb_free(&msg);
 }

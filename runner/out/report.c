@@ -272,9 +272,76 @@ write_claims(struct mr_doc *d, const struct mr_vd_case *k)
 		mr_doc_text(d, v->cite);
 		mr_doc_cell(d);
 		mr_doc_code(d, v->detail);
+		if (v->since) {
+			mr_doc_text(d, " since ");
+			mr_doc_code(d, v->since);
+			mr_doc_text(d, ": ");
+			if (v->news) {
+				mr_doc_bold(d, "news:");
+				mr_doc_text(d, " ");
+			}
+			mr_doc_text(d, v->since_detail);
+		}
 		mr_doc_row_end(d);
 	}
 	mr_doc_table_end(d);
+}
+
+/* A column head from the results: only the characters a version label
+ * is made of, so it can be written unescaped. */
+static char *
+safe_head(const char *s)
+{
+	char *h = estrdup(s), *p;
+
+	for (p = h; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("@.+~-_ ()", *p)))
+			*p = '?';
+	return h;
+}
+
+/* The upgrade table: per claim, its verdict at each version in the
+ * results, old to new ("-": not evaluated there). */
+static void
+write_upgrade(struct mr_doc *d, const struct mr_vd_case *k)
+{
+	const char **head;
+	int i, j;
+
+	if (!k->ncol || !k->has_claims)
+		return;
+	mr_doc_heading(d, 3, NULL, "Across versions");
+	head = ecalloc(k->ncol + 2, sizeof *head);
+	head[0] = "claim";
+	for (j = 0; j < k->ncol; j++)
+		head[j + 1] = safe_head(k->col[j].label);
+	mr_doc_table(d, head);
+	for (i = 0; i < k->n; i++) {
+		const struct mr_vd *v = &k->v[i];
+
+		if (v->kind != MR_VD_CLAIM || !v->cells)
+			continue;
+		for (j = 0; j < k->ncol && v->cells[j] == MR_VD_NWORDS; j++)
+			;
+		if (j == k->ncol)
+			continue;
+		mr_doc_row(d);
+		mr_doc_cell(d);
+		mr_doc_code(d, v->id);
+		for (j = 0; j < k->ncol; j++) {
+			mr_doc_cell(d);
+			if (v->cells[j] == MR_VD_NWORDS)
+				mr_doc_text(d, "-");
+			else
+				verdict(d, (enum mr_vd_word)v->cells[j]);
+		}
+		mr_doc_row_end(d);
+	}
+	mr_doc_table_end(d);
+	for (j = 0; j < k->ncol; j++)
+		free((char *)head[j + 1]);
+	free(head);
 }
 
 static void
@@ -419,6 +486,7 @@ write_case(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k
 		mr_doc_para_end(d);
 	}
 	write_claims(d, k);
+	write_upgrade(d, k);
 	write_runs(d, vs, k);
 	write_baseline(d, vs, k);
 	mr_doc_heading(d, 3, NULL, "Charts");

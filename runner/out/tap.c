@@ -5,6 +5,7 @@
 
 #include "check/claims.h"
 #include "core/safeio.h"
+#include "core/util.h"
 
 /* s on "# " lines, one per line of s. */
 static void
@@ -93,6 +94,21 @@ mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 				if (v->word != MR_VD_SKIPPED && v->word != MR_VD_UNDEFINED)
 					tap_diag(f, v->detail);
 				fprintf(f, "# \"%s\"\n", v->cite);
+				if (v->cells) {
+					struct strbuf b = {0};
+
+					for (l = 0; l < k->ncol; l++)
+						if (v->cells[l] < MR_VD_NWORDS)
+							sb_printf(&b, "%s%s %s", b.len ? ", " : "",
+								  k->col[l].label,
+								  mr_vd_words[v->cells[l]]);
+					if (b.len)
+						fprintf(f, "# versions: %s\n", b.s);
+					sb_free(&b);
+				}
+				if (v->since)
+					fprintf(f, "# since %s: %s%s\n", v->since,
+						v->news ? "NEWS: " : "", v->since_detail);
 				for (l = 0; o->verbose && l < v->nlines; l++)
 					tap_diag(f, v->lines[l]);
 				break;
