@@ -83,6 +83,7 @@ RUNNER_SRC := \
 	runner/run/tunables.c \
 	runner/run/matrix.c \
 	runner/run/libc.c \
+	runner/run/versions.c \
 	runner/run/allocrel.c \
 	runner/run/alloc.c \
 	runner/run/registry.c \

@@ -153,8 +153,10 @@ set_word(struct mr_args *o, int bit, const char *v)
 			o->quick = 1;
 		else if (strcmp(v, "full") == 0)
 			o->quick = 0;
+		else if (strcmp(v, "versions") == 0)
+			o->quick = o->versions = 1;
 		else
-			usage_error(o, "--profile '%s': want quick or full", v);
+			usage_error(o, "--profile '%s': want quick, full or versions", v);
 		break;
 	case O_ASLR:
 		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)

@@ -46,6 +46,7 @@ struct mr_args {
 	struct mr_matrix_axis *axes;
 	int nax;
 	int quick;                 /* -1: the command's default */
+	int versions;              /* --profile versions (quick sizes) */
 	long repeat;
 	const char *out;
 	double timeout_s;          /* 0: none given */

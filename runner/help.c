@@ -221,9 +221,14 @@ static const struct {
 	  "                         (an entry replaces the one of its name; format:\n"
 	  "                         docs/formats.md, Allocators)\n" },
 	{ O_PROFILE,
-	  "  --profile quick|full   parameter values: quick ones or the defaults\n"
+	  "  --profile quick|full|versions\n"
+	  "                         parameter values: quick ones or the defaults\n"
 	  "                         (default: full for run and describe, quick for\n"
-	  "                         check and bless)\n" },
+	  "                         check and bless); versions: quick ones, under\n"
+	  "                         every release's allocators and glibcs (each\n"
+	  "                         allocator under its own release's glibc, glibc\n"
+	  "                         under each), where no --axis allocator= or\n"
+	  "                         libc= says otherwise\n" },
 	{ O_REPEAT, "  --repeat N             runs per config (default 3)\n" },
 	{ O_OUT,
 	  "  --out DIR              results directory (default\n"

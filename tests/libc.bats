@@ -14,14 +14,14 @@ setup() {
 	HOSTLD=$(readlink -f /lib64/ld-linux-x86-64.so.2 || true)
 }
 
-# fake_libc DIR VERSION: a libc6 VERSION-1 in DIR/sid whose loader is a
-# script (see above) and whose libc.so.6 is the host's.
+# fake_libc DIR VERSION [RELEASE]: a libc6 VERSION-1 in DIR/RELEASE (sid)
+# whose loader is a script (see above) and whose libc.so.6 is the host's.
 fake_libc() {
-	local tree
+	local tree rel=${3:-sid}
 	[ -x "$HOSTLD" ] || skip "no /lib64/ld-linux-x86-64.so.2 to hand over to"
 	command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the fixture archive"
 	tree=$(mktemp -d "$BATS_TEST_TMPDIR/deb.XXXXXX")
-	mkdir -p "$tree/DEBIAN" "$tree/usr/lib/x86_64-linux-gnu" "$1/sid"
+	mkdir -p "$tree/DEBIAN" "$tree/usr/lib/x86_64-linux-gnu" "$1/$rel"
 	cp /lib/x86_64-linux-gnu/libc.so.6 "$tree/usr/lib/x86_64-linux-gnu/"
 	cat > "$tree/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" <<LOADER
 #!/bin/sh
@@ -41,7 +41,7 @@ Architecture: amd64
 Maintainer: memrepro tests <tests@invalid>
 Description: fixture glibc for memrepro's libc axis tests
 CONTROL
-	dpkg-deb --root-owner-group -Zgzip --build "$tree" "$1/sid/libc6_$2-1_amd64.deb" >/dev/null
+	dpkg-deb --root-owner-group -Zgzip --build "$tree" "$1/$rel/libc6_$2-1_amd64.deb" >/dev/null
 	rm -rf "$tree"
 }
 
@@ -252,4 +252,47 @@ skipped" ]
 	run -0 tsv_col "$runs" outcome '$(idx["config"]) ~ /allocator=glibc/'
 	[ "$output" = "ok
 ok" ]
+}
+
+@test "--profile versions: every release's allocator and glibc, each allocator under its own release's glibc, glibc under each" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the fixture archive"
+	export XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config
+	mkdir -p "$XDG_CONFIG_HOME/memrepro"
+	printf '%s\n' '[fakealloc]' 'library = libfakealloc.so.1' 'package = libfakealloc1' \
+		'options = none' 'default = yes' > "$XDG_CONFIG_HOME/memrepro/allocators"
+	a=$BATS_TEST_TMPDIR/archive
+	fake_alloc "$a" bookworm 1.0-1 1.0
+	fake_alloc "$a" trixie 2.0-1 2.0
+	fake_alloc "$a" sid 2.0-2 2.0
+	fake_libc "$a" 2.98 trixie
+	fake_libc "$a" 2.99 sid
+	MEMREPRO_RELEASES=$a run -0 mrf run showenv --repeat 1 --profile versions
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" config
+	# glibc under the host's and both releases' glibcs; fakealloc 1.0
+	# (bookworm, no libc6 in this archive) under the host's, 2.0 (trixie's
+	# and sid's, the oldest release first) under trixie's 2.98; the
+	# jemalloc, tcmalloc and mimalloc of the default axis are in no
+	# release here: they add nothing
+	[ "$output" = "allocator=glibc,libc=$HOST,thp=never
+allocator=glibc,libc=2.98,thp=never
+allocator=glibc,libc=2.99,thp=never
+allocator=fakealloc@1.0,libc=$HOST,thp=never
+allocator=fakealloc@2.0,libc=2.98,thp=never" ]
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome
+	[ "$(echo "$output" | sort -u)" = ok ]
+	run -0 grep -x $'profile\tversions' "$BATS_TEST_TMPDIR/out/env.tsv"
+	# an axis given on the command line is kept: only the libc axis is added
+	MEMREPRO_RELEASES=$a run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/out2" \
+		showenv --repeat 1 --profile versions --axis allocator=glibc
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out2/runs.tsv" config
+	[ "$output" = "allocator=glibc,libc=$HOST,thp=never
+allocator=glibc,libc=2.98,thp=never
+allocator=glibc,libc=2.99,thp=never" ]
+}
+
+@test "--profile versions with no release's index: exit 2 saying so, nothing run" {
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/empty run -2 mrf run showenv --profile versions
+	[[ "$output" == *"--profile versions: "* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out/runs.tsv" ]
 }

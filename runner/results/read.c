@@ -25,14 +25,15 @@ mr_rd_path(const char *dir, const char *name)
 	return mr_sio_path(dir, name);
 }
 
-/* Safe as one path component: [A-Za-z0-9._+-]+, not starting with '.'. */
+/* Safe as one path component: [A-Za-z0-9._+@-]+, not starting with '.'
+ * ('@' from an allocator's version: jemalloc@5.2.1). */
 static int
 component_ok(const char *s)
 {
 	if (!*s || *s == '.')
 		return 0;
 	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			 "0123456789._+-") == strlen(s);
+			 "0123456789._+@-") == strlen(s);
 }
 
 void

@@ -135,6 +135,18 @@ bad:
 }
 
 void
+mr_matrix_axis_copy(struct mr_matrix_axis *out, const struct mr_matrix_axis *a)
+{
+	int i;
+
+	out->key = estrdup(a->key);
+	out->vals = ecalloc((size_t)a->nvals + 1, sizeof *out->vals);
+	for (i = 0; i < a->nvals; i++)
+		out->vals[i] = estrdup(a->vals[i]);
+	out->nvals = a->nvals;
+}
+
+void
 mr_matrix_axis_free(struct mr_matrix_axis *a)
 {
 	int i;

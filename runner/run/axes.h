@@ -26,6 +26,8 @@ struct mr_matrix_axis {
 int mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out,
 			 struct strbuf *err);
 void mr_matrix_axis_free(struct mr_matrix_axis *a);
+/* A deep copy of a into *out. */
+void mr_matrix_axis_copy(struct mr_matrix_axis *out, const struct mr_matrix_axis *a);
 
 /* Check every option against the cases it will apply to: a key some case
  * knows (or allocator, or glibc.*), values each such case allows.  A case

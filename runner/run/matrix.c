@@ -101,23 +101,36 @@ option_env(const struct mr_matrix_kv *kv, int nkv, char **env, int *n)
 	}
 }
 
+static const char *(*pairing)(const char *allocator);
+
+void
+mr_matrix_set_pairing(const char *(*libc_for)(const char *allocator))
+{
+	pairing = libc_for;
+}
+
 /* Config cf of the dimensions' values idx: -1 when it is a copy of an
  * earlier one (an option of another allocator than cf's, at other than
- * its first value), else 0. */
+ * its first value) or left out by the pairing, else 0. */
 static int
 make_cfg(const struct dim *d, int nd, const int *idx, int index, struct mr_matrix_cfg *cf)
 {
 	struct strbuf canon = { 0 }, shortc = { 0 }, tun = { 0 };
-	const char *alloc = NULL;
+	const char *alloc = NULL, *libc = NULL, *want;
 	int i, n = 0, nenv = 0;
 
-	for (i = 0; i < nd; i++)
+	for (i = 0; i < nd; i++) {
 		if (strcmp(d[i].key, "allocator") == 0)
 			alloc = d[i].vals[idx[i]];
+		if (strcmp(d[i].key, "libc") == 0)
+			libc = d[i].vals[idx[i]];
+	}
 	for (i = 0; i < nd; i++)
 		if (mr_matrix_option_key(d[i].key) && !mr_matrix_option_applies(d[i].key, alloc) &&
 		    idx[i] != 0)
 			return -1;
+	if (pairing && libc && (want = pairing(alloc)) != NULL && strcmp(want, libc) != 0)
+		return -1;
 	memset(cf, 0, sizeof *cf);
 	cf->kv = ecalloc((size_t)nd, sizeof *cf->kv);
 	for (i = 0; i < nd; i++) {

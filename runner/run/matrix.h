@@ -53,6 +53,11 @@ int mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *
 		    int nax, int quick, struct mr_matrix *m, struct strbuf *err);
 void mr_matrix_free(struct mr_matrix *m);
 
+/* A pairing of allocators and glibcs (the versions profile, versions.h):
+ * while set, a config whose allocator libc_for pairs with one value of
+ * the libc axis is built only with that value.  NULL: none. */
+void mr_matrix_set_pairing(const char *(*libc_for)(const char *allocator));
+
 /* The case's argv for a config: path, then "--param" "k=v" for every
  * parameter of the case.  Owned, NULL-terminated; free with
  * mr_matrix_argv_free. */

@@ -22,6 +22,7 @@
 #include "run/select.h"
 #include "run/spawn.h"
 #include "run/term.h"
+#include "run/versions.h"
 #include "run/tunables.h"
 #include "core/util.h"
 
@@ -444,9 +445,9 @@ static int
 session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 	      int *ncases, struct mr_matrix **mats, int *built)
 {
-	struct mr_matrix_axis *axes = NULL;
+	struct mr_matrix_axis *axes = NULL, *given = NULL;
 	struct strbuf err = { 0 };
-	int i, rc = 0;
+	int i, rc = 0, nax = o->nax;
 
 	*ncases = mr_select_cases(o->cases_dir, o->names, o->nnames, cases);
 	if (*ncases < 0) {
@@ -454,31 +455,48 @@ session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 		return -1;
 	}
 	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
-	if (mr_matrix_check_axes(*cases, *ncases, o->axes, o->nax, &err) < 0)
+	/* the versions profile: the releases' allocators and glibcs, where
+	 * the command line names none */
+	given = ecalloc((size_t)nax + 1, sizeof *given);
+	for (i = 0; i < nax; i++)
+		mr_matrix_axis_copy(&given[i], &o->axes[i]);
+	if (o->versions && mr_versions_axes(&given, &nax, &err) < 0)
+		rc = -1;
+	if (rc == 0 && mr_matrix_check_axes(*cases, *ncases, given, nax, &err) < 0)
 		rc = -1;
 	/* jemalloc@sid made jemalloc@5.3.1 (fetched: the cache has it then) */
-	if (rc == 0 && mr_allocrel_normalise(o->axes, o->nax, &axes, &err) < 0)
+	if (rc == 0 && mr_allocrel_normalise(given, nax, &axes, &err) < 0)
 		rc = -1;
 	if (rc == 0) {
 		/* the other glibcs: fetched, and their own tunables */
-		rc = mr_libc_prepare(axes, o->nax, &err);
+		rc = mr_libc_prepare(axes, nax, &err);
 		for (i = 0; rc == 0 && i < mr_libc_count(); i++) {
 			const struct mr_libc *l = mr_libc_at(i);
 
 			if (!l->host && !l->missing &&
-			    mr_matrix_check_tunables(axes, o->nax, l->loader, l->version, &err) < 0)
+			    mr_matrix_check_tunables(axes, nax, l->loader, l->version, &err) < 0)
 				rc = -1;
 		}
 	}
+	if (rc == 0 && o->versions) {
+		mr_versions_pair(axes, nax);
+		mr_matrix_set_pairing(mr_versions_libc_for);
+	}
 	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
-		if (mr_matrix_build(&(*cases)[i], axes, o->nax, o->quick, &(*mats)[i], &err) < 0)
+		if (mr_matrix_build(&(*cases)[i], axes, nax, o->quick, &(*mats)[i], &err) < 0)
 			rc = -1;
+	mr_matrix_set_pairing(NULL);
+	mr_versions_free();
 	if (rc < 0)
 		weprintf("%s", err.s);
 	sb_free(&err);
-	for (i = 0; axes && i < o->nax; i++)
-		mr_matrix_axis_free(&axes[i]);
+	for (i = 0; i < nax; i++) {
+		if (axes)
+			mr_matrix_axis_free(&axes[i]);
+		mr_matrix_axis_free(&given[i]);
+	}
 	free(axes);
+	free(given);
 	return rc;
 }
 
@@ -508,7 +526,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	struct mr_envfp_run er;
 	int i, rc = MR_OK;
 
-	er.profile = o->quick ? "quick" : "full";
+	er.profile = o->versions ? "versions" : o->quick ? "quick" : "full";
 	er.repeat = (int)o->repeat;
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *

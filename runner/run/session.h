@@ -31,6 +31,7 @@ struct mr_session_opts {
 	const struct mr_matrix_axis *axes; /* --axis */
 	int nax;
 	int quick;                /* the quick profile */
+	int versions;             /* the versions profile (run/versions.h) */
 	long repeat;              /* runs per config */
 	const char *out;          /* results directory; NULL: a new default */
 	double timeout_s;         /* --timeout; 0: the case's, else the default */
