@@ -10,6 +10,9 @@ FIX="$ROOT/build/fixtures"
 CASES="$ROOT/build/cases"
 # Slow environments (sanitizers) stretch the timeouts of tests that time.
 SLOW=${MEMREPRO_SLOW:-1}
+# The user's own allocator registry (~/.config/memrepro/allocators) stays
+# out of the tests; a test that wants one sets XDG_CONFIG_HOME itself.
+export XDG_CONFIG_HOME="$BATS_RUN_TMPDIR/no-user-config"
 
 # Run the runner on the fixture cases, never longer than a minute.
 mr() {
