@@ -10,7 +10,7 @@
 #   make sanitize   the runner built with ASan+UBSan (build-san/), the bats
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
-#   make lint       cppcheck and clang-tidy
+#   make lint       cppcheck, clang-tidy, shellcheck and no include circle
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
 #
@@ -274,6 +274,7 @@ lint: deps-lint
 	clang-tidy --quiet $(LINT_SRC) -- -std=c11 -D_GNU_SOURCE -Ilib -Irunner -Ifuzz
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
+	sh tools/circles.sh runner lib
 
 clean: clean-proofs
 clean-proofs:

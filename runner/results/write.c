@@ -114,11 +114,11 @@ _Static_assert(MR_RUNS_CASE == 0 && MR_RUNS_CONFIG == 1 && MR_RUNS_REPEAT == 2 &
 	       MR_SERIES_CASE == 0 && MR_SERIES_CONFIG == 1 && MR_SERIES_REPEAT == 2,
 	       "case, config, repeat lead every file");
 
-/* A figure that may not have been measured (MR_SPAWN_NONE: "-"). */
+/* A figure that may not have been measured (MR_NOT_MEASURED: "-"). */
 static void
 row_fig(struct mr_row *w, int col, uint64_t v)
 {
-	if (v == MR_SPAWN_NONE)
+	if (v == MR_NOT_MEASURED)
 		mr_row_str(w, col, "-");
 	else
 		mr_row_u64(w, col, v);
@@ -457,7 +457,7 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 /* The checkpoints.tsv row of checkpoint k of run. */
 static void
 ckpts_row(struct strbuf *b, const struct mr_results_run *run,
-	  const struct mr_spawn_ckpt *k)
+	  const struct mr_record *k)
 {
 	struct mr_row w;
 	int m;
@@ -469,7 +469,7 @@ ckpts_row(struct strbuf *b, const struct mr_results_run *run,
 		(unsigned)(k->t_us % 1000));
 	/* the other figures the record carries: v[] is indexed like the
 	 * checkpoint metrics (v[0] is t_us, above) */
-	for (m = 1; m < MR_SPAWN_NCKPT; m++)
+	for (m = 1; m < MR_NCKPT_KEYS; m++)
 		mr_row_u64(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
 	mr_row_u64(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
 	mr_row_u64(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
@@ -819,7 +819,7 @@ mr_results_progress(FILE *out, const struct mr_results_run *run,
 	if (res) {
 		fprintf(out, " %.2f s", (double)res->wall_ms / 1000);
 		if (res->nckpts) {
-			const struct mr_spawn_ckpt *k = &res->ckpts[res->nckpts - 1];
+			const struct mr_record *k = &res->ckpts[res->nckpts - 1];
 
 			fprintf(out, " rss@%s %.1f MiB", k->name, (double)k->v[1] / 1024);
 		} else if (res->nsamples) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/safeio.h"
 #include "proto/cases.h"
 #include "results/write.h"
 #include "run/cgroup.h"
@@ -169,7 +170,7 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 			    failing(row.outcome));
 		if (failing(row.outcome)) {
 			s->failed = 1;
-			mr_log_tail(s->progress, j->abs, LOG_TAIL, "# ");
+			mr_sio_print_tail(s->progress, j->abs, LOG_TAIL, "# ");
 		}
 		if (res->log_errno) {
 			/* the results' disk is full, or gone: going on would
