@@ -72,6 +72,7 @@ RUNNER_SRC := \
 	runner/args.c \
 	runner/help.c \
 	runner/core/util.c \
+	runner/core/drain.c \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
 	runner/core/numfmt.c \
@@ -90,6 +91,8 @@ RUNNER_SRC := \
 	runner/run/loop.c \
 	runner/run/spawn.c \
 	runner/run/cgroup.c \
+	runner/run/cgfs.c \
+	runner/run/cgsweep.c \
 	runner/run/envfp.c \
 	runner/run/term.c \
 	runner/run/schedule.c \
@@ -99,8 +102,11 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/results/write.c \
+	runner/results/lock.c \
+	runner/results/reopen.c \
 	runner/results/row.c \
 	runner/results/read.c \
+	runner/results/values.c \
 	runner/results/merge.c \
 	runner/check/claims.c \
 	runner/check/config.c \

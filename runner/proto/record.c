@@ -1,12 +1,11 @@
 /* record: checkpoint records — see record.h. */
 #include "proto/record.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/drain.h"
 #include "core/util.h"
 
 /* A whole number: digits only, fits in 64 bits. */
@@ -104,8 +103,9 @@ mr_record_parse(char *line, const struct mr_cases_desc *c,
 /* Feed bytes read from the checkpoint pipe; each complete line is a
  * record and gets one ack, good or bad (the case is waiting for it). */
 static void
-feed(struct mr_record_reader *rd, const char *p, size_t n)
+feed(void *ctx, const char *p, size_t n)
 {
+	struct mr_record_reader *rd = ctx;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -137,18 +137,7 @@ int
 mr_record_read(struct mr_record_reader *rd, int fd)
 {
 	char buf[4096];
-	int i;
 
-	for (i = 0; i < 16; i++) {
-		ssize_t n = read(fd, buf, sizeof buf);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return 1; /* EAGAIN: all read */
-		if (n == 0)
-			return 0;
-		feed(rd, buf, (size_t)n);
-	}
-	return 1;
+	/* empty (EAGAIN) or not: 1, only EOF is 0 */
+	return mr_drain(fd, buf, sizeof buf, 16, feed, rd) == 0 ? 0 : 1;
 }
