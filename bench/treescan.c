@@ -2,22 +2,28 @@
  *
  * Makes a run's cgroups as the runner does (run/cgroup.h: the memory
  * cgroup, and the kill cgroup on the unified hierarchy where there is
- * one), starts N children that join them and wait, then times S calls of
- * mr_tree_case, the call each sample of the poll loop makes to list the
- * run's processes (run/tree.h: the cgroup's members, else every
+ * one) and starts a case as the runner does: a child that joins them,
+ * then is exec'd with the runner's token in its environment (run/env.h).
+ * The case forks N-1 children (N processes in all, which the cgroups list
+ * in the order they were forked), and all wait.  Then S calls of
+ * mr_tree_case are timed: the call each sample of the poll loop makes to
+ * list the run's processes (run/tree.h: the cgroup's members, else every
  * descendant of the runner).  Prints one line:
  *
- *   children N  samples S  ns_per_sample X  via cgroup|walk
+ *   children N  samples S  ns_per_sample X  via cgroup|walk  user_ns U  sys_ns K
  *
- * Where no cgroup can be made (or MEMREPRO_CGROUP=0) it times the walk of
- * the descendants (the runner's fallback) and says so.  Linked with the runner's objects
- * (bench/treescan.sh builds and runs it).
+ * X the wall time of one scan; U and K its user and system CPU time
+ * (what the runner's own code costs, and what the kernel's).  Where no
+ * cgroup can be made (or MEMREPRO_CGROUP=0) it times the walk of the
+ * descendants, the runner's fallback, and says so.  Linked with the
+ * runner's objects: bench/treescan.sh builds and runs it.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +31,17 @@
 #include "run/cgroup.h"
 #include "run/env.h"
 #include "run/tree.h"
+
+/* The process's user and system CPU time, ns. */
+static void
+cpu_ns(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
+	*sys = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
+}
 
 static double
 now_ns(void)
@@ -35,30 +52,37 @@ now_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* A child: joins the run's cgroups as a case does between fork and exec,
- * then waits for the end of the pipe (the parent closing it, or dying).
- * Without a cgroup it carries the runner's token instead, as a case does
- * (in the environment it was exec'd with: the walk's proof). */
+/* Wait for the end of fd 0 (the runner closing the pipe, or dying). */
 static void
-child(const struct mr_cgroup *cg, int rd)
+wait_eof(void)
 {
 	char c;
 
-	if (cg->procs_fd >= 0 && write(cg->procs_fd, "0", 1) != 1)
-		_exit(3);
-	if (cg->kill_fd >= 0 && write(cg->kill_fd, "0", 1) != 1)
-		_exit(3);
-	if (!cg->v) {
-		char *env[] = { (char *)mr_env_token(), NULL };
-
-		if (dup2(rd, 0) < 0)
-			_exit(3);
-		execle("/bin/sh", "sh", "-c", "read x", (char *)NULL, env);
-		_exit(127);
-	}
-	while (read(rd, &c, 1) < 0 && errno == EINTR)
+	while (read(0, &c, 1) < 0 && errno == EINTR)
 		;
-	_exit(0);
+}
+
+/* The case ("treescan --case N", the pipe on fd 0): N-1 children that
+ * wait as it does, then reaped. */
+static int
+the_case(int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			wait_eof();
+			_exit(0);
+		}
+		if (p < 0)
+			return 1;
+	}
+	wait_eof();
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	return 0;
 }
 
 int
@@ -66,11 +90,13 @@ main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 100, s = argc > 2 ? atoi(argv[2]) : 20000;
 	struct mr_cgroup cg;
-	char why[256];
-	pid_t *buf = malloc(MR_TREE_MAX * sizeof *buf), *kids;
-	int p[2], i, got = 0;
-	double t0, t;
+	char why[256], nbuf[16];
+	pid_t *buf = malloc(MR_TREE_MAX * sizeof *buf), kid;
+	int p[2], i, got = 0, st;
+	double t0, t, u0, s0, u, sy;
 
+	if (argc == 3 && strcmp(argv[1], "--case") == 0)
+		return the_case(atoi(argv[2]));
 	if (!buf || n < 1 || n >= MR_TREE_MAX || s < 1 || pipe(p) < 0) {
 		fprintf(stderr, "usage: treescan CHILDREN(1..%d) [SAMPLES]\n", MR_TREE_MAX - 1);
 		return 2;
@@ -79,41 +105,48 @@ main(int argc, char **argv)
 		fprintf(stderr, "treescan: no memory cgroup (%s): timing the walk\n", why);
 	else
 		(void)mr_cgroup_create_kill(&cg);
-	kids = calloc((size_t)n, sizeof *kids);
+	snprintf(nbuf, sizeof nbuf, "%d", n);
+	(void)mr_env_token(); /* made here, once: the child's is the same */
 	fflush(NULL);
-	for (i = 0; i < n; i++) {
-		if ((kids[i] = fork()) == 0) {
-			close(p[1]);
-			child(&cg, p[0]);
-		}
-		if (kids[i] < 0) {
-			perror("fork");
-			return 1;
-		}
+	if ((kid = fork()) == 0) {
+		char *args[] = { argv[0], "--case", nbuf, NULL };
+		char *env[] = { (char *)mr_env_token(), NULL };
+
+		/* joins as a case does between fork and exec */
+		if ((cg.procs_fd >= 0 && write(cg.procs_fd, "0", 1) != 1) ||
+		    (cg.kill_fd >= 0 && write(cg.kill_fd, "0", 1) != 1) || dup2(p[0], 0) < 0)
+			_exit(3);
+		close(p[1]);
+		execve("/proc/self/exe", args, env);
+		_exit(127);
+	}
+	if (kid < 0) {
+		perror("fork");
+		return 1;
 	}
 	close(p[0]);
-	/* until every child has joined (bounded: 10 s) */
+	/* until every process has started (bounded: 10 s) */
 	for (i = 0; i < 10000; i++) {
-		if ((got = mr_tree_case(getpgrp(), &cg, 0, buf) - 1) >= n)
+		if ((got = mr_tree_case(kid, &cg, 0, buf) - 1) >= n)
 			break;
 		usleep(1000);
 	}
 	if (got < n) {
-		fprintf(stderr, "treescan: %d of %d children seen\n", got, n);
+		fprintf(stderr, "treescan: %d of %d processes seen\n", got, n);
 		return 1;
 	}
+	cpu_ns(&u0, &s0);
 	t0 = now_ns();
 	for (i = 0; i < s; i++)
-		got = mr_tree_case(getpgrp(), &cg, 0, buf);
+		got = mr_tree_case(kid, &cg, 0, buf);
 	t = now_ns() - t0;
-	printf("children %d  samples %d  ns_per_sample %.0f  via %s\n", n, s, t / s,
-	       cg.v ? "cgroup" : "walk");
+	cpu_ns(&u, &sy);
+	printf("children %d  samples %d  ns_per_sample %.0f  via %s  user_ns %.0f  sys_ns %.0f\n",
+	       n, s, t / s, cg.v ? "cgroup" : "walk", (u - u0) / s, (sy - s0) / s);
 	close(p[1]);
-	for (i = 0; i < n; i++)
-		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
-			;
+	while (waitpid(kid, &st, 0) < 0 && errno == EINTR)
+		;
 	mr_cgroup_remove(&cg);
-	free(kids);
 	free(buf);
-	return got > n ? 0 : 1;
+	return got == n + 1 ? 0 : 1;
 }

@@ -224,6 +224,12 @@ mr_cgfs_procs(const char *dir, pid_t *out, int max)
 		while (*end == '\n')
 			end++;
 	}
+	/* the kernel lists a cgroup's processes mostly in order: sort only
+	 * when they are not already (in order and each once) */
+	for (i = 1; i < n && out[i - 1] < out[i]; i++)
+		;
+	if (i >= n)
+		return n;
 	qsort(out, (size_t)n, sizeof *out, cmp_pid);
 	for (i = k = 0; i < n; i++)
 		if (!k || out[k - 1] != out[i])

@@ -30,7 +30,9 @@
 static int
 failing(const char *word)
 {
-	return strcmp(word, "ok") != 0 && strcmp(word, "skipped") != 0;
+	int o = mr_outcome(word);
+
+	return o != MR_OUTCOME_OK && o != MR_OUTCOME_SKIPPED;
 }
 
 /* The state shared by the runs of one invocation. */
@@ -99,8 +101,9 @@ job_prepare(struct session *s, struct job *j)
 	int nx = 0, i;
 
 	if (a->missing) {
-		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
-					      a->missing, NULL, "-", 0 };
+		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
+					      mr_outcomes[MR_OUTCOME_SKIPPED], a->missing, NULL,
+					      "-", 0 };
 		int rc = mr_results_add(&s->res, &row);
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
@@ -148,8 +151,8 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 	   int overlap)
 {
 	const struct mr_session_opts *o = s->o;
-	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
-				      NULL, NULL, "-", overlap };
+	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
+				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap };
 	char detail[512];
 
 	if (rc == -ENOTSUP) {
