@@ -203,7 +203,7 @@ mr_cgfs_procs(const char *dir, pid_t *out, int max)
 	long len;
 	int n = 0, i, k;
 
-	if (size > cap) {
+	if (!buf || size > cap) {
 		free(buf);
 		buf = emalloc(size);
 		cap = size;
