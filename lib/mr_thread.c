@@ -242,6 +242,40 @@ static void env_append(const char *name, const char *sep, const char *value)
 		mr_fail("setenv %s:", name);
 }
 
+/* Execute this case again with argv.  Run through another glibc's loader
+ * (the runner's libc axis), /proc/self/exe is that loader, and what the
+ * loader was told (--library-path) is not inherited: go through the same
+ * loader again, as the runner started the case. */
+static _Noreturn void reexec(int argc, char **argv)
+{
+	const char *ld = getenv("MEMREPRO_LOADER"), *lp = getenv("MEMREPRO_LIBRARY_PATH"),
+		   *exe = getenv("MEMREPRO_CASE_EXE");
+	char *args[MR_THREAD_REEXEC_ARGS + 7];
+	int i, n = 0;
+
+	if (!ld || !*ld) {
+		execv("/proc/self/exe", argv);
+		mr_fail("re-executing with the allocators' THP options: execv /proc/self/exe:");
+	}
+	if (!lp || !exe || !*exe)
+		mr_fail("MEMREPRO_LOADER is set without MEMREPRO_LIBRARY_PATH and MEMREPRO_CASE_EXE");
+	if (argc > MR_THREAD_REEXEC_ARGS)
+		mr_fail("re-executing through %s: more than %d arguments", ld, MR_THREAD_REEXEC_ARGS);
+	args[n++] = (char *)ld;
+	if (*lp) {
+		args[n++] = (char *)"--library-path";
+		args[n++] = (char *)lp;
+	}
+	args[n++] = (char *)"--argv0";
+	args[n++] = argv[0];
+	args[n++] = (char *)exe;
+	for (i = 1; i < argc; i++)
+		args[n++] = argv[i];
+	args[n] = NULL;
+	execv(ld, args);
+	mr_fail("re-executing with the allocators' THP options: execv %s:", ld);
+}
+
 void mr_thread_thp_reexec(int argc, char **argv)
 {
 	int i, want = 0;
@@ -259,8 +293,7 @@ void mr_thread_thp_reexec(int argc, char **argv)
 	if (setenv("MIMALLOC_LARGE_OS_PAGES", "1", 1) < 0 ||
 	    setenv(THP_MARK, "1", 1) < 0)
 		mr_fail("setenv:");
-	execv("/proc/self/exe", argv);
-	mr_fail("re-executing with the allocators' THP options: execv /proc/self/exe:");
+	reexec(argc, argv);
 }
 
 void mr_thread_thp_check(void)

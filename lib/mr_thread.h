@@ -141,12 +141,20 @@ void mr_thread_free_all(struct mr_thread_set *set);
  * and this process is not already the re-executed one: set the switches and
  * MR_THREAD_THP=1 (the mark of the re-executed case) in the environment and
  * execv /proc/self/exe with the same argv; otherwise return at once.
+ * Under another glibc's loader (the runner sets MEMREPRO_LOADER, its
+ * MEMREPRO_LIBRARY_PATH and the case's own path MEMREPRO_CASE_EXE), exec
+ * "LOADER --library-path PATH --argv0 argv[0] CASE_EXE argv[1]..." instead:
+ * /proc/self/exe is the loader there, and the case must stay on that
+ * glibc.  At most MR_THREAD_REEXEC_ARGS arguments then (no malloc here).
  * Call first thing in main, before mr_case_init, which closes the
  * checkpoint fds on exec and takes their variables out of the environment:
  * before it, the re-executed case finds them as the runner left them.
  * Returns only when no re-exec is needed; mr_fail when an extended variable
  * would exceed 1023 bytes, or setenv or execv fails. */
 void mr_thread_thp_reexec(int argc, char **argv);
+
+/* The most arguments a re-execution through a loader passes on. */
+#define MR_THREAD_REEXEC_ARGS 256
 
 /* After mr_case_init: with thp=always, mr_skip unless this kernel has
  * transparent huge pages in "always" or "madvise" mode; otherwise return. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "out/format.h"
+#include "run/alloc.h"
 #include "run/resume.h"
 #include "run/shard.h"
 
@@ -22,6 +23,7 @@ static const struct option_def {
 } optab[] = {
 	{ "--axis", O_AXIS, 1, NULL },
 	{ "--alloc", O_ALLOC, 1, NULL },
+	{ "--allocators", O_ALLOCATORS, 1, NULL },
 	{ "--profile", O_PROFILE, 1, NULL },
 	{ "--repeat", O_REPEAT, 1, NULL },
 	{ "--out", O_OUT, 1, NULL },
@@ -57,6 +59,7 @@ mr_args_free(struct mr_args *o)
 	for (i = 0; i < o->nax; i++)
 		mr_matrix_axis_free(&o->axes[i]);
 	free(o->axes);
+	free(o->allocs);
 	free(o->names);
 	sb_free(&o->record);
 	for (i = 0; o->owned && o->owned[i]; i++)
@@ -107,21 +110,19 @@ real_arg(struct mr_args *o, const char *opt, const char *v)
 	return x;
 }
 
+/* --alloc NAME=PATH|SONAME: its syntax here; the name and the path are
+ * checked against the registry once it is read (main). */
 static void
 set_alloc(struct mr_args *o, const char *v)
 {
 	const char *eq = strchr(v, '=');
-	int i;
 
-	for (i = 1; i < MR_ALLOC_N; i++)
-		if (eq && (size_t)(eq - v) == strlen(mr_alloc_names[i]) &&
-		    strncmp(v, mr_alloc_names[i], (size_t)(eq - v)) == 0)
-			break;
-	if (!eq || i == MR_ALLOC_N)
-		usage_error(o, "--alloc '%s': want NAME=SONAME with NAME jemalloc, tcmalloc or mimalloc", v);
+	if (!eq || eq == v)
+		usage_error(o, "--alloc '%s': want NAME=PATH or NAME=SONAME", v);
 	if (!mr_alloc_valid_soname(eq + 1))
 		usage_error(o, "--alloc '%s': bad library name '%s'", v, eq + 1);
-	o->sonames[i] = eq + 1;
+	o->allocs = erealloc(o->allocs, (size_t)(o->nallocs + 1) * sizeof *o->allocs);
+	o->allocs[o->nallocs++] = v;
 }
 
 static void
@@ -195,6 +196,7 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 	switch (d->bit) {
 	case O_AXIS: set_axis(o, v); break;
 	case O_ALLOC: set_alloc(o, v); break;
+	case O_ALLOCATORS: o->allocators = v; break;
 	case O_REPEAT: o->repeat = num_arg(o, name, v, 1, 1000); break;
 	case O_JOBS: o->jobs = num_arg(o, name, v, 1, MAX_JOBS); break;
 	case O_OUT: o->out = v; break;

@@ -13,7 +13,6 @@
 #define MR_ARGS_H
 
 #include "help.h"
-#include "run/alloc.h"
 #include "run/matrix.h"
 #include "core/util.h"
 
@@ -56,7 +55,9 @@ struct mr_args {
 	const char *expected_dir;
 	const char *from;
 	int verbose;
-	const char *sonames[MR_ALLOC_N]; /* --alloc overrides, NULL: default */
+	const char **allocs;       /* --alloc NAME=PATH|SONAME, in order */
+	int nallocs;
+	const char *allocators;    /* --allocators FILE, or NULL */
 	const char **names;        /* positional, NULL-terminated */
 	int nnames;
 	int format;                /* --format: enum mr_fmt */

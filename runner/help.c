@@ -126,6 +126,46 @@ const struct mr_help mr_help_merge = {
 	"  memrepro merge --out results/nightly results/shard-*\n"
 };
 
+const struct mr_help mr_help_versions = {
+	"memrepro versions [--allocators FILE] [--format human|json] [NAME...]",
+	"What each Debian release (etc/releases: bullseye, bookworm, trixie,\n"
+	"sid) has of each NAME (an allocator of the registry, or libc; all of\n"
+	"them when none is named): a row per NAME and release with the\n"
+	"package, Debian's version, the upstream version (what NAME@VERSION\n"
+	"names) and whether the cache holds it verified (yes, no, corrupt).\n"
+	"The packages come from the host's Debian mirror through a private apt\n"
+	"configuration per release (lists updated when over a day old), or\n"
+	"from MEMREPRO_RELEASES=DIR (DIR/RELEASE/*.deb, no network).\n"
+	"--format json: one array of objects (name, release, package, version,\n"
+	"upstream, cached, why), for scripts.\n"
+	"Status: 0; 1 when a release's index cannot be had (its rows say why);\n"
+	"2 for an unknown NAME.\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro versions\n"
+	"  memrepro versions jemalloc libc --format json\n"
+};
+
+const struct mr_help mr_help_fetch = {
+	"memrepro fetch [--allocators FILE] SPEC...",
+	"Fetch packages of other releases into the cache\n"
+	"(${XDG_CACHE_HOME:-~/.cache}/memrepro) and unpack them, no root\n"
+	"needed.  SPEC is NAME@VERSION (the upstream version: the oldest\n"
+	"release that has it) or NAME@RELEASE; NAME an allocator of the\n"
+	"registry or libc.  Prints per SPEC the release, package and version,\n"
+	"the .deb's sha256 (checked against apt's index), the unpacked tree and\n"
+	"the library (for libc: the loader and its library directory).  A cache\n"
+	"entry is verified (sha256 of the .deb and of every file unpacked)\n"
+	"each time it is used, and fetched or unpacked again when it does not.\n"
+	"Status: 0; 1 when one cannot be had (no network, no key, no such\n"
+	"package: the reason is printed); 2 for a bad SPEC, an unknown NAME or a\n"
+	"version no release has (the message names the versions there are).\n"
+	"\n"
+	"Examples:\n"
+	"  memrepro fetch jemalloc@5.2.1 libc@2.41\n"
+	"  memrepro fetch mimalloc@trixie\n"
+};
+
 /* Option help, by option: a command's help lists the ones it takes. */
 static const struct {
 	int bit;
@@ -134,9 +174,18 @@ static const struct {
 	{ O_AXIS,
 	  "  --axis KEY=V1[,V2...]  set the values of an axis, or fix a parameter\n"
 	  "                         (repeatable, each KEY once).  KEY is\n"
-	  "                         allocator (glibc|jemalloc|tcmalloc|mimalloc),\n"
+	  "                         allocator (a name of the allocator registry;\n"
+	  "                         default glibc,jemalloc,tcmalloc,mimalloc;\n"
+	  "                         NAME@VERSION or NAME@RELEASE: jemalloc@5.2.1,\n"
+	  "                         jemalloc@sid), libc (glibc versions:\n"
+	  "                         2.36,2.41,2.43; other than the host's run\n"
+	  "                         through that release's loader),\n"
 	  "                         glibc.<namespace>.<tunable> (passed in\n"
-	  "                         GLIBC_TUNABLES, part of the config), or a case\n"
+	  "                         GLIBC_TUNABLES, part of the config),\n"
+	  "                         NAME.<option> (an allocator's option, in its\n"
+	  "                         configs only: jemalloc.dirty_decay_ms=-1 into\n"
+	  "                         MALLOC_CONF, mimalloc.purge_delay=0 as\n"
+	  "                         MIMALLOC_PURGE_DELAY), or a case\n"
 	  "                         parameter (values must be allowed by each case\n"
 	  "                         that has it; cases without it ignore it), or\n"
 	  "                         pressure (none or MiB: run in a memory cgroup\n"
@@ -162,9 +211,15 @@ static const struct {
 	  "                         whether THP or an allocator's 2 MiB alignment\n"
 	  "                         costs a page more, run to run)\n" },
 	{ O_ALLOC,
-	  "  --alloc NAME=SONAME    load allocator NAME (jemalloc, tcmalloc, mimalloc)\n"
-	  "                         from another library, e.g.\n"
+	  "  --alloc NAME=LIBRARY   load allocator NAME from LIBRARY (a soname the\n"
+	  "                         loader finds, or a path), adding NAME to the\n"
+	  "                         registry or replacing its library, e.g.\n"
 	  "                         tcmalloc=libtcmalloc.so.4 (repeatable)\n" },
+	{ O_ALLOCATORS,
+	  "  --allocators FILE      more allocator registry entries, read after\n"
+	  "                         etc/allocators and ~/.config/memrepro/allocators\n"
+	  "                         (an entry replaces the one of its name; format:\n"
+	  "                         docs/formats.md, Allocators)\n" },
 	{ O_PROFILE,
 	  "  --profile quick|full   parameter values: quick ones or the defaults\n"
 	  "                         (default: full for run and describe, quick for\n"
@@ -214,6 +269,8 @@ static const struct mr_help *const all[] = {
 	&mr_help_compare,
 	&mr_help_trend,
 	&mr_help_merge,
+	&mr_help_versions,
+	&mr_help_fetch,
 	NULL,
 };
 

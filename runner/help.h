@@ -37,12 +37,13 @@ enum {
 	O_SHARD = 1 << 22,
 	O_JOBS = 1 << 23,
 	O_ASLR = 1 << 24,
+	O_ALLOCATORS = 1 << 25,
 };
 
 /* The options of every command that runs cases. */
 #define O_RUN (O_AXIS | O_PROFILE | O_REPEAT | O_OUT | O_TIMEOUT | O_FACTOR | \
 	       O_INTERVAL | O_CASES | O_VERBOSE | O_ALLOC | O_MEMCAP | O_RESUME | \
-	       O_SHARD | O_JOBS | O_ASLR)
+	       O_SHARD | O_JOBS | O_ASLR | O_ALLOCATORS)
 
 /* A command's texts. */
 struct mr_help {
@@ -52,7 +53,7 @@ struct mr_help {
 
 extern const struct mr_help mr_help_list, mr_help_describe, mr_help_run,
 	mr_help_check, mr_help_bless, mr_help_report, mr_help_compare,
-	mr_help_trend, mr_help_merge;
+	mr_help_trend, mr_help_merge, mr_help_versions, mr_help_fetch;
 
 /* "Options:" and the help of each option whose bit is in bits, to f. */
 void mr_help_options(FILE *f, int bits);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +26,8 @@
 #include "proto/cases.h"
 #include "results/merge.h"
 #include "results/write.h"
+#include "release/cmd.h"
+#include "run/registry.h"
 #include "run/select.h"
 #include "run/session.h"
 #include "run/spawn.h"
@@ -49,12 +52,14 @@ static int cmd_report(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_compare(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_trend(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_merge(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_versions(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
 
 static const struct mr_command commands[] = {
 	{ .name = "list", .run = cmd_list, .help = &mr_help_list,
 	  .allowed = O_CASES | O_VERBOSE, .max_names = 0, .reads = -1 },
 	{ .name = "describe", .run = cmd_describe, .help = &mr_help_describe,
-	  .allowed = O_CASES | O_AXIS | O_PROFILE | O_VERBOSE,
+	  .allowed = O_CASES | O_AXIS | O_PROFILE | O_VERBOSE | O_ALLOC | O_ALLOCATORS,
 	  .min_names = 1, .max_names = 1, .reads = -1 },
 	{ .name = "run", .run = cmd_run, .help = &mr_help_run,
 	  .allowed = O_RUN | O_QUIET | O_EXPECTED, .max_names = -1, .reads = -1 },
@@ -79,6 +84,13 @@ static const struct mr_command commands[] = {
 	  .needs = "merge needs --out DIR and the shards' results directories",
 	  .allowed = O_OUT | O_VERBOSE, .min_names = 1, .max_names = -1,
 	  .needs_out = 1, .reads = 1 },
+	{ .name = "versions", .run = cmd_versions, .help = &mr_help_versions,
+	  .allowed = O_FORMAT | O_VERBOSE | O_ALLOCATORS | O_ALLOC, .max_names = -1,
+	  .reads = -1 },
+	{ .name = "fetch", .run = cmd_fetch, .help = &mr_help_fetch,
+	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie)",
+	  .allowed = O_VERBOSE | O_ALLOCATORS | O_ALLOC, .min_names = 1, .max_names = -1,
+	  .reads = -1 },
 };
 #define NCMD ((int)(sizeof commands / sizeof commands[0]))
 
@@ -129,6 +141,28 @@ default_expected_dir(const char *exe_dir)
 	return esprintf("%s/../share/memrepro/expected", exe_dir);
 }
 
+/* The allocator registry of a command that builds matrices: the shipped
+ * file, the user's, --allocators, then each --alloc.  MR_OK, or MR_USAGE
+ * after saying why. */
+static int
+load_registry(const struct mr_args *o, const struct mr_paths *p, struct mr_registry *r)
+{
+	struct strbuf err = { 0 };
+	char *shipped = mr_registry_default_file(p->exe_dir);
+	int i, rc = mr_registry_load(r, shipped, o->allocators, &err);
+
+	/* "FILE:LINE:COL: message" as a compiler writes it (formats.md) */
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err.s);
+	for (i = 0; rc == 0 && i < o->nallocs; i++)
+		if ((rc = mr_registry_set(r, o->allocs[i], &err)) < 0)
+			weprintf("%s", err.s);
+	if (rc == 0)
+		mr_registry_use(r);
+	sb_free(&err);
+	free(shipped);
+	return rc < 0 ? MR_USAGE : MR_OK;
+}
 
 /* --- list, describe -------------------------------------------------- */
 
@@ -308,7 +342,6 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	const struct mr_args *o = t->o;
 	const struct mr_paths *p = t->p;
 	struct mr_session_opts so = { 0 };
-	int i;
 
 	so.cmd = o->cmd->name;
 	so.cases_dir = p->cases_dir;
@@ -326,8 +359,6 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.interval_ms = o->interval_ms;
 	so.verbose = o->verbose;
 	so.quiet = o->quiet;
-	for (i = 0; i < MR_ALLOC_N; i++)
-		so.sonames[i] = o->sonames[i];
 	so.mem_cap_mib = o->mem_cap_mib;
 	so.resume = o->resume;
 	so.resume_lock = o->resume_lock;
@@ -447,6 +478,29 @@ cmd_merge(const struct mr_args *o, const struct mr_paths *p)
 	return mr_merge(o->out, (const char *const *)o->names, o->nnames);
 }
 
+/* --- versions, fetch ------------------------------------------------- */
+
+static int
+cmd_versions(const struct mr_args *o, const struct mr_paths *p)
+{
+	(void)p;
+	if ((o->given & O_FORMAT) && o->format != MR_FMT_HUMAN && o->format != MR_FMT_JSON) {
+		weprintf("versions --format: want human or json");
+		return MR_USAGE;
+	}
+	/* the registry: main loaded it (--allocators, --alloc) */
+	return mr_release_cmd_versions(mr_registry_current(), (const char *const *)o->names,
+				       o->nnames, o->format == MR_FMT_JSON);
+}
+
+static int
+cmd_fetch(const struct mr_args *o, const struct mr_paths *p)
+{
+	(void)p;
+	return mr_release_cmd_fetch(mr_registry_current(), (const char *const *)o->names,
+				    o->nnames);
+}
+
 /* A command that reads results directories and runs nothing: while a
  * runner still writes one, say so; refuse (MR_USAGE) when what is made of
  * it lasts (refuse: merged results, baselines), else warn and go on (a
@@ -496,6 +550,7 @@ int
 main(int argc, char **argv)
 {
 	struct mr_args o = { 0 };
+	struct mr_registry reg = { 0 };
 	struct mr_paths p;
 	char *plots_dir;
 	int rc;
@@ -518,8 +573,10 @@ main(int argc, char **argv)
 	if (plots_dir)
 		o.plots = plots_dir;
 	mr_spawn_init();
-	if ((rc = readers(&o)) == MR_OK)
+	rc = o.cmd->allowed & (O_AXIS | O_ALLOCATORS) ? load_registry(&o, &p, &reg) : MR_OK;
+	if (rc == MR_OK && (rc = readers(&o)) == MR_OK)
 		rc = o.cmd->run(&o, &p);
+	mr_registry_free(&reg);
 	fflush(stdout);
 	free(p.exe);
 	free(p.exe_dir);

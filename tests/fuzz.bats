@@ -22,3 +22,4 @@ replay() {
 @test "fuzz regressions and corpus: checkpoint records" { replay record; }
 @test "fuzz regressions and corpus: /proc status and smaps_rollup" { replay proc; }
 @test "fuzz regressions and corpus: /proc children files" { replay children; }
+@test "fuzz regressions and corpus: allocator registry" { replay registry; }

@@ -48,7 +48,7 @@ on_tty() {
 }
 
 @test "every command has --help with an example" {
-	for c in list describe run check bless report compare trend; do
+	for c in list describe run check bless report compare trend versions fetch; do
 		run -0 "$MR" "$c" --help
 		[[ "${lines[0]}" == "usage: memrepro $c"* ]] || false
 		[[ "$output" == *"Example"* ]] || false
@@ -62,7 +62,7 @@ on_tty() {
 	command -v groff >/dev/null || skip "groff not installed"
 	run -0 --separate-stderr groff -man -Tutf8 -ww -P-cbou "$ROOT/docs/memrepro.1"
 	[ -z "$stderr" ]
-	for c in list describe run check bless report compare trend; do
+	for c in list describe run check bless report compare trend versions fetch; do
 		[[ "$output" == *"memrepro $c"* ]] || false
 	done
 }
@@ -75,6 +75,7 @@ on_tty() {
 	for g in series diff allocators compare trend; do [ -f "$d/opt/mr/share/memrepro/plots/$g.gp" ]; done
 	[ -f "$d/opt/mr/share/memrepro/cases/fiber-stacks.c" ]
 	[ -f "$d/opt/mr/share/memrepro/expected/fiber-stacks.claims" ]
+	[ -f "$d/opt/mr/share/memrepro/releases" ]
 	[ -x "$d/opt/mr/libexec/memrepro/cases/fiber-stacks" ]
 	# installed, it finds its scripts next to its binary: ../share/memrepro/plots
 	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --repeat 1 --quiet touch

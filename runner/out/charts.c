@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/alloc.h"
 #include "core/safeio.h"
 #include "check/stats.h"
 #include "core/tsv.h"
@@ -422,10 +421,11 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	char *tsv = esprintf("%s/allocators.tsv", outdir);
 	char *base = esprintf("%s/allocators", outdir);
 	struct strbuf cases = {0}, allocs = {0}, note = {0};
-	int used[MR_ALLOC_N] = {0}, col[MR_ALLOC_N], ncol = 0, cells = 0, i, a, rc = -1;
+	const char **al_names = NULL; /* the columns: glibc first, then the
+	                                 allocators in the order they appear */
+	int nal = 0, cells = 0, i, a, rc = -1, have_glibc = 0;
 	FILE *f;
 
-	/* The allocators some case ran under, in the axis order. */
 	for (i = 0; i < nsel; i++) {
 		const struct mr_rd_case *k = &R->k[sel[i]];
 		int c;
@@ -433,15 +433,32 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 		for (c = 0; c < k->ncfg; c++) {
 			const char *al = mr_config_get(&k->conf[c], "allocator");
 
-			if (al && mr_alloc_index(al) >= 0)
-				used[mr_alloc_index(al)] = 1;
+			if (al && strcmp(al, "glibc") == 0)
+				have_glibc = 1;
 		}
 	}
-	for (a = 0; a < MR_ALLOC_N; a++) {
-		col[a] = used[a] ? ++ncol : 0;
-		if (used[a])
-			add_word(&allocs, mr_alloc_names[a]);
+	if (have_glibc) {
+		al_names = erealloc(al_names, sizeof *al_names);
+		al_names[nal++] = "glibc";
 	}
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R->k[sel[i]];
+		int c;
+
+		for (c = 0; c < k->ncfg; c++) {
+			const char *al = mr_config_get(&k->conf[c], "allocator");
+
+			for (a = 0; al && a < nal; a++)
+				if (strcmp(al_names[a], al) == 0)
+					break;
+			if (al && a == nal) {
+				al_names = erealloc(al_names, (size_t)(nal + 1) * sizeof *al_names);
+				al_names[nal++] = al;
+			}
+		}
+	}
+	for (a = 0; a < nal; a++)
+		add_word(&allocs, al_names[a]);
 	if (!(f = create_tsv(tsv)))
 		goto out;
 	fprintf(f, "# memrepro report: each case's key figure per allocator, relative to glibc\n");
@@ -460,20 +477,19 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 			add_word(&cases, w);
 			free(w);
 		}
-		for (a = 0; a < MR_ALLOC_N; a++) {
+		for (a = 0; a < nal; a++) {
+			int ref_col = strcmp(al_names[a], "glibc") == 0;
 			double logsum = 0, ratio;
 			int pairs = 0, runs = 0, skipped = 0, c, g;
 			const char *state;
 			char label[64];
 
-			if (!used[a])
-				continue;
 			for (c = 0; c < k->ncfg; c++) {
 				const char *al = mr_config_get(&k->conf[c], "allocator");
 				char *key;
 				double x, y;
 
-				if (!al || strcmp(al, mr_alloc_names[a]))
+				if (!al || strcmp(al, al_names[a]))
 					continue;
 				runs++;
 				skipped += k->cfg[c].nok == 0 && k->cfg[c].nskip > 0;
@@ -502,9 +518,9 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 				snprintf(label, sizeof label, "not run");
 			} else if (pairs) {
 				ratio = exp(logsum / pairs);
-				state = a == MR_ALLOC_GLIBC ? "ref" : "ok";
+				state = ref_col ? "ref" : "ok";
 				snprintf(label, sizeof label, "%s%.*f×\\n%d %s",
-					 a == MR_ALLOC_GLIBC ? "= " : "", ratio < 10 ? 2 : 0,
+					 ref_col ? "= " : "", ratio < 10 ? 2 : 0,
 					 ratio, pairs, pairs == 1 ? "config" : "configs");
 			} else if (skipped == runs) {
 				state = "skipped";
@@ -513,14 +529,14 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 				state = "nodata";
 				snprintf(label, sizeof label, "no data");
 			}
-			fprintf(f, "%s\t%d\t%s\t%d\t%s\t", k->name, row, mr_alloc_names[a],
-				col[a], fig);
+			fprintf(f, "%s\t%d\t%s\t%d\t%s\t", k->name, row, al_names[a],
+				a + 1, fig);
 			if (pairs) {
 				double l = log2(exp(logsum / pairs));
 
 				fprintf(f, "%.4f\t%.4f", exp(logsum / pairs),
 					l < -1 ? -1 : l > 1 ? 1 : l);
-				cells += a != MR_ALLOC_GLIBC;
+				cells += !ref_col;
 			} else {
 				fputs("-\t-", f);
 			}
@@ -530,7 +546,7 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	}
 	if (close_tsv(f, tsv) < 0)
 		goto out;
-	if (!nsel || ncol < 2 || !used[MR_ALLOC_GLIBC])
+	if (!nsel || nal < 2 || !have_glibc)
 		sb_add(&note, "no data: the results have no configs that differ only in their allocator");
 	else if (!cells)
 		sb_add(&note, "no data: no allocator config ran alongside its glibc config");
@@ -544,6 +560,7 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 		rc = mr_plot_draw(p, "allocators", tsv, base, args);
 	}
 out:
+	free(al_names);
 	sb_free(&cases);
 	sb_free(&allocs);
 	sb_free(&note);

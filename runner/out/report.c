@@ -136,7 +136,6 @@ static void
 write_env(struct mr_doc *d, const struct mr_rd *R)
 {
 	static const char *const head[] = { "what", "here", NULL };
-	static const char *const allocs[] = { "glibc", "jemalloc", "tcmalloc", "mimalloc" };
 	const char *v;
 	char buf[512];
 	size_t i;
@@ -162,25 +161,29 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 			 mr_rd_env(R, "overcommit") ? mr_rd_env(R, "overcommit") : "?");
 		env_row(d, "transparent huge pages", buf);
 	}
-	for (i = 0; i < sizeof allocs / sizeof *allocs; i++) {
-		char key[64], *k2;
+	/* every allocator the run recorded: its soname key comes first */
+	for (i = 0; i < (size_t)R->nenv; i++) {
+		const char *k = R->envk[i], *dot = strrchr(k, '.');
+		char key[256], *k2, *name;
 		const char *ver, *so, *miss;
 
-		snprintf(key, sizeof key, "allocator.%s.version", allocs[i]);
-		ver = mr_rd_env(R, key);
-		snprintf(key, sizeof key, "allocator.%s.soname", allocs[i]);
-		so = mr_rd_env(R, key);
-		snprintf(key, sizeof key, "allocator.%s.missing", allocs[i]);
-		miss = mr_rd_env(R, key);
-		if (!ver && !so && !miss)
+		if (strncmp(k, "allocator.", 10) != 0 || !dot || dot < k + 10 ||
+		    strcmp(dot, ".soname") != 0)
 			continue;
+		name = estrndup(k + 10, (size_t)(dot - k - 10));
+		so = R->envv[i];
+		snprintf(key, sizeof key, "allocator.%s.version", name);
+		ver = mr_rd_env(R, key);
+		snprintf(key, sizeof key, "allocator.%s.missing", name);
+		miss = mr_rd_env(R, key);
 		if (miss)
 			snprintf(buf, sizeof buf, "missing: %s", miss);
 		else
 			snprintf(buf, sizeof buf, "%s (%s)", ver ? ver : "?", so ? so : "?");
-		k2 = esprintf("allocator %s", allocs[i]);
+		k2 = esprintf("allocator %s", name);
 		env_row(d, k2, buf);
 		free(k2);
+		free(name);
 	}
 	snprintf(buf, sizeof buf, "profile %s, %s repeats, sampled every %s ms, timeout %s s",
 		 mr_rd_env(R, "profile") ? mr_rd_env(R, "profile") : "?",

@@ -1,57 +1,72 @@
-/* alloc: the allocators a config can preload, found by soname.
+/* alloc: the allocators a run uses, each found and probed once.
  *
- * No paths are hard-coded: the dynamic loader resolves each soname as it
- * would for the case.  The probe runs in a child (the runner's own process
- * stays clean): the runner re-executes itself with LD_PRELOAD=<soname> and
- * the hidden subcommand "__probe-alloc SONAME", which takes the library's
- * handle with dlopen(RTLD_NOLOAD), its full path from dlinfo(RTLD_DI_LINKMAP)
- * and its version from the library itself (jemalloc's mallctl("version"),
- * tcmalloc's tc_version(), mimalloc's mi_version()), falling back to the
- * real path's ".so." suffix.  Preloading, not a plain dlopen, because
- * jemalloc's initial-exec TLS cannot be dlopen'ed ("cannot allocate memory
- * in static TLS block") — and it is exactly how the cases will load it.
+ * One entry per allocator spec the run's configs name ("jemalloc"), from
+ * the allocator registry (registry.h): its library, the package that has
+ * it.  No paths are hard-coded: the dynamic loader resolves each library
+ * name as it would for the case, or the entry's search directories hold
+ * it (scudo's versioned clang directory).  The probe runs in a child (the
+ * runner's own process stays clean): the runner re-executes itself with
+ * LD_PRELOAD=<library> and the hidden subcommand "__probe-alloc LIBRARY",
+ * which takes the library's handle with dlopen(RTLD_NOLOAD), its full
+ * path from dlinfo(RTLD_DI_LINKMAP) and its version from the library
+ * itself (jemalloc's mallctl("version"), tcmalloc's tc_version(),
+ * mimalloc's mi_version(), the "TBBmalloc: VERSION" string tbbmalloc
+ * prints), falling back to the real path's ".so." suffix, then to the
+ * last directory of the path named like a version (scudo's clang/14.0.6).
+ * Preloading, not a plain dlopen, because jemalloc's initial-exec TLS
+ * cannot be dlopen'ed ("cannot allocate memory in static TLS block") —
+ * and it is exactly how the cases will load it.
  */
 #ifndef MR_ALLOC_H
 #define MR_ALLOC_H
 
-enum {
-	MR_ALLOC_GLIBC,
-	MR_ALLOC_JEMALLOC,
-	MR_ALLOC_TCMALLOC,
-	MR_ALLOC_MIMALLOC,
-	MR_ALLOC_N
-};
+struct mr_registry;
+struct mr_registry_entry;
 
 struct mr_alloc {
-	const char *name;    /* "jemalloc" */
-	const char *soname;  /* "libjemalloc.so.2" ("libc.so.6" for glibc);
-	                        static, or the caller's --alloc string */
-	const char *package; /* Debian package providing it (NULL when the
-	                        soname was overridden) */
-	char *path;          /* resolved full path, or NULL; owned */
+	char *spec;          /* the config's allocator value: "jemalloc",
+	                        "jemalloc@5.2.1"; owned */
+	const char *name;    /* the registry name: "jemalloc" */
+	const struct mr_registry_entry *entry; /* NULL: not in the registry */
+	int preload;         /* 0: the C library itself (nothing preloaded) */
+	char *soname;        /* the library as the registry names it
+	                        ("libjemalloc.so.2"); owned */
+	const char *package; /* Debian package providing it, or NULL */
+	char *path;          /* resolved full path (what LD_PRELOAD gets), or
+	                        NULL; owned */
 	char *version;       /* or NULL; owned */
 	char *missing;       /* why it cannot be used, or NULL; owned */
+	/* a spec with "@": where its library came from (allocrel.h), all
+	   owned, NULL otherwise */
+	char *fetched_package; /* the package (package points here) */
+	char *release;       /* the release it came from ("sid") */
+	char *pkg_version;   /* Debian's version of the package */
+	char *sha256;        /* of the .deb */
+	char *glibc_need;    /* the highest GLIBC_x.y its library needs */
 };
 
-/* Allocator names in axis order, NULL-terminated. */
-extern const char *const mr_alloc_names[];
+/* The run's allocators. */
+struct mr_alloc_tab {
+	struct mr_alloc *a;  /* owned, in the order given */
+	int n;
+};
 
-/* Index of an allocator name, or -1. */
-int mr_alloc_index(const char *name);
+/* Fill t with one entry per distinct spec of specs[0..n-1] (a spec names
+ * a registry entry, then optionally "@VERSION"): glibc from the runner's
+ * own libc, the others by a probe child each (self_exe: the runner's own
+ * path, to re-execute).  Never fails: an allocator that cannot be used
+ * gets its reason in missing ("libjemalloc.so.2 not found by the dynamic
+ * loader (Debian package libjemalloc2)").  r outlives t. */
+void mr_alloc_resolve(struct mr_alloc_tab *t, const struct mr_registry *r,
+		      const char *const *specs, int n, const char *self_exe);
 
-/* Fill tab[MR_ALLOC_N]: glibc from the runner's own libc, the others by a
- * probe child each (self_exe: the runner's own path, to re-execute).
- * sonames[i], when not NULL, replaces allocator i's soname (--alloc; not
- * for glibc).  Never fails: an allocator that cannot be used gets its
- * reason in missing ("libjemalloc.so.2 not found by the dynamic loader
- * (Debian package libjemalloc2)"). */
-void mr_alloc_resolve(struct mr_alloc *tab, const char *self_exe,
-		      const char *const *sonames);
+/* The entry of spec, or NULL. */
+const struct mr_alloc *mr_alloc_find(const struct mr_alloc_tab *t, const char *spec);
 
 /* Non-zero when s can be given to LD_PRELOAD as one library: no ':',
  * blank or control character, not empty. */
 int mr_alloc_valid_soname(const char *s);
-void mr_alloc_free(struct mr_alloc *tab);
+void mr_alloc_free(struct mr_alloc_tab *t);
 
 /* The hidden subcommand, run by the probe child: print
  * "path<TAB>version\n" for soname on stdout, or "error<TAB>msg\n".

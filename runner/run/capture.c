@@ -19,6 +19,15 @@ int
 mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		 size_t max, int keep_stderr, struct strbuf *out, int *status)
 {
+	return mr_spawn_capture_in(NULL, argv, envp, timeout_ms, max, keep_stderr,
+				   out, status);
+}
+
+int
+mr_spawn_capture_in(const char *dir, char *const *argv, char *const *envp,
+		    long timeout_ms, size_t max, int keep_stderr,
+		    struct strbuf *out, int *status)
+{
 	uint64_t deadline = mr_now_ns() + (uint64_t)timeout_ms * 1000000u;
 	int outp[2], errp[2], devnull, e, rc = 0, st = 0;
 	struct mr_cgroup cg;
@@ -58,6 +67,8 @@ mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		if (dup2(devnull, 0) < 0 || dup2(outp[1], 1) < 0 ||
 		    (!keep_stderr && dup2(devnull, 2) < 0) ||
 		    (keep_stderr == 2 && dup2(outp[1], 2) < 0))
+			mr_child_fail(errp[1]);
+		if (dir && chdir(dir) < 0)
 			mr_child_fail(errp[1]);
 		execve(argv[0], argv, envp);
 		mr_child_fail(errp[1]);

@@ -22,4 +22,11 @@ int mr_spawn_capture(char *const *argv, char *const *envp, long timeout_ms,
 		     size_t max, int keep_stderr, struct strbuf *out,
 		     int *status);
 
+/* The same, the child working in dir (NULL: ours): `apt-get download`
+ * writes into its working directory.  A failed chdir is reported as a
+ * failed exec (-errno). */
+int mr_spawn_capture_in(const char *dir, char *const *argv, char *const *envp,
+			long timeout_ms, size_t max, int keep_stderr,
+			struct strbuf *out, int *status);
+
 #endif

@@ -17,6 +17,18 @@
 
 extern char **environ;
 
+/* Does extra set the variable of entry e ("NAME=...")? */
+static int
+overridden(const char *e, const char *const *extra)
+{
+	size_t n = strcspn(e, "=");
+
+	for (; extra && *extra; extra++)
+		if (strncmp(*extra, e, n) == 0 && (*extra)[n] == '=')
+			return 1;
+	return 0;
+}
+
 char **
 mr_spawn_env(const char *const *extra)
 {
@@ -34,7 +46,7 @@ mr_spawn_env(const char *const *extra)
 
 		if (strncmp(e, "LD_PRELOAD=", 11) == 0 ||
 		    strncmp(e, "GLIBC_TUNABLES=", 15) == 0 ||
-		    strncmp(e, "MEMREPRO_", 9) == 0)
+		    strncmp(e, "MEMREPRO_", 9) == 0 || overridden(e, extra))
 			continue;
 		env[k++] = estrdup(e);
 	}

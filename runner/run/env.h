@@ -17,7 +17,8 @@
 
 /* A NULL-terminated, owned environment: the runner's token first (see
  * mr_env_token), then the runner's own minus LD_PRELOAD, GLIBC_TUNABLES and
- * MEMREPRO_*, plus extra (NULL-terminated "K=V" strings, may be NULL).
+ * MEMREPRO_* and any variable extra sets, plus extra (NULL-terminated
+ * "K=V" strings, may be NULL).
  * Free with mr_spawn_env_free. */
 char **mr_spawn_env(const char *const *extra);
 void mr_spawn_env_free(char **env);

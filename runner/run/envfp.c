@@ -1,5 +1,6 @@
 /* envfp: collect the environment fingerprint — see envfp.h. */
 #include "run/envfp.h"
+#include "run/libc.h"
 
 #include <gnu/libc-version.h>
 #include <sched.h>
@@ -144,6 +145,57 @@ inherited_allocator_env(struct mr_envfp *fp)
 	}
 }
 
+/* Where the library of a spec with "@" came from:
+ * allocator.<spec>.{package,release,sha256}, and the glibc it needs. */
+static void
+fetched(struct mr_envfp *fp, const struct mr_alloc *a)
+{
+	char key[256];
+
+	if (!a->release)
+		return;
+	snprintf(key, sizeof key, "allocator.%s.package", a->spec);
+	add(fp, key, "%s %s", a->fetched_package, a->pkg_version);
+	snprintf(key, sizeof key, "allocator.%s.release", a->spec);
+	add(fp, key, "%s", a->release);
+	snprintf(key, sizeof key, "allocator.%s.sha256", a->spec);
+	add(fp, key, "%s", a->sha256);
+	snprintf(key, sizeof key, "allocator.%s.glibc_need", a->spec);
+	add(fp, key, "%s", a->glibc_need ? a->glibc_need : "-");
+}
+
+/* The glibcs of the libc axis other than the host's (which "libc"
+ * records): libc.<version>.{package,release,version,loader,sha256}, or
+ * libc.<version>.missing. */
+static void
+libcs(struct mr_envfp *fp)
+{
+	int i;
+
+	for (i = 0; i < mr_libc_count(); i++) {
+		const struct mr_libc *l = mr_libc_at(i);
+		char key[64];
+
+		if (l->host)
+			continue;
+		if (l->missing) {
+			snprintf(key, sizeof key, "libc.%s.missing", l->version);
+			add(fp, key, "%s", l->missing);
+			continue;
+		}
+		snprintf(key, sizeof key, "libc.%s.package", l->version);
+		add(fp, key, "%s", l->package);
+		snprintf(key, sizeof key, "libc.%s.release", l->version);
+		add(fp, key, "%s", l->release);
+		snprintf(key, sizeof key, "libc.%s.version", l->version);
+		add(fp, key, "%s", l->debver);
+		snprintf(key, sizeof key, "libc.%s.loader", l->version);
+		add(fp, key, "%s", l->loader);
+		snprintf(key, sizeof key, "libc.%s.sha256", l->version);
+		add(fp, key, "%s", l->sha256);
+	}
+}
+
 /* The runner's resource limits, which its cases inherit: the soft limit
  * (the one in force), in the kernel's units (bytes, or a count), or
  * "unlimited".  RLIMIT_STACK is also glibc's default thread stack size,
@@ -199,7 +251,7 @@ cpu_key(char *out, size_t size)
 
 void
 mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
-		 const struct mr_alloc *allocs)
+		 const struct mr_alloc_tab *allocs)
 {
 	struct utsname u;
 	char thp[64], defrag[64], buf[512], started[64], cpus[64];
@@ -247,22 +299,24 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	add(fp, "started", "%s", started);
-	for (i = 0; i < MR_ALLOC_N; i++) {
-		const struct mr_alloc *a = &allocs[i];
-		char key[64];
+	for (i = 0; i < allocs->n; i++) {
+		const struct mr_alloc *a = &allocs->a[i];
+		char key[256];
 
-		snprintf(key, sizeof key, "allocator.%s.soname", a->name);
+		snprintf(key, sizeof key, "allocator.%s.soname", a->spec);
 		add(fp, key, "%s", a->soname);
+		fetched(fp, a);
 		if (a->missing) {
-			snprintf(key, sizeof key, "allocator.%s.missing", a->name);
+			snprintf(key, sizeof key, "allocator.%s.missing", a->spec);
 			add(fp, key, "%s", a->missing);
 			continue;
 		}
-		snprintf(key, sizeof key, "allocator.%s.path", a->name);
+		snprintf(key, sizeof key, "allocator.%s.path", a->spec);
 		add(fp, key, "%s", a->path ? a->path : "-");
-		snprintf(key, sizeof key, "allocator.%s.version", a->name);
+		snprintf(key, sizeof key, "allocator.%s.version", a->spec);
 		add(fp, key, "%s", a->version ? a->version : "-");
 	}
+	libcs(fp);
 	inherited_allocator_env(fp);
 }
 

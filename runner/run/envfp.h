@@ -25,9 +25,9 @@ struct mr_envfp_run {
 	double timeout_s;     /* the default timeout, factor applied */
 };
 
-/* Collect the fingerprint; allocs: the resolved table (MR_ALLOC_N). */
+/* Collect the fingerprint; allocs: the run's allocators, resolved. */
 void mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
-		      const struct mr_alloc *allocs);
+		      const struct mr_alloc_tab *allocs);
 
 /* Append key = val (tabs and newlines in val become blanks; "" becomes
  * "-").  Copies both. */

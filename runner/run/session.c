@@ -12,14 +12,18 @@
 #include "core/safeio.h"
 #include "proto/cases.h"
 #include "results/write.h"
+#include "run/allocrel.h"
 #include "run/cgroup.h"
 #include "run/envfp.h"
+#include "run/libc.h"
 #include "run/plan.h"
+#include "run/registry.h"
 #include "run/resume.h"
 #include "run/schedule.h"
 #include "run/select.h"
 #include "run/spawn.h"
 #include "run/term.h"
+#include "run/tunables.h"
 #include "core/util.h"
 
 /* Timeouts are capped (a month) so that deadlines in ns cannot overflow. */
@@ -39,7 +43,7 @@ failing(const char *word)
 struct session {
 	const struct mr_session_opts *o;
 	struct mr_results res;
-	struct mr_alloc allocs[MR_ALLOC_N];
+	struct mr_alloc_tab allocs; /* one per allocator the configs name */
 	FILE *progress;
 	struct mr_term term; /* the progress line or lines */
 	int failed;       /* some run failed */
@@ -70,7 +74,7 @@ struct job {
 	const struct mr_matrix_cfg *cf;
 	int repeat;
 	char *log, *abs;         /* relative to the results, and not */
-	char *extra[3], **env, **argv;
+	char **extra, **env, **argv; /* extra: the config's variables, NULL-terminated */
 	struct mr_spawn_req rq;
 	struct mr_sched_worker w; /* -j: the worker running it */
 	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
@@ -83,8 +87,9 @@ job_free(struct job *j)
 
 	mr_matrix_argv_free(j->argv);
 	mr_spawn_env_free(j->env);
-	for (i = 0; i < 3; i++)
+	for (i = 0; j->extra && j->extra[i]; i++)
 		free(j->extra[i]);
+	free(j->extra);
 	free(j->abs);
 	free(j->log);
 	memset(j, 0, sizeof *j);
@@ -97,29 +102,45 @@ static int
 job_prepare(struct session *s, struct job *j)
 {
 	const struct mr_session_opts *o = s->o;
-	const struct mr_alloc *a = &s->allocs[mr_alloc_index(j->cf->allocator)];
+	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
+	const struct mr_libc *l = j->cf->libc ? mr_libc_find(j->cf->libc) : NULL;
+	char *need = mr_allocrel_skip(a, l, o->self_exe);
+	const char *skip = a->missing ? a->missing : l && l->missing ? l->missing : need;
 	int nx = 0, i;
 
-	if (a->missing) {
+	if (skip) {
 		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-					      mr_outcomes[MR_OUTCOME_SKIPPED], a->missing, NULL,
-					      "-", 0 };
+					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0 };
 		int rc = mr_results_add(&s->res, &row);
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
 		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+		free(need);
 		return rc < 0 ? -1 : 1;
 	}
 	j->log = mr_results_log(&s->res, j->c->name, j->cf->safe, j->repeat);
 	if (!j->log)
 		return -1;
 	j->abs = esprintf("%s/%s", s->res.dir, j->log);
-	if (strcmp(a->name, "glibc") != 0)
+	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
+		;
+	j->extra = ecalloc((size_t)i + 6, sizeof *j->extra);
+	if (a->preload)
 		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
 	if (j->cf->tunables)
 		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
-	j->env = mr_spawn_env((const char *const *)j->extra);
+	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
+		j->extra[nx++] = estrdup(j->cf->optenv[i]);
 	j->argv = mr_matrix_argv(j->c, j->cf);
+	if (l && !l->host) {
+		char **argv = mr_libc_argv(l, j->argv, a->preload ? a->path : NULL,
+					   &j->extra[nx]);
+
+		nx += 3;
+		mr_matrix_argv_free(j->argv);
+		j->argv = argv;
+	}
+	j->env = mr_spawn_env((const char *const *)j->extra);
 	if (o->verbose) {
 		mr_term_clear(&s->term);
 		fprintf(s->progress, "# exec:");
@@ -404,6 +425,17 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
 	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
 	mr_envfp_add(fp, v ? "memory_cgroup.parent" : "memory_cgroup.why", v ? parent : why);
+	/* the variable each allocator option axis reaches the case in */
+	for (i = 0; i < o->nax; i++) {
+		char *var = mr_matrix_option_variable(o->axes[i].key), *key;
+
+		if (!var)
+			continue;
+		key = esprintf("option.%s", o->axes[i].key);
+		mr_envfp_add(fp, key, var);
+		free(key);
+		free(var);
+	}
 	/* how the runs' trees were killed: through cgroup.kill, or top down */
 	mr_envfp_add(fp, "kill_cgroup.parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
 }
@@ -415,6 +447,7 @@ static int
 session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 	      int *ncases, struct mr_matrix **mats, int *built)
 {
+	struct mr_matrix_axis *axes = NULL;
 	struct strbuf err = { 0 };
 	int i, rc = 0;
 
@@ -426,13 +459,29 @@ session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
 	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
 	if (mr_matrix_check_axes(*cases, *ncases, o->axes, o->nax, &err) < 0)
 		rc = -1;
+	/* jemalloc@sid made jemalloc@5.3.1 (fetched: the cache has it then) */
+	if (rc == 0 && mr_allocrel_normalise(o->axes, o->nax, &axes, &err) < 0)
+		rc = -1;
+	if (rc == 0) {
+		/* the other glibcs: fetched, and their own tunables */
+		rc = mr_libc_prepare(axes, o->nax, &err);
+		for (i = 0; rc == 0 && i < mr_libc_count(); i++) {
+			const struct mr_libc *l = mr_libc_at(i);
+
+			if (!l->host && !l->missing &&
+			    mr_matrix_check_tunables(axes, o->nax, l->loader, l->version, &err) < 0)
+				rc = -1;
+		}
+	}
 	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
-		if (mr_matrix_build(&(*cases)[i], o->axes, o->nax, o->quick, &(*mats)[i],
-				    &err) < 0)
+		if (mr_matrix_build(&(*cases)[i], axes, o->nax, o->quick, &(*mats)[i], &err) < 0)
 			rc = -1;
 	if (rc < 0)
 		weprintf("%s", err.s);
 	sb_free(&err);
+	for (i = 0; axes && i < o->nax; i++)
+		mr_matrix_axis_free(&axes[i]);
+	free(axes);
 	return rc;
 }
 
@@ -467,7 +516,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
 		       o->factor;
-	mr_envfp_collect(&fp, &er, s->allocs);
+	mr_envfp_collect(&fp, &er, &s->allocs);
 	run_env_keys(&fp, o, o->cases_dir, cases, ncases);
 	if (o->shard_n)
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
@@ -509,6 +558,23 @@ session_then(const struct session *s, const struct mr_cases_desc *cases,
 	return crc != MR_OK ? MR_FAILED : rc;
 }
 
+/* The allocators the configs name, in the order they first appear,
+ * found and probed. */
+static void
+session_allocs(struct session *s, const struct mr_matrix *mats, int nmats)
+{
+	const char **specs = NULL;
+	int n = 0, i, k;
+
+	for (i = 0; i < nmats; i++) {
+		specs = erealloc(specs, (size_t)(n + mats[i].n + 1) * sizeof *specs);
+		for (k = 0; k < mats[i].n; k++)
+			specs[n++] = mats[i].cfg[k].allocator;
+	}
+	mr_alloc_resolve(&s->allocs, mr_registry_current(), specs, n, s->o->self_exe);
+	free(specs);
+}
+
 int
 mr_session_run(const struct mr_session_opts *o)
 {
@@ -524,7 +590,7 @@ mr_session_run(const struct mr_session_opts *o)
 	if (rc == MR_OK) {
 		/* what runners killed outright (SIGKILL) could not clean up */
 		mr_cgroup_sweep();
-		mr_alloc_resolve(s.allocs, o->self_exe, o->sonames);
+		session_allocs(&s, mats, built);
 		rc = session_env(&s, cases, ncases, mats);
 		if (rc == MR_OK)
 			rc = run_all(&s, cases, ncases, mats);
@@ -535,13 +601,15 @@ mr_session_run(const struct mr_session_opts *o)
 		if (mr_results_close(&s.res) < 0 && rc == MR_OK)
 			rc = MR_FAILED;
 		mr_results_done_free(&s.done);
-		mr_alloc_free(s.allocs);
+		mr_alloc_free(&s.allocs);
 		mr_plan_free(s.skip, ncases);
 		mr_plan_free(s.timed, ncases);
 	}
 	for (i = 0; i < built; i++)
 		mr_matrix_free(&mats[i]);
 	free(mats);
+	mr_allocrel_free();
+	mr_libc_free_all();
 	if (cases)
 		mr_select_free(cases, ncases);
 	return rc;

@@ -37,7 +37,6 @@ struct mr_session_opts {
 	double factor;            /* --timeout-factor */
 	long interval_ms;         /* sampling interval */
 	int verbose, quiet;
-	const char *sonames[MR_ALLOC_N]; /* --alloc overrides, NULL: default */
 	long mem_cap_mib;         /* --mem-cap, 0: none */
 	const char *resume;       /* --resume: out is that directory */
 	int resume_lock;          /* its lock's fd (mr_resume_argv), or -1;

@@ -1,0 +1,336 @@
+/* cache: unpacked entries and their manifests — see cache.h. */
+#include "release/cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "release/sha256.h"
+#include "release/source.h"
+
+#define MANIFEST_MAX (8u << 20) /* bytes: libc6's manifest is ~30 kB */
+#define TREE_MAX 100000         /* files in one entry */
+
+char *
+mr_rel_entry_dir(const char *cache, const char *package, const char *version)
+{
+	struct strbuf b = { 0 };
+	const char *v;
+
+	sb_printf(&b, "%s/pkgs/%s_", cache, package);
+	for (v = version; *v; v++)
+		if (*v == ':')
+			sb_add(&b, "%3a");
+		else
+			sb_addn(&b, v, 1);
+	return b.s;
+}
+
+void
+mr_rel_manifest_free(struct mr_rel_manifest *m)
+{
+	free(m->release);
+	free(m->package);
+	free(m->version);
+	free(m->deb);
+	free(m->sha256);
+	memset(m, 0, sizeof *m);
+}
+
+/* --- walking a tree (nftw has no context argument) -------------------- */
+
+static struct {
+	const char *base; /* the tree's root, to make paths relative */
+	struct strbuf *text;
+	struct strbuf *why;
+	long nfiles;
+	int err;
+} walk;
+
+static int
+rm_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if (type == FTW_DP)
+		return rmdir(path) < 0 ? -1 : 0;
+	return unlink(path) < 0 ? -1 : 0;
+}
+
+int
+mr_rel_rmtree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) < 0 ? -errno : 0;
+	/* a tree dpkg-deb made may hold read-only directories */
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0 ? -errno : 0;
+}
+
+static int
+chmod_dir(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)f;
+	if (type == FTW_D && (st->st_mode & 0700) != 0700)
+		chmod(path, (st->st_mode & 07777) | 0700);
+	return 0;
+}
+
+/* A path fit for a manifest line: no tab, no newline. */
+static int
+plain(const char *s)
+{
+	return !strpbrk(s, "\t\n\r");
+}
+
+static int
+hash_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	const char *rel = path + strlen(walk.base) + 1;
+	char hex[65];
+	int e;
+
+	(void)f;
+	if (type != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	if (++walk.nfiles > TREE_MAX) {
+		sb_printf(walk.why, "%s: over %d files", walk.base, TREE_MAX);
+		return 1;
+	}
+	if (!plain(rel)) {
+		sb_printf(walk.why, "%s: a file name with a tab or newline", walk.base);
+		return 1;
+	}
+	if ((e = mr_sha256_file(path, hex)) < 0) {
+		sb_printf(walk.why, "%s: %s", path, strerror(-e));
+		return 1;
+	}
+	sb_printf(walk.text, "file\t%s\t%s\n", hex, rel);
+	return 0;
+}
+
+/* --- the manifest ------------------------------------------------------ */
+
+/* Read the manifest of entry into text (at most MANIFEST_MAX bytes);
+ * 0 or -errno. */
+static int
+read_manifest(const char *entry, struct strbuf *text)
+{
+	char *path = esprintf("%s/%s", entry, MR_REL_MANIFEST), buf[8192];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), e = 0;
+	struct stat st;
+
+	free(path);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)MANIFEST_MAX) {
+		close(fd);
+		return -EINVAL;
+	}
+	while (text->len < MANIFEST_MAX) {
+		ssize_t n = read(fd, buf, sizeof buf);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			e = errno;
+		if (n <= 0)
+			break;
+		sb_addn(text, buf, (size_t)n);
+	}
+	close(fd);
+	return -e;
+}
+
+int
+mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest *m,
+		    struct strbuf *why)
+{
+	struct strbuf text = { 0 };
+	char *line, *next, hex[65], *deb;
+	int rc = MR_REL_ENTRY_OK, e, nfiles = 0;
+
+	memset(m, 0, sizeof *m);
+	if (read_manifest(entry, &text) < 0 || !text.s) {
+		sb_free(&text);
+		return MR_REL_ENTRY_NONE;
+	}
+	for (line = text.s; line && *line; line = next) {
+		char *f[3];
+		int n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (line[0] == '#' || !line[0])
+			continue;
+		n = split(line, '\t', f, 3);
+		if (n == 2 && strcmp(f[0], "release") == 0 && !m->release)
+			m->release = estrdup(f[1]);
+		else if (n == 2 && strcmp(f[0], "package") == 0 && !m->package)
+			m->package = estrdup(f[1]);
+		else if (n == 2 && strcmp(f[0], "version") == 0 && !m->version)
+			m->version = estrdup(f[1]);
+		else if (n == 2 && strcmp(f[0], "deb") == 0 && !m->deb)
+			m->deb = estrdup(f[1]);
+		else if (n == 2 && strcmp(f[0], "sha256") == 0 && !m->sha256)
+			m->sha256 = estrdup(f[1]);
+		else if (n == 3 && strcmp(f[0], "file") == 0 && rc == MR_REL_ENTRY_OK) {
+			char *path = esprintf("%s/%s", entry, f[2]);
+
+			nfiles++;
+			if ((e = mr_sha256_file(path, hex)) < 0) {
+				sb_printf(why, "%s: %s", path, strerror(-e));
+				rc = MR_REL_ENTRY_TREE;
+			} else if (strcmp(hex, f[1])) {
+				sb_printf(why, "%s: sha256 %s, the manifest says %s", path, hex, f[1]);
+				rc = MR_REL_ENTRY_TREE;
+			}
+			free(path);
+		}
+	}
+	sb_free(&text);
+	if (!m->release || !m->package || !m->version || !m->deb || !m->sha256 || !nfiles) {
+		mr_rel_manifest_free(m);
+		return MR_REL_ENTRY_NONE;
+	}
+	deb = esprintf("%s/%s", cache, m->deb);
+	if ((e = mr_sha256_file(deb, hex)) < 0) {
+		if (why->len)
+			sb_add(why, "; ");
+		sb_printf(why, "%s: %s", deb, strerror(-e));
+		rc = MR_REL_ENTRY_DEB;
+	} else if (strcmp(hex, m->sha256)) {
+		if (why->len)
+			sb_add(why, "; ");
+		sb_printf(why, "%s: sha256 %s, the manifest says %s", deb, hex, m->sha256);
+		rc = MR_REL_ENTRY_DEB;
+	}
+	free(deb);
+	return rc;
+}
+
+/* --- unpack ------------------------------------------------------------- */
+
+/* Remove what fetches that were killed left in dir: NAME.tmp-PID-N and
+ * NAME.old-PID-N (and .tmp-PID-N) of processes that are gone.  Only
+ * /proc is looked at: no process is signalled. */
+void
+mr_rel_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return;
+	while (n++ < 100000 && (de = readdir(d)) != NULL) {
+		const char *t = strstr(de->d_name, ".tmp-"), *o = strstr(de->d_name, ".old-");
+		const char *num = t ? t + 5 : o ? o + 5 : NULL;
+		char *end, *path;
+		long pid;
+		struct stat st;
+
+		if (!num)
+			continue;
+		pid = strtol(num, &end, 10);
+		if (end == num || *end != '-' || pid <= 0 || !end[1] ||
+		    strspn(end + 1, "0123456789") != strlen(end + 1))
+			continue; /* not NAME.tmp-PID-N */
+		path = esprintf("/proc/%ld", pid);
+		if (stat(path, &st) < 0 && errno == ENOENT) {
+			free(path);
+			path = esprintf("%s/%s", dir, de->d_name);
+			mr_rel_rmtree(path);
+		}
+		free(path);
+	}
+	closedir(d);
+}
+
+int
+mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_manifest *m,
+		    struct strbuf *why)
+{
+	static unsigned serial;
+	char *tmp = esprintf("%s.tmp-%ld-%u", entry, (long)getpid(), serial),
+	     *old = esprintf("%s.old-%ld-%u", entry, (long)getpid(), serial),
+	     *deb = esprintf("%s/%s", cache, m->deb), *man;
+	const char *argv[] = { "dpkg-deb", "-x", deb, tmp, NULL };
+	struct strbuf out = { 0 }, text = { 0 }, err = { 0 };
+	int rc = -1, e;
+
+	serial++;
+	if (!plain(m->deb) || !plain(m->release) || !plain(m->package) || !plain(m->version)) {
+		sb_printf(why, "%s: a name with a tab or newline", deb);
+		goto out;
+	}
+	mr_rel_rmtree(tmp);
+	if ((e = mkdir_p(tmp)) < 0) {
+		sb_printf(why, "cache %s: %s", tmp, strerror(-e));
+		goto out;
+	}
+	if (mr_rel_helper(NULL, argv, NULL, MR_REL_T_UNPACK, 1, &out, &err) < 0) {
+		sb_printf(why, "unpack %s: %s", deb, err.s);
+		goto out;
+	}
+	nftw(tmp, chmod_dir, 16, FTW_PHYS);
+	sb_printf(&text,
+		  "# memrepro cache entry: the .deb and every regular file unpacked from it\n"
+		  "release\t%s\npackage\t%s\nversion\t%s\ndeb\t%s\nsha256\t%s\n",
+		  m->release, m->package, m->version, m->deb, m->sha256);
+	walk.base = tmp;
+	walk.text = &text;
+	walk.why = why;
+	walk.nfiles = 0;
+	if (nftw(tmp, hash_one, 16, FTW_PHYS) != 0) {
+		if (!why->len)
+			sb_printf(why, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	man = esprintf("%s/%s", tmp, MR_REL_MANIFEST);
+	{
+		FILE *f = fopen(man, "wx");
+
+		e = !f || fputs(text.s, f) < 0;
+		if (f && fclose(f) != 0)
+			e = 1;
+	}
+	if (e) {
+		sb_printf(why, "write %s: %s", man, strerror(errno));
+		free(man);
+		goto out;
+	}
+	free(man);
+	/* into place: an older entry (one that did not verify) moved aside
+	 * first, then removed */
+	if (rename(entry, old) < 0 && errno != ENOENT) {
+		sb_printf(why, "rename %s: %s", entry, strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, entry) < 0) {
+		sb_printf(why, "rename %s to %s: %s", tmp, entry, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		mr_rel_rmtree(tmp);
+	mr_rel_rmtree(old);
+	sb_free(&out);
+	sb_free(&err);
+	sb_free(&text);
+	free(tmp);
+	free(old);
+	free(deb);
+	return rc;
+}

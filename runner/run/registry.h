@@ -1,0 +1,126 @@
+/* registry: the allocators a run can name, read from files.
+ *
+ * An allocator is a name ("jemalloc"), a preload library, the Debian
+ * package that has it (and how both are spelt in other releases), how its
+ * options reach a case, and whether it is in the default allocator axis.
+ * Nothing of that is in the code: the shipped file etc/allocators holds
+ * the entries, a user's ${XDG_CONFIG_HOME:-~/.config}/memrepro/allocators
+ * and --allocators FILE add or replace entries by name, and --alloc
+ * NAME=PATH|SONAME sets one library.  The format is docs/formats.md,
+ * "Allocators".
+ *
+ * A run has one registry (main loads it after the options): the matrix
+ * (names in --axis allocator=, the default axis), the allocator table and
+ * the release fetcher read it through mr_registry_current().
+ */
+#ifndef MR_REGISTRY_H
+#define MR_REGISTRY_H
+
+#include "core/util.h"
+
+/* How NAME.key=value axes reach a case. */
+struct mr_registry_opt {
+	enum {
+		MR_REG_OPT_NONE,     /* the allocator takes no options */
+		MR_REG_OPT_CONF,     /* one variable var="MALLOC_CONF", "k:v,k:v" */
+		MR_REG_OPT_ENV,      /* one variable per key: var="MIMALLOC_" is a
+		                        prefix, the key upper-cased after it */
+		MR_REG_OPT_TUNABLES  /* GLIBC_TUNABLES=glibc.<key>=v:... (glibc) */
+	} kind;
+	char *var;                   /* owned; NULL for NONE and TUNABLES */
+};
+
+/* A release's own spelling of the package or library (NULL: the entry's). */
+struct mr_registry_release {
+	char *release;   /* "trixie" */
+	char *package;   /* "libtcmalloc-minimal4t64", or NULL */
+	char *library;   /* "libmimalloc.so.3", or NULL */
+};
+
+struct mr_registry_entry {
+	char *name;          /* "jemalloc": [a-z0-9][a-z0-9_-]* */
+	char *library;       /* preload file name ("libjemalloc.so.2"), or an
+	                        absolute path (from --alloc PATH) */
+	char *package;       /* Debian package, or NULL (an --alloc addition) */
+	char **search;       /* host directories (glob patterns) holding the
+	                        library off the loader's path, NULL-terminated;
+	                        NULL when none (the loader finds it) */
+	int preload;         /* 0: the C library itself (glibc): nothing is
+	                        preloaded; 1: LD_PRELOAD the library */
+	int in_default_axis; /* in the allocator axis when --axis allocator=
+	                        is not given */
+	struct mr_registry_opt opt;
+	struct mr_registry_release *rel; /* per-release overrides */
+	int nrel;
+	char *origin;        /* "FILE:LINE" of its definition, or "--alloc" */
+};
+
+struct mr_registry {
+	struct mr_registry_entry *e; /* in definition order (an entry that
+	                                replaces another takes its place) */
+	int n;
+};
+
+/* The shipped file beside the runner: exe_dir/../etc/allocators in the
+ * build tree, else exe_dir/../share/memrepro/allocators (make install).
+ * Fresh string. */
+char *mr_registry_default_file(const char *exe_dir);
+
+/* Load the shipped file (must exist), then the user's
+ * ${XDG_CONFIG_HOME:-$HOME/.config}/memrepro/allocators (when it exists),
+ * then user_file (when not NULL; must exist).  Later entries replace
+ * earlier ones of the same name.  r is zeroed first.  Returns 0, or -1
+ * with "FILE:LINE:COL: message" (or "FILE: reason") in err; r holds what
+ * was read and must be freed either way. */
+int mr_registry_load(struct mr_registry *r, const char *shipped,
+		     const char *user_file, struct strbuf *err);
+
+/* Parse one file's text (name: for messages and origins) into r, replacing
+ * entries of the same name.  Returns 0 or -1 with err as above.  For
+ * mr_registry_load and the fuzz target. */
+int mr_registry_parse(struct mr_registry *r, const char *name, const char *text,
+		      struct strbuf *err);
+
+/* --alloc NAME=PATH|SONAME: set the library of entry NAME (its package
+ * dropped: the user's library is not the package's; its options and
+ * place in the default axis kept), or add a new entry (no package, no
+ * options, not in the default axis).  A path (with '/') must be a
+ * readable file.  Returns 0, or -1 with a message naming arg in err. */
+int mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err);
+
+/* The entry called name (no "@VERSION"), or NULL. */
+const struct mr_registry_entry *mr_registry_find(const struct mr_registry *r,
+						 const char *name);
+
+/* The entry an allocator spec names: "jemalloc" or "jemalloc@5.2.1" (the
+ * part before '@'), or NULL. */
+const struct mr_registry_entry *mr_registry_find_spec(const struct mr_registry *r,
+						      const char *spec);
+
+/* Unknown name: "unknown allocator 'X'[; did you mean 'Y'?]; the registry
+ * has: a, b, c" into err. */
+void mr_registry_unknown(const struct mr_registry *r, const char *name,
+			 struct strbuf *err);
+
+/* The package and library of e in a release (NULL: the host's, i.e. the
+ * entry's own fields).  The package may be NULL (--alloc additions). */
+const char *mr_registry_package(const struct mr_registry_entry *e, const char *release);
+const char *mr_registry_library(const struct mr_registry_entry *e, const char *release);
+
+/* The environment that carries n options key[i]=val[i] (keys without the
+ * "NAME." prefix, in key order) to e's allocator: a NULL-terminated array
+ * of fresh "VAR=VALUE" strings (free with mr_registry_env_free), e.g.
+ * { "MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:0", NULL }.  Returns 0,
+ * or -1 with a message in err (the entry takes no options; a key or value
+ * that cannot travel so: ':' or ',' in a MALLOC_CONF value). */
+int mr_registry_opt_env(const struct mr_registry_entry *e, const char *const *key,
+			const char *const *val, int n, char ***out, struct strbuf *err);
+void mr_registry_env_free(char **env);
+
+void mr_registry_free(struct mr_registry *r);
+
+/* The run's registry: set once by main after loading; NULL before. */
+void mr_registry_use(const struct mr_registry *r);
+const struct mr_registry *mr_registry_current(void);
+
+#endif
