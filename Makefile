@@ -10,7 +10,7 @@
 #   make sanitize   the runner built with ASan+UBSan (build-san/), the bats
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
-#   make lint       cppcheck and clang-tidy
+#   make lint       cppcheck, clang-tidy, shellcheck and no include circle
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
 #
@@ -72,6 +72,7 @@ RUNNER_SRC := \
 	runner/args.c \
 	runner/help.c \
 	runner/core/util.c \
+	runner/core/drain.c \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
 	runner/core/numfmt.c \
@@ -96,6 +97,8 @@ RUNNER_SRC := \
 	runner/run/loop.c \
 	runner/run/spawn.c \
 	runner/run/cgroup.c \
+	runner/run/cgfs.c \
+	runner/run/cgsweep.c \
 	runner/run/envfp.c \
 	runner/run/term.c \
 	runner/run/schedule.c \
@@ -110,8 +113,11 @@ RUNNER_SRC := \
 	runner/release/release.c \
 	runner/release/cmd.c \
 	runner/results/write.c \
+	runner/results/lock.c \
+	runner/results/reopen.c \
 	runner/results/row.c \
 	runner/results/read.c \
+	runner/results/values.c \
 	runner/results/merge.c \
 	runner/check/claims.c \
 	runner/check/config.c \
@@ -298,6 +304,7 @@ lint: deps-lint
 	clang-tidy --quiet $(LINT_SRC) -- -std=c11 -D_GNU_SOURCE -Ilib -Irunner -Ifuzz
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
+	sh tools/circles.sh runner lib
 
 clean: clean-proofs
 clean-proofs:

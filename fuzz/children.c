@@ -1,7 +1,8 @@
 /* Fuzz target: /proc/PID/task/TID/children as lib/mr_proc.c parses it
  * (struct mr_pidlist_parser), fed in chunks whose sizes come from the
  * input, and read from a file by mr_proc_read_pids.  Both must agree with
- * a plain reference parse of the whole text, store exactly its pids (as
+ * a plain reference parse of the whole text (tests/unit/pidref.h, which
+ * the unit test of the parser uses too), store exactly its pids (as
  * many as fit) and never a 0, a 1 or a pid out of range.
  *
  * Input: byte 0 = MMMMMKKK: K (0..7) chunk-size bytes follow (none: one
@@ -14,48 +15,10 @@
 
 #include "fuzz.h"
 #include "mr_proc.h"
+#include "../tests/unit/pidref.h"
 
 #define OUT_MAX 4096
 #define UNSET ((pid_t)-7)
-
-/* The whole text at once, with strtoul: the grammar of mr_proc.h. */
-static int
-reference(const char *s, size_t len, pid_t *out, int max)
-{
-	char *copy, *end;
-	size_t i = 0;
-	int count = 0;
-
-	if (len > MR_PIDLIST_MAX_BYTES)
-		return -EFBIG;
-	copy = malloc(len + 1);
-	if (!copy)
-		abort();
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	while (i < len) {
-		unsigned long v;
-
-		if (copy[i] == ' ' || copy[i] == '\n') {
-			i++;
-			continue;
-		}
-		if (copy[i] < '1' || copy[i] > '9')
-			break; /* junk, a 0 or a leading zero */
-		errno = 0;
-		v = strtoul(copy + i, &end, 10);
-		if (errno == ERANGE || v < 2 || v > MR_PID_MAX_LIMIT)
-			break;
-		if ((size_t)(end - copy) < len && *end != ' ' && *end != '\n')
-			break;
-		if (count < max)
-			out[count] = (pid_t)v;
-		count++;
-		i = (size_t)(end - copy);
-	}
-	free(copy);
-	return i < len ? -EPROTO : count;
-}
 
 /* out as the parser left it, against the reference's want. */
 static void
@@ -94,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sizes = data + 1;
 	text = (const char *)data + 1 + nsizes;
 	len = size - 1 - nsizes;
-	wn = reference(text, len, want, max);
+	wn = pidref_parse(text, len, want, max);
 
 	for (i = 0; i <= max; i++)
 		out[i] = UNSET;

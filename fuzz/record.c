@@ -1,12 +1,11 @@
 /* Fuzz target: checkpoint records as the runner reads them from a case
- * (runner/proto/record.c's mr_spawn_parse_record), one per line of the input, for
+ * (runner/proto/record.c's mr_record_parse), one per line of the input, for
  * a case that declares checkpoints "created" and "cleared". */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "proto/record.h"
-#include "run/spawn.h"
 
 /* The longest record docs/formats.md allows, as the runner reads them. */
 #define RECORD_MAX MR_RECORD_MAX
@@ -20,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct mr_cases_desc c;
 	static int ready;
-	struct mr_spawn_ckpt *rows = NULL, row;
+	struct mr_record *rows = NULL, row;
 	size_t nrows = 0, i = 0;
 	char line[RECORD_MAX + 1], why[160];
 
@@ -39,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n < RECORD_MAX) {
 			memcpy(line, data + i, n);
 			line[n] = '\0';
-			if (mr_spawn_parse_record(line, &c, rows, nrows, &row, why, sizeof why) == 0) {
+			if (mr_record_parse(line, &c, rows, nrows, &row, why, sizeof why) == 0) {
 				rows = realloc(rows, (nrows + 1) * sizeof *rows);
 				if (!rows)
 					abort();

@@ -17,6 +17,7 @@
 #include "args.h"
 #include "help.h"
 #include "check/check.h"
+#include "out/bless.h"
 #include "out/compare.h"
 #include "out/format.h"
 #include "out/plot.h"

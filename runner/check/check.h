@@ -5,8 +5,8 @@
  * and evaluates one verdict per claim, failed run, skipped config and
  * baseline row (verdict.h).  Nothing here prints: out/format.h's mr_check
  * prints the verdicts, out/bless.h's mr_bless what a blessing changes
- * (worked out by bless.h).  Both are declared there and included here,
- * with the formats, for the CLI.
+ * (worked out by bless.h).  check/ uses nothing of out/: the options say
+ * the format as out/format.h's enum mr_fmt, in an int.
  */
 #ifndef MR_COMPARE_H
 #define MR_COMPARE_H
@@ -14,8 +14,6 @@
 #include <stdio.h>
 
 #include "check/verdict.h"
-#include "out/bless.h"
-#include "out/format.h"
 
 struct mr_cmp_opts {
 	const char *results_dir;  /* a results directory written by run */
@@ -26,7 +24,8 @@ struct mr_cmp_opts {
 	const char *const *cases; /* NULL-terminated; NULL or empty: every case in runs.tsv */
 	int verbose;              /* print every baseline row, not just changes */
 	FILE *out;                /* where the verdict table goes */
-	enum mr_fmt format;       /* check: how the verdicts are printed */
+	int format;               /* check: how the verdicts are printed
+	                             (out/format.h's enum mr_fmt) */
 	int color;                /* check, human format: colour the verdicts */
 	int yes;                  /* bless: write without asking */
 	int interactive;          /* bless: ask on stdin before writing */

@@ -376,6 +376,26 @@ mr_sio_tail_under(const char *root, const char *path, int n)
 	return estrdup("(log not shown: not a path inside the results directory)\n");
 }
 
+void
+mr_sio_print_tail(FILE *out, const char *path, int n, const char *prefix)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *s, *line, *nl;
+
+	if (!slash) {
+		s = mr_sio_tail(".", path, n);
+	} else {
+		dir = slash == path ? estrdup("/") : estrndup(path, (size_t)(slash - path));
+		s = mr_sio_tail(dir, slash + 1, n);
+		free(dir);
+	}
+	for (line = s; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(out, "%s%.*s\n", prefix, (int)(nl - line), line);
+	}
+	free(s);
+}
+
 int
 mr_sio_mkdir(const char *dir, const char *rel, char *why)
 {

@@ -73,6 +73,14 @@ char *mr_sio_tail(const char *dir, const char *rel, int n);
  * root is refused. */
 char *mr_sio_tail_under(const char *root, const char *path, int n);
 
+/* Print the last n lines of the log at path, each preceded by prefix
+ * ("# " for TAP): mr_sio_tail of path's last component inside its
+ * folder (never through a symbolic link, only a regular file, only its
+ * last MR_SIO_TAIL_MAX bytes, control characters but tab replaced by
+ * '?' so that a case's junk cannot drive a terminal).  Nothing when
+ * there is no file, a one-line note when it is refused. */
+void mr_sio_print_tail(FILE *out, const char *path, int n, const char *prefix);
+
 /* Create (or reuse) the directory rel inside dir, every component a real
  * directory, never a symbolic link.  0, or -errno with the reason in
  * why. */

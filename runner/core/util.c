@@ -3,8 +3,6 @@
 #endif
 #include "core/util.h"
 
-#include "core/safeio.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -264,31 +262,6 @@ mr_create_out(const char *path)
 	return f;
 }
 
-char *
-mr_log_tail_str(const char *path, int n)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir, *s;
-
-	if (!slash)
-		return mr_sio_tail(".", path, n);
-	dir = slash == path ? estrdup("/") : estrndup(path, (size_t)(slash - path));
-	s = mr_sio_tail(dir, slash + 1, n);
-	free(dir);
-	return s;
-}
-
-void
-mr_log_tail(FILE *out, const char *path, int n, const char *prefix)
-{
-	char *s = mr_log_tail_str(path, n), *line, *nl;
-
-	for (line = s; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		fprintf(out, "%s%.*s\n", prefix, (int)(nl - line), line);
-	}
-	free(s);
-}
 
 uint64_t
 mr_now_ns(void)

@@ -54,18 +54,6 @@ int split(char *s, char sep, char **out, int max);
 int parse_ll(const char *s, long long *out);
 int parse_double(const char *s, double *out);
 
-/* The last n lines of the text file at path, control characters (but
- * tab) replaced by '?' so that a case's junk cannot drive a terminal or
- * break a format; each line ends in '\n'.  The file (path's last
- * component) is read as safeio.h's mr_sio_tail reads a log: never through
- * a symbolic link, only a regular file, only its last MR_SIO_TAIL_MAX
- * bytes.  Fresh string ("" when there is no file, a one-line note when it
- * is refused). */
-char *mr_log_tail_str(const char *path, int n);
-
-/* Print those lines, each preceded by prefix ("# " for TAP). */
-void mr_log_tail(FILE *out, const char *path, int n, const char *prefix);
-
 /* Create dir and its parents (mode 0755); 0 or -errno. */
 int mkdir_p(const char *dir);
 

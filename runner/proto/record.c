@@ -1,15 +1,12 @@
 /* record: checkpoint records — see record.h. */
 #include "proto/record.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/drain.h"
 #include "core/util.h"
-#include "run/spawn.h"
-
 
 /* A whole number: digits only, fits in 64 bits. */
 static int
@@ -32,9 +29,9 @@ parse_u64(const char *s, uint64_t *out)
 
 /* "ckpt NAME SEQ key=value..." with every metric present and numeric. */
 int
-mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
-		      const struct mr_spawn_ckpt *prev, size_t nprev,
-		      struct mr_spawn_ckpt *row, char *why, size_t size)
+mr_record_parse(char *line, const struct mr_cases_desc *c,
+		const struct mr_record *prev, size_t nprev,
+		struct mr_record *row, char *why, size_t size)
 {
 	char *f[64];
 	unsigned long have = 0, seen = 0;
@@ -43,7 +40,7 @@ mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
 	int nf, k, j;
 
 	memset(row, 0, sizeof *row);
-	row->cgroup_kb = MR_SPAWN_NONE;
+	row->cgroup_kb = MR_NOT_MEASURED;
 	nf = split(line, '\t', f, 64);
 	if (strcmp(f[0], "ckpt") != 0) {
 		snprintf(why, size, "does not start with 'ckpt'");
@@ -77,10 +74,10 @@ mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
 			snprintf(why, size, "%.40s: %.40s='%.40s' is not a number", f[1], f[k], eq + 1);
 			return -1;
 		}
-		for (j = 0; j < MR_SPAWN_NCKPT; j++)
-			if (strcmp(f[k], mr_spawn_ckpt_field[j]) == 0)
+		for (j = 0; j < MR_NCKPT_KEYS; j++)
+			if (strcmp(f[k], mr_ckpt_keys[j]) == 0)
 				break;
-		if (j == MR_SPAWN_NCKPT || !(mr_spawn_ckpt_from_case & (1ul << j)))
+		if (j == MR_NCKPT_KEYS || !(MR_CKPT_KEYS_MUST & (1ul << j)))
 			continue; /* a newer lib's metric, or one the runner reads */
 		if (have & (1ul << j)) {
 			snprintf(why, size, "%.40s: %.40s given twice", f[1], f[k]);
@@ -92,9 +89,9 @@ mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
 		else
 			row->v[j] = v;
 	}
-	for (j = 0; j < MR_SPAWN_NCKPT; j++) {
-		if ((mr_spawn_ckpt_from_case & (1ul << j)) && !(have & (1ul << j))) {
-			snprintf(why, size, "%.40s: no %s", f[1], mr_spawn_ckpt_field[j]);
+	for (j = 0; j < MR_NCKPT_KEYS; j++) {
+		if ((MR_CKPT_KEYS_MUST & (1ul << j)) && !(have & (1ul << j))) {
+			snprintf(why, size, "%.40s: no %s", f[1], mr_ckpt_keys[j]);
 			return -1;
 		}
 	}
@@ -106,8 +103,9 @@ mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
 /* Feed bytes read from the checkpoint pipe; each complete line is a
  * record and gets one ack, good or bad (the case is waiting for it). */
 static void
-feed(struct mr_record_reader *rd, const char *p, size_t n)
+feed(void *ctx, const char *p, size_t n)
 {
+	struct mr_record_reader *rd = ctx;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -139,18 +137,7 @@ int
 mr_record_read(struct mr_record_reader *rd, int fd)
 {
 	char buf[4096];
-	int i;
 
-	for (i = 0; i < 16; i++) {
-		ssize_t n = read(fd, buf, sizeof buf);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return 1; /* EAGAIN: all read */
-		if (n == 0)
-			return 0;
-		feed(rd, buf, (size_t)n);
-	}
-	return 1;
+	/* empty (EAGAIN) or not: 1, only EOF is 0 */
+	return mr_drain(fd, buf, sizeof buf, 16, feed, rd) == 0 ? 0 : 1;
 }

@@ -9,22 +9,44 @@
 #define MR_RECORD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proto/cases.h"
+#include "proto/schema.h"
 
 /* The longest record docs/formats.md allows, newline included. */
 #define MR_RECORD_MAX 1024
 
-struct mr_spawn_ckpt;
+/* One checkpoint as the runner keeps it (a row of checkpoints.tsv): the
+ * figures of the case's record and the runner's tree measurement. */
+struct mr_record {
+	char name[64];
+	unsigned long seq;
+	uint64_t t_us;                 /* the record's t_us */
+	uint64_t v[MR_NCKPT_KEYS];     /* by checkpoint metric (the schema's
+	                                  mr_ckpt_metrics[0..MR_NCKPT_KEYS-1],
+	                                  record keys mr_ckpt_keys[]); v[0]
+	                                  unused (t_us above: the record
+	                                  carries t_us, the table has t_ms) */
+	uint64_t tree_rss_kb;
+	uint64_t tree_pss_kb;
+	uint64_t tree_private_dirty_kb;
+	uint64_t tree_nproc;
+	uint64_t cgroup_kb;  /* charge of the run's memory cgroup (what `free`
+	                        sees the tree use, page cache and kernel memory
+	                        included), or MR_NOT_MEASURED */
+};
 
 /* Parse one checkpoint record (one line, without its newline; split in
  * place) of case c, given the records prev[0..nprev-1] accepted before it
  * (for the seq check).  Fills row with the figures the case sends (the
- * runner's own are left 0).  Returns 0, or -1 with why the record is bad
+ * runner's own are left 0, cgroup_kb MR_NOT_MEASURED); a record must
+ * carry the keys the schema marks MR_REC_MUST, and those of MR_REC_RUNNER
+ * it may carry are skipped.  Returns 0, or -1 with why the record is bad
  * in why.  Exposed for the fuzz target; the run loop calls it. */
-int mr_spawn_parse_record(char *line, const struct mr_cases_desc *c,
-			  const struct mr_spawn_ckpt *prev, size_t nprev,
-			  struct mr_spawn_ckpt *row, char *why, size_t size);
+int mr_record_parse(char *line, const struct mr_cases_desc *c,
+		    const struct mr_record *prev, size_t nprev,
+		    struct mr_record *row, char *why, size_t size);
 
 /* The channel's reader: cuts what the case writes into lines.  The caller
  * zeroes it and sets the callbacks. */

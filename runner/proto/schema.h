@@ -12,8 +12,13 @@
 #define MR_SCHEMA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* --- metrics ------------------------------------------------------------ */
+
+/* A figure that was not measured (no memory cgroup, say): "-" in the
+ * results files. */
+#define MR_NOT_MEASURED UINT64_MAX
 
 /* The run metrics: a run's figures, the columns of runs.tsv a claim may
  * name without @checkpoint, in column order.  X(ID, name) */

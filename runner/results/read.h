@@ -10,7 +10,8 @@
  * series is not loaded (only plots need it, and gnuplot reads it).  Every
  * figure of a reference (claims.h's struct mr_ref) is the median over the
  * ok runs of a config: check, bless, compare, trend and report all take
- * their figures from here, so they agree.
+ * their figures from here, so they agree.  read.c loads and looks up,
+ * values.c gives the figures (mr_rd_ck_row and what follows it below).
  */
 #ifndef MR_RDIR_H
 #define MR_RDIR_H

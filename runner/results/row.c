@@ -64,3 +64,20 @@ mr_row_header(struct strbuf *h, const char *const *cols, int n)
 		sb_printf(h, "%s%s", i ? "\t" : "", cols[i]);
 	sb_add(h, "\n");
 }
+
+void
+mr_row_headers(struct mr_row_headers *h)
+{
+	memset(h, 0, sizeof *h);
+	mr_row_header(&h->runs, mr_runs_cols, MR_RUNS_NCOLS);
+	mr_row_header(&h->ckpts, mr_ckpts_cols, MR_CKPTS_NCOLS);
+	mr_row_header(&h->series, mr_series_cols, MR_SERIES_NCOLS);
+}
+
+void
+mr_row_headers_free(struct mr_row_headers *h)
+{
+	sb_free(&h->runs);
+	sb_free(&h->ckpts);
+	sb_free(&h->series);
+}

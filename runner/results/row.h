@@ -39,4 +39,14 @@ void mr_row_end(struct strbuf *b, const struct mr_row *w);
 /* The header row of a file of columns cols[0..n-1], appended to h. */
 void mr_row_header(struct strbuf *h, const char *const *cols, int n);
 
+/* The header rows of runs.tsv, checkpoints.tsv and series.tsv. */
+struct mr_row_headers {
+	struct strbuf runs, ckpts, series;
+};
+
+/* Make them all (h need not be initialised); free with
+ * mr_row_headers_free. */
+void mr_row_headers(struct mr_row_headers *h);
+void mr_row_headers_free(struct mr_row_headers *h);
+
 #endif

@@ -3,18 +3,15 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/safeio.h"
-#include "core/tsv.h"
 #include "core/util.h"
 #include "results/row.h"
 
@@ -61,10 +58,8 @@ empty_dir(const char *dir)
 	return empty;
 }
 
-/* Refuse a filesystem with less than MIN_FREE_KB free: dir, or its
- * nearest existing parent when it is still to be made. */
-static int
-check_space(const char *dir)
+int
+mr_results_space(const char *dir)
 {
 	char *p = estrdup(dir), *slash;
 	struct statvfs sv;
@@ -114,11 +109,11 @@ _Static_assert(MR_RUNS_CASE == 0 && MR_RUNS_CONFIG == 1 && MR_RUNS_REPEAT == 2 &
 	       MR_SERIES_CASE == 0 && MR_SERIES_CONFIG == 1 && MR_SERIES_REPEAT == 2,
 	       "case, config, repeat lead every file");
 
-/* A figure that may not have been measured (MR_SPAWN_NONE: "-"). */
+/* A figure that may not have been measured (MR_NOT_MEASURED: "-"). */
 static void
 row_fig(struct mr_row *w, int col, uint64_t v)
 {
-	if (v == MR_SPAWN_NONE)
+	if (v == MR_NOT_MEASURED)
 		mr_row_str(w, col, "-");
 	else
 		mr_row_u64(w, col, v);
@@ -134,158 +129,12 @@ row_lead(struct mr_row *w, int n, const struct mr_results_run *run)
 	mr_row_fmt(w, 2, "%d", run->repeat);
 }
 
-/* The header rows of runs.tsv, checkpoints.tsv and series.tsv. */
-struct headers {
-	struct strbuf runs, ckpts, series;
-};
-
-static void
-headers_make(struct headers *h)
-{
-	memset(h, 0, sizeof *h);
-	mr_row_header(&h->runs, mr_runs_cols, MR_RUNS_NCOLS);
-	mr_row_header(&h->ckpts, mr_ckpts_cols, MR_CKPTS_NCOLS);
-	mr_row_header(&h->series, mr_series_cols, MR_SERIES_NCOLS);
-}
-
-static void
-headers_free(struct headers *h)
-{
-	sb_free(&h->runs);
-	sb_free(&h->ckpts);
-	sb_free(&h->series);
-}
-
-/* --- the lock ------------------------------------------------------- */
-
-/* The pid a lock file names, or 0 (none, or one being written). */
-static long
-lock_pid(int fd)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-	long long pid;
-
-	if (n <= 1 || buf[n - 1] != '\n')
-		return 0;
-	buf[n - 1] = '\0';
-	if (strspn(buf, "0123456789") != (size_t)(n - 1) || parse_ll(buf, &pid) < 0 ||
-	    pid <= 0 || pid > INT32_MAX)
-		return 0;
-	return (long)pid;
-}
-
-/* Open dir's lock file, created (create) or only if it exists.  It must be
- * a regular file of one link: the directory may come from elsewhere, and
- * the runner writes its pid into it.  Returns the fd (close-on-exec), or
- * -1, with a message printed when create (else quietly). */
-static int
-lock_open(const char *dir, int create)
-{
-	char *path = esprintf("%s/%s", dir, MR_RESULTS_LOCK);
-	int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
-		      O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
-	struct stat st;
-
-	if (fd < 0) {
-		if (!create)
-			;
-		else if (errno == ELOOP)
-			weprintf("results directory %s: %s is a symbolic link: refusing it", dir, path);
-		else if (errno == ENOENT || errno == ENOTDIR)
-			weprintf("results directory %s:", dir);
-		else
-			weprintf("results directory %s: lock %s:", dir, path);
-		free(path);
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
-		if (create)
-			weprintf("results directory %s: %s is not a regular file of its own (one link): refusing it",
-				 dir, path);
-		close(fd);
-		free(path);
-		errno = EPERM;
-		return -1;
-	}
-	free(path);
-	return fd;
-}
-
-/* "results directory DIR is being written by another memrepro (pid N):
- * ADVICE".  The pid is the one that took the lock; workers it forked (-j)
- * hold the lock too, and may outlive it. */
-static void
-say_busy(const char *dir, long pid, const char *advice)
-{
-	if (pid)
-		weprintf("results directory %s is being written by another memrepro (pid %ld): %s",
-			 dir, pid, advice);
-	else
-		weprintf("results directory %s is being written by another memrepro: %s", dir, advice);
-}
-
-/* flock without blocking, again after a signal (a few times: bounded). */
-static int
-try_flock(int fd, int op)
-{
-	int i, rc = -1;
-
-	for (i = 0; i < 8; i++)
-		if ((rc = flock(fd, op | LOCK_NB)) == 0 || errno != EINTR)
-			break;
-	return rc;
-}
-
-int
-mr_results_lock(const char *dir, const char *advice)
-{
-	int fd = lock_open(dir, 1);
-	char buf[32];
-	int len;
-
-	if (fd < 0)
-		return -1;
-	if (try_flock(fd, LOCK_EX) < 0) {
-		int held = errno == EWOULDBLOCK;
-
-		if (!held)
-			weprintf("results directory %s: lock %s/%s:", dir, dir, MR_RESULTS_LOCK);
-		else
-			say_busy(dir, lock_pid(fd), advice);
-		close(fd);
-		return -1;
-	}
-	/* who holds it, for the message above; the lock itself is the flock */
-	len = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)len, 0) != len)
-		weprintf("results directory %s: write %s/%s:", dir, dir, MR_RESULTS_LOCK);
-	return fd;
-}
-
-int
-mr_results_busy(const char *dir, long *pid)
-{
-	int fd = lock_open(dir, 0), busy = 0;
-
-	*pid = 0;
-	/* none, or not a regular file: no runner of ours made it */
-	if (fd < 0)
-		return 0;
-	if (try_flock(fd, LOCK_SH) < 0 && errno == EWOULDBLOCK) {
-		busy = 1;
-		*pid = lock_pid(fd);
-	}
-	close(fd); /* and with it the shared lock */
-	return busy;
-}
-
 /* --- writing -------------------------------------------------------- */
 
 int
 mr_results_open(struct mr_results *r, const char *dir)
 {
-	struct headers h;
+	struct mr_row_headers h;
 	struct stat st;
 	char *logs;
 	long pid;
@@ -300,13 +149,13 @@ mr_results_open(struct mr_results *r, const char *dir)
 		}
 		if (empty_dir(dir) != 1) {
 			if (mr_results_busy(dir, &pid) == 1)
-				say_busy(dir, pid, "choose another --out");
+				mr_results_say_busy(dir, pid, "choose another --out");
 			else
 				weprintf("results directory %s: exists and is not empty (choose another --out)", dir);
 			return -1;
 		}
 	}
-	if (check_space(dir) < 0)
+	if (mr_results_space(dir) < 0)
 		return -1;
 	if ((rc = mkdir_p(dir)) < 0) {
 		errno = -rc;
@@ -323,7 +172,7 @@ mr_results_open(struct mr_results *r, const char *dir)
 	if (rc < 0)
 		weprintf("create %s:", logs);
 	free(logs);
-	headers_make(&h);
+	mr_row_headers(&h);
 	if (rc == 0 &&
 	    (r->env = create(r, "env.tsv", "key\tvalue\n")) != NULL &&
 	    (r->runs = create(r, "runs.tsv", h.runs.s)) != NULL &&
@@ -332,7 +181,7 @@ mr_results_open(struct mr_results *r, const char *dir)
 		rc = 0;
 	else
 		rc = -1;
-	headers_free(&h);
+	mr_row_headers_free(&h);
 	if (rc)
 		mr_results_close(r);
 	return rc;
@@ -457,7 +306,7 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 /* The checkpoints.tsv row of checkpoint k of run. */
 static void
 ckpts_row(struct strbuf *b, const struct mr_results_run *run,
-	  const struct mr_spawn_ckpt *k)
+	  const struct mr_record *k)
 {
 	struct mr_row w;
 	int m;
@@ -469,7 +318,7 @@ ckpts_row(struct strbuf *b, const struct mr_results_run *run,
 		(unsigned)(k->t_us % 1000));
 	/* the other figures the record carries: v[] is indexed like the
 	 * checkpoint metrics (v[0] is t_us, above) */
-	for (m = 1; m < MR_SPAWN_NCKPT; m++)
+	for (m = 1; m < MR_NCKPT_KEYS; m++)
 		mr_row_u64(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
 	mr_row_u64(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
 	mr_row_u64(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
@@ -528,249 +377,6 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 	return rc ? -1 : 0;
 }
 
-/* --- resume --------------------------------------------------------- */
-
-static int
-cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The run key of a row: its first three fields, "case\tconfig\trepeat";
- * NULL when the row has fewer. */
-static char *
-row_key(const char *line)
-{
-	const char *p = line;
-	int tabs = 0;
-
-	for (; *p && *p != '\n'; p++)
-		if (*p == '\t' && ++tabs == 3)
-			break;
-	if (tabs < 2)
-		return NULL;
-	return estrndup(line, (size_t)(p - line));
-}
-
-/* Repair one file of dir for a resume (read through safeio.h, at most
- * max bytes): its first line must be header;
- * a last line without newline is cut off; with done, rows of a run not in
- * done are dropped; without, the runs are collected into *out (runs.tsv).
- * Rewrites the file (temporary + rename) only when something is dropped.
- * Returns 0 or -1 (printed). */
-static int
-repair(const char *dir, const char *name, off_t max, const char *header,
-       const struct mr_results_done *done, struct mr_results_done *out)
-{
-	char *path = esprintf("%s/%s", dir, name), *line = NULL;
-	struct strbuf keep = { 0 };
-	size_t cap = 0, ntabs = 0;
-	long lineno = 0, dropped = 0, cut = 0;
-	const char *p;
-	ssize_t n;
-	FILE *f = mr_sio_fopen(dir, name, max);
-	int rc = 0;
-
-	for (p = header; *p; p++)
-		ntabs += *p == '\t';
-	if (!f) {
-		if (errno == ENOENT)
-			weprintf("--resume: %s:", path);
-		free(path);
-		return -1;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		size_t tabs = 0;
-		ssize_t i;
-
-		lineno++;
-		if (line[n - 1] != '\n') {
-			cut = 1; /* a write the runner did not finish */
-			break;
-		}
-		if (lineno == 1) {
-			if (strcmp(line, header) != 0) {
-				mr_errat(path, 1, 1, "not the header this memrepro writes "
-					 "(results of another version?): cannot resume");
-				rc = -1;
-				break;
-			}
-			sb_add(&keep, line);
-			continue;
-		}
-		for (i = 0; i < n; i++)
-			tabs += line[i] == '\t';
-		if (tabs != ntabs) {
-			mr_errat(path, lineno, 1, "expected %zu tab-separated fields as in the header, got %zu: cannot resume",
-				 ntabs + 1, tabs + 1);
-			rc = -1;
-			break;
-		}
-		if (done || out) {
-			char *k = row_key(line);
-
-			if (done && !bsearch(&k, done->key, (size_t)done->n, sizeof *done->key, cmp_key)) {
-				dropped++;
-				free(k);
-				continue;
-			}
-			if (out) {
-				out->key = erealloc(out->key, (size_t)(out->n + 1) * sizeof *out->key);
-				out->key[out->n++] = k;
-			} else {
-				free(k);
-			}
-		}
-		sb_add(&keep, line);
-	}
-	if (rc == 0 && ferror(f)) {
-		weprintf("--resume: read %s:", path);
-		rc = -1;
-	}
-	if (rc == 0 && lineno == 0) {
-		mr_errat(path, 0, 0, "empty: not a results directory this memrepro wrote");
-		rc = -1;
-	}
-	fclose(f);
-	free(line);
-	if (rc == 0 && (cut || dropped)) {
-		char *tmp = esprintf("%s.resume.%ld", path, (long)getpid());
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		size_t off = 0;
-
-		while (fd >= 0 && off < keep.len) {
-			ssize_t w = write(fd, keep.s + off, keep.len - off);
-
-			if (w <= 0)
-				break;
-			off += (size_t)w;
-		}
-		if (fd < 0 || off < keep.len || fsync(fd) < 0 || close(fd) < 0 ||
-		    rename(tmp, path) < 0) {
-			weprintf("--resume: rewrite %s:", path);
-			unlink(tmp);
-			rc = -1;
-		} else {
-			fprintf(stderr, "%s: resuming: dropped %s%s%ld row%s of the run that was interrupted\n",
-				path, cut ? "a line cut short" : "", cut && dropped ? " and " : "",
-				dropped, dropped == 1 ? "" : "s");
-		}
-		free(tmp);
-	}
-	sb_free(&keep);
-	free(path);
-	return rc;
-}
-
-int
-mr_results_reopen(struct mr_results *r, const char *dir, int lock,
-		  struct mr_results_done *done)
-{
-	struct headers h;
-	static const char *const names[] = { "env.tsv", "runs.tsv", "checkpoints.tsv", "series.tsv" };
-	FILE **files[] = { &r->env, &r->runs, &r->ckpts, &r->series };
-	int i, rc = 0;
-
-	memset(r, 0, sizeof *r);
-	memset(done, 0, sizeof *done);
-	r->lock = lock;
-	if (check_space(dir) < 0) {
-		mr_results_close(r);
-		return -1;
-	}
-	headers_make(&h);
-	if (repair(dir, "env.tsv", MR_SIO_ENV_MAX, "key\tvalue\n", NULL, NULL) < 0 ||
-	    repair(dir, "runs.tsv", MR_SIO_TSV_MAX, h.runs.s, NULL, done) < 0)
-		rc = -1;
-	if (rc == 0) {
-		qsort(done->key, (size_t)done->n, sizeof *done->key, cmp_key);
-		for (i = 1; i < done->n; i++) {
-			if (strcmp(done->key[i - 1], done->key[i]) == 0) {
-				mr_errat(dir, 0, 0, "runs.tsv has a run twice: cannot resume");
-				rc = -1;
-				break;
-			}
-		}
-	}
-	if (rc == 0 && (repair(dir, "checkpoints.tsv", MR_SIO_TSV_MAX, h.ckpts.s, done, NULL) < 0 ||
-			repair(dir, "series.tsv", MR_SIO_SERIES_MAX, h.series.s, done, NULL) < 0))
-		rc = -1;
-	headers_free(&h);
-	r->dir = estrdup(dir);
-	/* appended to as they are: never through a planted symbolic link */
-	for (i = 0; rc == 0 && i < 4; i++) {
-		char why[MR_SIO_WHY];
-		int fd = mr_sio_open_append(dir, names[i], why);
-
-		if (fd < 0 || !(*files[i] = fdopen(fd, "a"))) {
-			char *path = mr_sio_path(dir, names[i]);
-
-			if (fd < 0)
-				weprintf("--resume: %s: %s: refusing to write it", path, why);
-			else
-				weprintf("--resume: open %s:", path);
-			if (fd >= 0)
-				close(fd);
-			free(path);
-			rc = -1;
-		}
-	}
-	if (rc < 0) {
-		mr_results_close(r);
-		mr_results_done_free(done);
-	}
-	return rc;
-}
-
-int
-mr_results_done_has(const struct mr_results_done *done, const char *casename,
-		    const char *config, int repeat)
-{
-	char *k = esprintf("%s\t%s\t%d", casename, config, repeat);
-	int has = done->n && bsearch(&k, done->key, (size_t)done->n, sizeof *done->key, cmp_key);
-
-	free(k);
-	return has;
-}
-
-void
-mr_results_done_free(struct mr_results_done *done)
-{
-	int i;
-
-	for (i = 0; i < done->n; i++)
-		free(done->key[i]);
-	free(done->key);
-	memset(done, 0, sizeof *done);
-}
-
-int
-mr_results_read_env(const char *dir, struct mr_envfp *fp)
-{
-	struct mr_tsv t;
-	int rc = mr_tsv_open_in(&t, dir, "env.tsv", MR_SIO_ENV_MAX), ck, cv;
-
-	memset(fp, 0, sizeof *fp);
-	if (rc == -ENOENT) {
-		char *path = mr_sio_path(dir, "env.tsv");
-
-		mr_errat(path, 0, 0, "no such file: not a results directory");
-		free(path);
-	}
-	if (rc < 0)
-		return -1;
-	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0) {
-		mr_tsv_close(&t);
-		return -1;
-	}
-	while ((rc = mr_tsv_next(&t)) > 0)
-		mr_envfp_add(fp, mr_tsv_get(&t, ck), mr_tsv_get(&t, cv));
-	mr_tsv_close(&t);
-	if (rc < 0)
-		mr_envfp_free(fp);
-	return rc < 0 ? -1 : 0;
-}
-
 int
 mr_results_env_add(struct mr_results *r, const char *key, const char *val)
 {
@@ -819,7 +425,7 @@ mr_results_progress(FILE *out, const struct mr_results_run *run,
 	if (res) {
 		fprintf(out, " %.2f s", (double)res->wall_ms / 1000);
 		if (res->nckpts) {
-			const struct mr_spawn_ckpt *k = &res->ckpts[res->nckpts - 1];
+			const struct mr_record *k = &res->ckpts[res->nckpts - 1];
 
 			fprintf(out, " rss@%s %.1f MiB", k->name, (double)k->v[1] / 1024);
 		} else if (res->nsamples) {

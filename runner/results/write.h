@@ -4,17 +4,18 @@
  * row, plus logs/<case>/<config>.<repeat>.log.  A run's rows are written
  * together and flushed when the run ends, so a crash or an interrupt of
  * the runner never leaves half a row and never loses a finished run.
+ * write.c creates and appends, reopen.c reopens an interrupted run's
+ * directory for --resume (mr_results_reopen, mr_results_done_*,
+ * mr_results_read_env); the lock is results/lock.h's.
  */
 #ifndef MR_RESULTS_H
 #define MR_RESULTS_H
 
 #include <stdio.h>
 
+#include "results/lock.h"
 #include "run/envfp.h"
 #include "run/spawn.h"
-
-/* The lock file of a results directory: docs/formats.md, "The lock". */
-#define MR_RESULTS_LOCK "memrepro.lock"
 
 struct mr_results {
 	char *dir;      /* owned */
@@ -42,21 +43,10 @@ struct mr_results_run {
  * "-3"... appended when that exists already.  Owned. */
 char *mr_results_default_dir(void);
 
-/* Take the lock of results directory dir, which must exist: an exclusive
- * flock on dir/MR_RESULTS_LOCK (created if need be, without following a
- * link; a regular file of one link), which then holds the runner's pid.
- * Held by whoever holds the fd: it is close-on-exec, so no case inherits
- * it, while the runner's workers (forks, -j) do, and it is released when
- * the last of them exits.  Returns the fd, or -1 with a message printed:
- * "results directory DIR is being written by another memrepro (pid N):
- * <advice>" when another holds it. */
-int mr_results_lock(const char *dir, const char *advice);
-
-/* Whether a runner holds dir's lock: 1 (with the pid it wrote in *pid, or
- * 0 when unknown), or 0: not, or no lock file (a directory an older
- * memrepro wrote), or one that is not a regular file (no runner made it).
- * Takes and drops a shared lock: never blocks, prints nothing. */
-int mr_results_busy(const char *dir, long *pid);
+/* Refuse a filesystem with less than 32 MiB free where dir is (or its
+ * nearest existing parent, when it is still to be made): one run's log
+ * alone may take MR_SPAWN_LOG_MAX.  0, or -1 with a message printed. */
+int mr_results_space(const char *dir);
 
 /* Create dir (and parents) and its files with their header rows, holding
  * its lock (mr_results_lock) until mr_results_close.  An existing dir

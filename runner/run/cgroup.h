@@ -20,6 +20,10 @@
  * Where none can be made (no memory controller, no write access) every
  * function says so and the runner falls back: figures "-", a --mem-cap
  * enforced by the sampler, pressure configs skipped with the reason.
+ *
+ * cgroup.c makes, reads and removes a run's cgroups, cgsweep.c clears
+ * those of runners that are gone (mr_cgroup_sweep), both through cgfs.h
+ * (where our cgroups are, a cgroup's files).
  */
 #ifndef MR_CGROUP_H
 #define MR_CGROUP_H

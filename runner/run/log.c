@@ -8,6 +8,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "core/drain.h"
+
 /* What a log gives back when the disk fills, for the rows of the run. */
 #define LOG_GIVE_BACK (256u << 10)
 
@@ -15,8 +17,9 @@
  * (or all, once a write failed: a full disk) is counted and dropped, never
  * left in the pipe. */
 static void
-log_output(struct mr_log *lg, const char *buf, size_t n)
+log_output(void *ctx, const char *buf, size_t n)
 {
+	struct mr_log *lg = ctx;
 	size_t keep = 0;
 
 	if (!lg->error && lg->logged < lg->max)
@@ -54,20 +57,8 @@ int
 mr_log_read(struct mr_log *lg, int fd)
 {
 	char buf[16384];
-	int i;
 
-	for (i = 0; i < 16; i++) {
-		ssize_t n = read(fd, buf, sizeof buf);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return 2; /* EAGAIN: all read */
-		if (n == 0)
-			return 0;
-		log_output(lg, buf, (size_t)n);
-	}
-	return 1;
+	return mr_drain(fd, buf, sizeof buf, 16, log_output, lg);
 }
 
 /* After the run: the rest of the output, and a note when some was

@@ -36,9 +36,9 @@ sample(struct mr_run *r, uint64_t now)
 		s.tree_rss_kb += t.rss_kb;
 		s.tree_nproc++;
 	}
-	s.cgroup_kb = MR_SPAWN_NONE;
+	s.cgroup_kb = MR_NOT_MEASURED;
 	if (r->cg.v && mr_cgroup_usage(&r->cg, &s.cgroup_kb) < 0)
-		s.cgroup_kb = MR_SPAWN_NONE;
+		s.cgroup_kb = MR_NOT_MEASURED;
 	if (s.rss_kb > res->peak_rss_kb)
 		res->peak_rss_kb = s.rss_kb;
 	if (s.tree_rss_kb > res->peak_tree_rss_kb)

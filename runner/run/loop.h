@@ -15,7 +15,7 @@
 #include "proto/record.h"
 #include "run/cgroup.h"
 #include "run/log.h"
-#include "run/spawn.h"
+#include "run/spawntypes.h"
 
 /* State of one run while it is going on. */
 struct mr_run {

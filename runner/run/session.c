@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/safeio.h"
 #include "proto/cases.h"
 #include "results/write.h"
 #include "run/allocrel.h"
@@ -34,7 +35,9 @@
 static int
 failing(const char *word)
 {
-	return strcmp(word, "ok") != 0 && strcmp(word, "skipped") != 0;
+	int o = mr_outcome(word);
+
+	return o != MR_OUTCOME_OK && o != MR_OUTCOME_SKIPPED;
 }
 
 /* The state shared by the runs of one invocation. */
@@ -107,8 +110,8 @@ job_prepare(struct session *s, struct job *j)
 	int nx = 0, i;
 
 	if (skip) {
-		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
-					      skip, NULL, "-", 0 };
+		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
+					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0 };
 		int rc = mr_results_add(&s->res, &row);
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
@@ -170,8 +173,8 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 	   int overlap)
 {
 	const struct mr_session_opts *o = s->o;
-	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat, "skipped",
-				      NULL, NULL, "-", overlap };
+	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
+				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap };
 	char detail[512];
 
 	if (rc == -ENOTSUP) {
@@ -192,7 +195,7 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 			    failing(row.outcome));
 		if (failing(row.outcome)) {
 			s->failed = 1;
-			mr_log_tail(s->progress, j->abs, LOG_TAIL, "# ");
+			mr_sio_print_tail(s->progress, j->abs, LOG_TAIL, "# ");
 		}
 		if (res->log_errno) {
 			/* the results' disk is full, or gone: going on would

@@ -22,8 +22,8 @@
 /* What the child sends when it could not join its memory cgroup. */
 #define CGROUP_FAILED MR_CHILD_CGROUP_FAILED
 
-/* Indexes into mr_spawn_ckpt.v: the schema's checkpoint metrics
- * (proto/schema.h), whose record keys are mr_spawn_ckpt_field. */
+/* Indexes into mr_record.v: the schema's checkpoint metrics
+ * (proto/schema.h), whose record keys are mr_ckpt_keys. */
 enum {
 	CK_T_US = MR_CK_T_MS, CK_RSS = MR_CK_RSS_KB, CK_VSZ = MR_CK_VSZ_KB,
 	CK_PSS = MR_CK_PSS_KB, CK_PRIVATE_CLEAN = MR_CK_PRIVATE_CLEAN_KB,
@@ -33,14 +33,6 @@ enum {
 	CK_HWM = MR_CK_HWM_KB, CK_USER = MR_CK_USER_MS, CK_SYS = MR_CK_SYS_MS,
 	CK_MINFLT = MR_CK_MINFLT, CK_MAJFLT = MR_CK_MAJFLT,
 };
-
-/* The fields a record must carry (the schema's MR_REC_MUST): what only
- * the case knows cheaply (its clock, its rusage, statm).  The rest the
- * runner reads of the case while it waits for its ack (measure_tree). */
-#define CK_FROM_CASE MR_CKPT_KEYS_MUST
-
-/* The fields a record must carry, for the record parser (proto/record.c). */
-const unsigned long mr_spawn_ckpt_from_case = CK_FROM_CASE;
 
 static void
 bad_record(struct mr_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -77,7 +69,7 @@ ack(void *ctx)
 /* The runner's share of a checkpoint: the whole tree, measured while the
  * case waits for its ack. */
 static void
-measure_tree(struct mr_run *r, struct mr_spawn_ckpt *row)
+measure_tree(struct mr_run *r, struct mr_record *row)
 {
 	int n = mr_tree_case(r->pid, &r->cg, r->since, r->tree), i;
 
@@ -109,7 +101,7 @@ measure_tree(struct mr_run *r, struct mr_spawn_ckpt *row)
 		row->tree_nproc++;
 	}
 	if (r->cg.v && mr_cgroup_usage(&r->cg, &row->cgroup_kb) < 0)
-		row->cgroup_kb = MR_SPAWN_NONE;
+		row->cgroup_kb = MR_NOT_MEASURED;
 }
 
 static void
@@ -117,13 +109,13 @@ on_record(void *ctx, char *line)
 {
 	struct mr_run *r = ctx;
 	struct mr_spawn_res *res = r->res;
-	struct mr_spawn_ckpt row;
+	struct mr_record row;
 	char why[160];
 	uint64_t t;
 
 	r->nrec++;
-	if (mr_spawn_parse_record(line, r->rq->c, res->ckpts, res->nckpts, &row,
-				  why, sizeof why) < 0) {
+	if (mr_record_parse(line, r->rq->c, res->ckpts, res->nckpts, &row,
+			    why, sizeof why) < 0) {
 		bad_record(r, "%s", why);
 		return;
 	}
@@ -168,7 +160,7 @@ run_open(struct mr_run *r)
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	res->cgroup_peak_kb = MR_SPAWN_NONE;
+	res->cgroup_peak_kb = MR_NOT_MEASURED;
 	mr_cgroup_init(&r->cg);
 	/* Cap and pressure are both the cgroup's limit: the lower wins. */
 	r->limit_kb = rq->cap_kb;
@@ -353,7 +345,7 @@ run_finish(struct mr_run *r)
 			/* no memory.peak (v2 before 5.19): the sampled one */
 			res->cgroup_peak_kb = 0;
 			for (i = 0; i < res->nsamples; i++)
-				if (res->samples[i].cgroup_kb != MR_SPAWN_NONE &&
+				if (res->samples[i].cgroup_kb != MR_NOT_MEASURED &&
 				    res->samples[i].cgroup_kb > res->cgroup_peak_kb)
 					res->cgroup_peak_kb = res->samples[i].cgroup_kb;
 		}

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "mr_proc.h"
+#include "pidref.h"
 
 #define MAXPIDS 8192
 #define MAXTEXT 65536
@@ -75,48 +76,6 @@ static void fail(const char *what, const char *s, size_t len, size_t chunk,
 	fprintf(stderr, "FAIL %s: ", what);
 	show(s, len);
 	fprintf(stderr, " in chunks of %zu: got %ld, want %ld\n", chunk, got, want);
-}
-
-/* The reference: the whole string at once, with strtoul.  Same grammar as
- * the header states, written the plain way. */
-static int ref_parse(const char *s, size_t len, pid_t *out, int max)
-{
-	char *copy = malloc(len + 1), *end;
-	size_t i = 0;
-	int count = 0;
-
-	if (!copy)
-		abort();
-	if (len > MR_PIDLIST_MAX_BYTES)
-		abort(); /* the bound is tested on its own, in edges */
-	memcpy(copy, s, len);
-	copy[len] = '\0';
-	while (i < len) {
-		unsigned long v;
-
-		if (copy[i] == ' ' || copy[i] == '\n') {
-			i++;
-			continue;
-		}
-		/* strtoul would take a sign or blanks: only digits may start. */
-		if (copy[i] < '1' || copy[i] > '9')
-			goto bad; /* junk, or 0, or a leading zero */
-		errno = 0;
-		v = strtoul(copy + i, &end, 10);
-		if (errno == ERANGE || v < 2 || v > MR_PID_MAX_LIMIT)
-			goto bad;
-		if ((size_t)(end - copy) < len && *end != ' ' && *end != '\n')
-			goto bad; /* junk (an embedded NUL too) right after it */
-		if (count < max)
-			out[count] = (pid_t)v;
-		count++;
-		i = (size_t)(end - copy);
-	}
-	free(copy);
-	return count;
-bad:
-	free(copy);
-	return -EPROTO;
 }
 
 /* The parser over s in chunks of size chunk (0: random sizes 1..600). */
@@ -238,7 +197,7 @@ static size_t put_pad(char *buf, size_t len, size_t pad, pid_t *want, int *wn)
 static void check_list(const char *s, size_t len, size_t c, const pid_t *want, int wn)
 {
 	static pid_t ref[MAXPIDS];
-	int rn = ref_parse(s, len, ref, MAXPIDS), i;
+	int rn = pidref_parse(s, len, ref, MAXPIDS), i;
 
 	checks++;
 	if (rn != wn) {
@@ -327,7 +286,7 @@ static void test_random(void)
 			else
 				buf[i] = (char)('0' + rnd(10));
 		}
-		rn = ref_parse(buf, len, ref, MAXPIDS);
+		rn = pidref_parse(buf, len, ref, MAXPIDS);
 		valid += rn >= 0;
 		for (c = 1; c <= len + 1; c += (len > 100 && c > 20) ? 37 : 1)
 			expect("random text", buf, len, c, MAXPIDS, rn, ref);
@@ -389,7 +348,7 @@ static void test_edges(void)
 		static pid_t ref[8];
 
 		/* the reference agrees on each, so "random" may rely on it */
-		n = ref_parse(e[i].text, len, ref, 8);
+		n = pidref_parse(e[i].text, len, ref, 8);
 		checks++;
 		if (n != e[i].n)
 			fail("reference on an edge", e[i].text, len, 0, n, e[i].n);
