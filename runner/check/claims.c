@@ -39,6 +39,9 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 {
 	int k;
 
+	for (k = 0; k < ref->nunset; k++)
+		if (mr_config_get(c, ref->unset[k]))
+			return 0;
 	for (k = 0; k < ref->npairs; k++) {
 		const struct mr_vpair *vp = &ref->vp[k];
 		const char *v = mr_config_get(c, ref->key[k]), *at;
