@@ -472,7 +472,7 @@ claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
 		struct mr_matrix_axis *all = ecalloc((size_t)nax + 2, sizeof *all);
 		struct strbuf err = { 0 };
 		struct mr_matrix extra;
-		const char *key = ca->key;
+		const char *key = ca->key, *var;
 		int on = 0;
 
 		for (i = 0; i < nax && strcmp(ax[i].key, key) != 0; i++)
@@ -484,6 +484,10 @@ claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
 		for (k = 0; k < m->n; k++)
 			on |= mr_matrix_option_key(key) == 0 ||
 			      mr_matrix_option_applies(key, m->cfg[k].allocator);
+		/* an allocator that is unknown or takes no options: said so */
+		if (mr_matrix_option_key(key))
+			on |= mr_matrix_option_var(key, mr_matrix_option_key(key), &var) ==
+			      MR_MATRIX_OPT_NONE;
 		for (i = 0; i < nax; i++)
 			all[i] = ax[i];
 		all[nax].key = ca->key;
