@@ -100,10 +100,13 @@ allocator=glibc,thp=never" ]
 allocator=glibc,thp=never" ]
 }
 
-@test "an option directive of an allocator the run does not have adds nothing" {
-	claims 'axis fix.narenas=1' 'ran holds wall_ms >= 0 "fixture"'
-	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --expected "$EXP" --allocators "$REG" \
+@test "an option directive of an allocator the run does not have adds nothing; its claims are skipped" {
+	claims 'axis fix.narenas=1' 'ran holds wall_ms >= 0 "fixture"' \
+		'tuned holds wall_ms[allocator=fix,fix.narenas=1] >= 0 "fixture"'
+	run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" --allocators "$REG" \
 		--out "$BATS_TEST_TMPDIR/out" --axis allocator=glibc --repeat 1 showenv
+	[[ "$output" =~ ran\ +held ]] || false
+	[[ "$output" =~ tuned\ +skipped\ \(no\ run\ has\ allocator=fix ]] || false
 	run -0 configs
 	[ "$output" = "allocator=glibc,thp=never" ]
 }

@@ -184,6 +184,12 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 				 * which the pair is held against */
 				if (strcmp(r->key[k], MR_KEY_LIBC) == 0)
 					continue;
+				/* the key of an axis directive: the run may have
+				 * had none of the allocator it adds configs to */
+				for (l = 0; l < cs->naxis && strcmp(cs->axis[l].key, r->key[k]); l++)
+					;
+				if (l < cs->naxis)
+					continue;
 				known_keys(&b, cfg, n);
 				mr_errat(cs->path, r->kline[k], r->kcol[k],
 					 "unknown parameter \"%s\" (the runs of this case have %s)",
