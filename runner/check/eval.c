@@ -225,12 +225,16 @@ render_cmp(struct strbuf *b, const struct mr_cmp *c, const double *val)
 }
 
 /* Whether r names key: a pair of it fixes its value.  A libc range
- * (libc>=2.41) does not: the claim ranges over the libcs in it. */
+ * (libc>=2.41) does not: the claim ranges over the libcs in it.  The key
+ * of an axis directive r leaves unnamed is fixed too: unset. */
 static int
 names(const struct mr_ref *r, const char *key)
 {
 	int i;
 
+	for (i = 0; i < r->nunset; i++)
+		if (!strcmp(r->unset[i], key))
+			return 1;
 	for (i = 0; i < r->npairs; i++)
 		if (!strcmp(r->key[i], key) &&
 		    (r->vp[i].name || r->vp[i].op < MR_V_LT))
@@ -434,6 +438,9 @@ ref_sel(const struct ev *e, int j, int i)
 {
 	int k;
 
+	for (k = 0; k < e->c->ref[j].nunset; k++)
+		if (mr_config_get(&e->d->cfg[i], e->c->ref[j].unset[k]))
+			return 0;
 	for (k = 0; k < e->c->ref[j].npairs; k++)
 		if (!pair_ok(e, j, k, i))
 			return 0;
