@@ -197,3 +197,19 @@ vcheck() {
 		[[ "$output" == *'vcase.claims:1:27: '* ]] || false
 	done
 }
+
+@test "a combination the matrix does not have (each allocator under one glibc) is no combination; all of them missing is skipped" {
+	# the versions profile's shape: glibc on both libcs, jemalloc@5.2.1
+	# on the host's only, jemalloc@5.3.1 on 2.41 only
+	awk -F'\t' -v OFS='\t' 'NR == 1 || ($2 !~ /jemalloc/) ||
+		($2 ~ /jemalloc@5.2.1/ && $2 !~ /libc/) || ($2 ~ /jemalloc@5.3.1,libc=2.41/)' \
+		"$R/runs.tsv" > "$R/r" && mv "$R/r" "$R/runs.tsv"
+	claims 'jem-big holds rss_kb@done[allocator=jemalloc] > 1.5 * rss_kb@done[allocator=glibc] "each version beside its own glibc"'
+	run -0 vcheck --verbose
+	[[ "$output" == *"2 of 2 combinations held"* ]] || false
+	[[ "$output" != *skipped* ]] || false
+	# no combination at all: the claim is skipped, and says why
+	claims 'jem-old holds rss_kb@done[allocator=jemalloc@5.2.1,libc=2.41] > rss_kb@done[allocator=glibc,libc=2.41] "absent"'
+	run -0 vcheck --verbose
+	[[ "$output" == *"jem-old"*"skipped (no config with allocator=jemalloc@5.2.1,libc=2.41 in the results)"* ]] || false
+}

@@ -551,7 +551,10 @@ struct tally {
 /* The values of c's references at the combination into val[], the config
  * each takes into took[] (-1: none): 0, or -1 with *cause (a fresh string
  * with a WHAT in it) and *what (fresh: the configs or the selection it
- * applies to) saying why one has none. */
+ * applies to) saying why one has none; -2 (cause and what as for -1) when
+ * the combination is not in the matrix at all: every value a reference
+ * names has configs, only not together (a matrix that is no full product:
+ * the versions profile runs each allocator under one glibc). */
 static int
 comb_values(const struct ev *e, double *val, int *took, char **cause, char **what)
 {
@@ -605,7 +608,7 @@ comb_values(const struct ev *e, double *val, int *took, char **cause, char **wha
 			*what = sel.s;
 			*cause = estrdup(nmatch ? "several configs match " WHAT
 					        : "no config with " WHAT " in the results");
-			return -1;
+			return nmatch ? -1 : -2;
 		}
 		took[j] = match;
 		if (d->value(d->ctx, match, ref, &val[j], &why) < 0) {
@@ -863,7 +866,7 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	int *took = ecalloc(c->nref, sizeof *took);
 	struct ev e = { c, d, ver, acfg, ax, it, idx, 0, vax, vidx, nvax, NULL };
 	struct tally t = {0};
-	int i, j, k, nout = 0;
+	int i, j, k, nout = 0, nabsent = 0, replay = 0;
 
 	memset(r, 0, sizeof *r);
 	e.exact = ecalloc((size_t)c->nref * MR_REF_MAX_PAIRS + 1, 1);
@@ -881,10 +884,14 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 			}
 		}
 	}
+	/* A second pass when every combination was one the matrix does not
+	 * have: they are then skipped, saying so (the odometer is back at
+	 * zero after a pass). */
+again:
 	for (;;) {
 		struct strbuf label = {0}, line = {0};
 		char *cause = NULL, *what = NULL;
-		int dup = 0, n0 = r->ntrue, n1 = r->nfalse;
+		int dup = 0, n0 = r->ntrue, n1 = r->nfalse, got;
 		struct mr_claim_comb *cb;
 
 		/* A version of an allocator no reference takes (a claim on
@@ -898,6 +905,15 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 			nout += !dup;
 			goto next;
 		}
+		/* A combination the matrix does not have is no combination,
+		 * unless the claim has no other (then it is skipped, below). */
+		got = comb_values(&e, val, took, &cause, &what);
+		if (got == -2 && !replay) {
+			nabsent++;
+			free(cause);
+			free(what);
+			goto next;
+		}
 		comb_label(&label, &e, vcon);
 		r->ncomb++;
 		if (label.len)
@@ -906,7 +922,7 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 			sb_add(&line, "");
 		r->comb = erealloc(r->comb, sizeof *r->comb * r->ncomb);
 		cb = &r->comb[r->ncomb - 1];
-		if (comb_values(&e, val, took, &cause, &what) < 0) {
+		if (got < 0) {
 			r->nskipped++;
 			sb_add(&line, "skipped (");
 			put_cause(&line, cause, what);
@@ -939,6 +955,10 @@ next:
 		}
 		if (k < 0)
 			break;
+	}
+	if (r->ncomb == 0 && nabsent && !replay) {
+		replay = 1;
+		goto again;
 	}
 	if (r->ncomb == 0 && nout) {
 		r->outcome = MR_CLAIM_NODATA;
