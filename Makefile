@@ -125,6 +125,7 @@ RUNNER_SRC := \
 	runner/check/lex.c \
 	runner/check/parse.c \
 	runner/check/eval.c \
+	runner/check/expr.c \
 	runner/check/baseline.c \
 	runner/check/check.c \
 	runner/check/bless.c \
