@@ -124,6 +124,8 @@ RUNNER_SRC := \
 	runner/check/version.c \
 	runner/check/lex.c \
 	runner/check/parse.c \
+	runner/check/pdirective.c \
+	runner/check/pversion.c \
 	runner/check/eval.c \
 	runner/check/expr.c \
 	runner/check/baseline.c \

@@ -1,6 +1,6 @@
 /* parse: the parser of the claims language (docs/formats.md, "Claims"):
  * recursive descent over the tokens of lex.c, into a struct mr_claims. */
-#include "check/lex.h"
+#include "check/parse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,91 +90,6 @@ relop(const struct mr_parser *p, const struct mr_tok *t)
 	return MR_V_ANY;
 }
 
-/* Whether vp bounds a version from one side (a range's half). */
-static int
-bound(const struct mr_vpair *vp)
-{
-	return vp->op >= MR_V_LT;
-}
-
-/* How many bytes of version characters start at pos. */
-static size_t
-version_len(const struct mr_parser *p, size_t pos)
-{
-	size_t n = 0;
-	char c;
-
-	while ((c = mr_lex_at(p, pos + n)) && ((c >= '0' && c <= '9') ||
-	       (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || strchr(".+~-", c)))
-		n++;
-	return n;
-}
-
-/* The version at pos (line and column of pos: line, col), checked; what
- * names the thing versioned, for the message. */
-static char *
-p_version(struct mr_parser *p, size_t pos, size_t n, int line, int col,
-	  const char *what)
-{
-	if (!mr_version_valid(p->buf + pos, n)) {
-		if (n == 0)
-			mr_lex_err(p, line, col, "expected a version after %s (as in 5.2.1)", what);
-		mr_lex_err(p, line, col,
-		     "\"%.*s\" is not a version: a version starts with a digit and is made of digits, letters and . + ~ - (a release name moves: name its version)",
-		     (int)n, p->buf + pos);
-	}
-	return mr_claims_strndup(p->cs, p->buf + pos, n);
-}
-
-/* allocator=NAME[@[OP]VERSION]: the value token v read (as val); the
- * version part is read here, whatever the value's lexing stopped at
- * (">=" has an "=" no value may hold).  Returns the value as written. */
-static char *
-p_alloc_spec(struct mr_parser *p, const struct mr_tok *v, char *val,
-	     struct mr_vpair *vp)
-{
-	char *at = strchr(val, '@');
-	size_t pos, n, start = v->off;
-	int col;
-
-	vp->name = val;
-	if (!at)
-		return val;
-	if (at == val)
-		mr_lex_err(p, v->line, v->col, "expected an allocator name before \"@\"");
-	*at = '\0';
-	pos = v->off + (size_t)(at - val) + 1;
-	vp->op = MR_V_EQ;
-	if (mr_lex_at(p, pos) == '<' || mr_lex_at(p, pos) == '>') {
-		int ge = mr_lex_at(p, pos + 1) == '=';
-
-		vp->op = mr_lex_at(p, pos) == '<' ? (ge ? MR_V_LE : MR_V_LT)
-						  : (ge ? MR_V_GE : MR_V_GT);
-		pos += 1 + (size_t)ge;
-	}
-	col = v->col + (int)(pos - v->off);
-	n = version_len(p, pos);
-	vp->version = p_version(p, pos, n, v->line, col,
-				vp->op == MR_V_EQ ? "\"@\"" : mr_vop_names[vp->op]);
-	p->pos = pos + n;
-	return mr_claims_strndup(p->cs, p->buf + start, p->pos - start);
-}
-
-/* libc=VERSION or libc OP VERSION: the value token v read (as val). */
-static void
-p_libc_version(struct mr_parser *p, const struct mr_tok *v, const char *val,
-	       struct mr_vpair *vp)
-{
-	if (vp->op == MR_V_ANY)
-		vp->op = MR_V_EQ;
-	if (vp->op == MR_V_EQ && (val[0] == '<' || val[0] == '>'))
-		mr_lex_err(p, v->line, v->col,
-		     "a libc range is written libc%c%s2.41, without \"=\" before it",
-		     val[0], val[1] == '\0' ? "=" : "");
-	vp->version = p_version(p, v->off, strlen(val), v->line, v->col,
-				vp->op == MR_V_EQ ? "libc=" : mr_vop_names[vp->op]);
-}
-
 /* metric[@checkpoint[#seq]][[key=value,...]], the metric token read. */
 static struct mr_expr *
 p_ref(struct mr_parser *p, const struct mr_tok *t)
@@ -259,14 +174,14 @@ p_ref(struct mr_parser *p, const struct mr_tok *t)
 				mr_lex_unexpected(p, &v, "a parameter value after \"=\"");
 			val = mr_claims_strndup(p->cs, p->buf + v.off, v.end - v.off);
 			if (!strcmp(key, MR_KEY_ALLOCATOR))
-				val = p_alloc_spec(p, &v, val, &vp);
+				val = mr_parse_alloc_spec(p, &v, val, &vp);
 			else if (!strcmp(key, MR_KEY_LIBC))
-				p_libc_version(p, &v, val, &vp);
+				mr_parse_libc_version(p, &v, val, &vp);
 			/* A key twice is a range: allowed where both pairs
 			 * put a version bound on the same thing. */
 			for (i = 0; i < r.npairs; i++)
 				if (!strcmp(r.key[i], key) &&
-				    (!bound(&vp) || !bound(&r.vp[i]) ||
+				    (!mr_vp_bound(&vp) || !mr_vp_bound(&r.vp[i]) ||
 				     !mr_config_same(vp.name, r.vp[i].name)))
 					mr_lex_err(p, k.line, k.col,
 					     "parameter %s named twice in one reference", key);
@@ -468,26 +383,6 @@ p_when(struct mr_parser *p)
 	}
 }
 
-/* "since NAME@VERSION", after a reported status ("since" already read). */
-static void
-p_since(struct mr_parser *p)
-{
-	struct mr_tok t = mr_lex_next(p, M_HEAD);
-	size_t n;
-
-	if (t.k != T_WORD || !mr_lex_charset(p->buf + t.off, t.end - t.off, "_.-"))
-		mr_lex_unexpected(p, &t, "NAME@VERSION after \"since\" (jemalloc@5.3.0, libc@2.41)");
-	if (mr_lex_at(p, t.end) != '@')
-		mr_lex_err(p, t.line, t.col + (int)(t.end - t.off),
-		     "expected \"@VERSION\" right after \"%.*s\" (since jemalloc@5.3.0)",
-		     (int)(t.end - t.off), p->buf + t.off);
-	p->c.since_name = mr_claims_strndup(p->cs, p->buf + t.off, t.end - t.off);
-	n = version_len(p, t.end + 1);
-	p->c.since_version = p_version(p, t.end + 1, n, t.line,
-				       t.col + (int)(t.end - t.off) + 1, "\"@\"");
-	p->pos = t.end + 1 + n;
-}
-
 static void
 p_claim(struct mr_parser *p)
 {
@@ -529,7 +424,7 @@ p_claim(struct mr_parser *p)
 			mr_lex_err(p, t.line, t.col,
 			     "only a reported claim says since which version it no longer reproduces");
 		mr_lex_commit(p, &t);
-		p_since(p);
+		mr_parse_since(p);
 		t = mr_lex(p, M_HEAD);
 	}
 	if (mr_lex_is(p, &t, T_WORD, "when")) {
@@ -564,88 +459,6 @@ p_claim(struct mr_parser *p)
 		     p->c.id);
 	cs->v = mr_claims_grow(cs, cs->v, sizeof *cs->v * (cs->n + 1));
 	cs->v[cs->n++] = p->c;
-}
-
-/* "axis KEY=V1[,V2...]" to the end of the line ("axis" already read):
- * the configs with KEY=V added to the case's matrix (claims.h).  The key
- * is checked as a key here (an allocator option NAME.OPTION or a glibc.*
- * tunable: written with a "."); the session checks it and its values
- * against the allocators and the glibc. */
-static void
-p_axis(struct mr_parser *p)
-{
-	struct mr_claims *cs = p->cs;
-	struct mr_claims_axis a = {0};
-	struct mr_tok t = mr_lex_next(p, M_KEY);
-	int i;
-
-	if (t.k != T_WORD)
-		mr_lex_unexpected(p, &t, "KEY=VALUE after \"axis\" (axis jemalloc.dirty_decay_ms=-1)");
-	a.key = mr_claims_strndup(cs, p->buf + t.off, t.end - t.off);
-	a.line = t.line;
-	a.col = t.col;
-	if (!strchr(a.key, '.') || a.key[0] == '.' || a.key[strlen(a.key) - 1] == '.')
-		mr_lex_err(p, t.line, t.col,
-		     "an axis directive adds configs of an allocator option or a glibc tunable (jemalloc.dirty_decay_ms, glibc.malloc.mmap_threshold), got \"%s\"",
-		     a.key);
-	if (cs->naxis == MR_CLAIMS_MAX_AXES)
-		mr_lex_err(p, t.line, t.col, "too many axis directives in one file (limit: %d)",
-		     MR_CLAIMS_MAX_AXES);
-	for (i = 0; i < cs->naxis; i++)
-		if (!strcmp(cs->axis[i].key, a.key))
-			mr_lex_err(p, t.line, t.col, "axis %s given twice (first on line %d)",
-			     a.key, cs->axis[i].line);
-	t = mr_lex_next(p, M_KEY);
-	if (!mr_lex_is(p, &t, T_PUNCT, "="))
-		mr_lex_unexpected(p, &t, "\"=\" after the axis key");
-	for (;;) {
-		t = mr_lex_next(p, M_VAL);
-		if (t.k != T_WORD)
-			mr_lex_unexpected(p, &t, "a value of the axis");
-		for (i = 0; i < a.nval; i++)
-			if (mr_lex_is(p, &t, T_WORD, a.val[i]))
-				mr_lex_err(p, t.line, t.col, "value \"%s\" named twice", a.val[i]);
-		if (a.nval == MR_REF_MAX_PAIRS)
-			mr_lex_err(p, t.line, t.col, "too many values in one axis (limit: %d)",
-			     MR_REF_MAX_PAIRS);
-		a.val = mr_claims_grow(cs, a.val, sizeof *a.val * (a.nval + 1));
-		a.val[a.nval++] = mr_claims_strndup(cs, p->buf + t.off, t.end - t.off);
-		t = mr_lex(p, M_KEY);
-		if (!mr_lex_is(p, &t, T_PUNCT, ","))
-			break;
-		mr_lex_commit(p, &t);
-	}
-	t = mr_lex(p, M_HEAD);
-	if (t.k != T_EOL && t.k != T_EOF)
-		mr_lex_unexpected(p, &t, "\",\" or the end of the line after the axis' values");
-	mr_lex_commit(p, &t);
-	cs->axis = mr_claims_grow(cs, cs->axis, sizeof *cs->axis * (cs->naxis + 1));
-	cs->axis[cs->naxis++] = a;
-}
-
-/* Every reference that leaves a directive's key unnamed takes only the
- * configs without it: the claims written for the default configs keep
- * their meaning beside the added ones. */
-static void
-mark_unset(struct mr_claims *cs)
-{
-	int i, j, k, a;
-
-	for (i = 0; i < cs->n; i++) {
-		for (j = 0; j < cs->v[i].nref; j++) {
-			struct mr_ref *r = &cs->v[i].ref[j];
-
-			for (a = 0; a < cs->naxis; a++) {
-				for (k = 0; k < r->npairs; k++)
-					if (!strcmp(r->key[k], cs->axis[a].key))
-						break;
-				if (k < r->npairs)
-					continue;
-				r->unset = mr_claims_grow(cs, r->unset, sizeof *r->unset * (r->nunset + 1));
-				r->unset[r->nunset++] = cs->axis[a].key;
-			}
-		}
-	}
 }
 
 int
@@ -694,7 +507,7 @@ mr_claims_parse(const char *path, const char *text, size_t len,
 			u = mr_lex(&p, M_HEAD);
 			if (!mr_lex_is(&p, &u, T_WORD, "holds") &&
 			    !mr_lex_is(&p, &u, T_WORD, "reported")) {
-				p_axis(&p);
+				mr_parse_axis(&p);
 				continue;
 			}
 			p.pos = pos;
@@ -703,7 +516,7 @@ mr_claims_parse(const char *path, const char *text, size_t len,
 		}
 		p_claim(&p);
 	}
-	mark_unset(cs);
+	mr_claims_mark_unset(cs);
 	return 0;
 }
 
