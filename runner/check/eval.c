@@ -607,6 +607,83 @@ comb_label(struct strbuf *b, const struct ev *e, const int *vcon)
 	free(done);
 }
 
+/* The combination e is at: judged into r (counted, its line kept), or
+ * left out: a version of an allocator no reference takes (the same as its
+ * first version: evaluated once), one outside the claim's ranges (*nout),
+ * or, but in the replay, one the matrix does not have (*nabsent: no
+ * combination, unless the claim has no other, when the replay skips it). */
+static void
+comb_one(struct ev *e, int *vcon, double *val, int *took, int replay,
+	 struct mr_claim_result *r, struct tally *t, int *nout, int *nabsent)
+{
+	const struct mr_claim *c = e->c;
+	struct strbuf label = {0}, line = {0};
+	char *cause = NULL, *what = NULL;
+	int dup = 0, n0 = r->ntrue, n1 = r->nfalse, got, k;
+	struct mr_claim_comb *cb;
+
+	for (k = 0; k < e->nvax; k++) {
+		vcon[k] = concerns(e, &e->vax[k]);
+		dup |= !vcon[k] && e->vidx[k] > 0;
+	}
+	if (dup || outside(e)) {
+		*nout += !dup;
+		return;
+	}
+	got = comb_values(e, val, took, &cause, &what);
+	if (got == -2 && !replay) {
+		(*nabsent)++;
+		free(cause);
+		free(what);
+		return;
+	}
+	comb_label(&label, e, vcon);
+	r->ncomb++;
+	if (label.len)
+		sb_printf(&line, "%s: ", label.s);
+	else
+		sb_add(&line, "");
+	r->comb = erealloc(r->comb, sizeof *r->comb * r->ncomb);
+	cb = &r->comb[r->ncomb - 1];
+	if (got < 0) {
+		r->nskipped++;
+		sb_add(&line, "skipped (");
+		put_cause(&line, cause, what);
+		sb_add(&line, ")");
+		skips_add(&t->sk, cause, what);
+		cb->outcome = MR_CLAIM_NODATA;
+	} else {
+		comb_judge(c, val, label.s, &line, r, t);
+		cb->outcome = r->ntrue > n0 ? MR_CLAIM_TRUE : r->nfalse > n1
+			      ? MR_CLAIM_FALSE : MR_CLAIM_UNDEFINED;
+	}
+	cb->cfg = ecalloc(c->nref + 1, sizeof *cb->cfg);
+	memcpy(cb->cfg, took, sizeof *took * c->nref);
+	r->lines = erealloc(r->lines, sizeof *r->lines * (r->nlines + 1));
+	r->lines[r->nlines++] = line.s;
+	sb_free(&label);
+}
+
+/* The next combination, odometer-wise, the versions last: 1, or 0 after
+ * the last (every digit back at zero). */
+static int
+odometer_next(const struct ev *e, int *idx, int *vidx)
+{
+	int k;
+
+	for (k = e->nvax - 1; k >= 0; k--) {
+		if (++vidx[k] < e->vax[k].n)
+			return 1;
+		vidx[k] = 0;
+	}
+	for (k = e->nit - 1; k >= 0; k--) {
+		if (++idx[k] < e->ax[e->it[k]].nval)
+			return 1;
+		idx[k] = 0;
+	}
+	return 0;
+}
+
 /* Why no combination was evaluated: every one was outside the ranges
  * the claim names ("no run has allocator=jemalloc@>=5.4"). */
 static char *
@@ -675,74 +752,9 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	 * have: they are then skipped, saying so (the odometer is back at
 	 * zero after a pass). */
 again:
-	for (;;) {
-		struct strbuf label = {0}, line = {0};
-		char *cause = NULL, *what = NULL;
-		int dup = 0, n0 = r->ntrue, n1 = r->nfalse, got;
-		struct mr_claim_comb *cb;
-
-		/* A version of an allocator no reference takes (a claim on
-		 * glibc, a combination of another allocator) is the same
-		 * combination as its first version: evaluated once. */
-		for (k = 0; k < nvax; k++) {
-			vcon[k] = concerns(&e, &vax[k]);
-			dup |= !vcon[k] && vidx[k] > 0;
-		}
-		if (dup || outside(&e)) {
-			nout += !dup;
-			goto next;
-		}
-		/* A combination the matrix does not have is no combination,
-		 * unless the claim has no other (then it is skipped, below). */
-		got = comb_values(&e, val, took, &cause, &what);
-		if (got == -2 && !replay) {
-			nabsent++;
-			free(cause);
-			free(what);
-			goto next;
-		}
-		comb_label(&label, &e, vcon);
-		r->ncomb++;
-		if (label.len)
-			sb_printf(&line, "%s: ", label.s);
-		else
-			sb_add(&line, "");
-		r->comb = erealloc(r->comb, sizeof *r->comb * r->ncomb);
-		cb = &r->comb[r->ncomb - 1];
-		if (got < 0) {
-			r->nskipped++;
-			sb_add(&line, "skipped (");
-			put_cause(&line, cause, what);
-			sb_add(&line, ")");
-			skips_add(&t.sk, cause, what);
-			cb->outcome = MR_CLAIM_NODATA;
-		} else {
-			comb_judge(c, val, label.s, &line, r, &t);
-			cb->outcome = r->ntrue > n0 ? MR_CLAIM_TRUE : r->nfalse > n1
-				      ? MR_CLAIM_FALSE : MR_CLAIM_UNDEFINED;
-		}
-		cb->cfg = ecalloc(c->nref + 1, sizeof *cb->cfg);
-		memcpy(cb->cfg, took, sizeof *took * c->nref);
-		r->lines = erealloc(r->lines, sizeof *r->lines * (r->nlines + 1));
-		r->lines[r->nlines++] = line.s;
-		sb_free(&label);
-next:
-		/* The next combination, odometer-wise: the versions last. */
-		for (k = nvax - 1; k >= 0; k--) {
-			if (++vidx[k] < vax[k].n)
-				break;
-			vidx[k] = 0;
-		}
-		if (k >= 0)
-			continue;
-		for (k = e.nit - 1; k >= 0; k--) {
-			if (++idx[k] < ax[it[k]].nval)
-				break;
-			idx[k] = 0;
-		}
-		if (k < 0)
-			break;
-	}
+	do
+		comb_one(&e, vcon, val, took, replay, r, &t, &nout, &nabsent);
+	while (odometer_next(&e, idx, vidx));
 	if (r->ncomb == 0 && nabsent && !replay) {
 		replay = 1;
 		goto again;
