@@ -104,6 +104,11 @@ struct mr_claim {
 	                        (or "libc") whose VERSION the report's effect
 	                        is gone since; NULL: no since */
 	char *since_version;
+	char *unless_name;   /* "unless NAME@[OP]VERSION": configs of the
+	                        allocator NAME at such a version are not the
+	                        claim's (what it depends on); NULL: none */
+	int unless_op;       /* enum mr_vop: MR_V_EQ or a bound */
+	char *unless_version;
 	char **when_thp;     /* "when thp=M,...": the platform THP modes the
 	                        claim is made for; NULL (nwhen_thp 0): any */
 	int nwhen_thp;

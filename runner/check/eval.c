@@ -98,6 +98,12 @@ ev_ref_sel(const struct ev *e, int j, int i)
 	for (k = 0; k < e->c->ref[j].nunset; k++)
 		if (mr_config_get(&e->d->cfg[i], e->c->ref[j].unset[k]))
 			return 0;
+	/* unless: an allocator version the claim is not made for */
+	if (e->c->unless_name && e->ver[i].alloc && !strcmp(e->ver[i].alloc, e->c->unless_name) &&
+	    e->ver[i].alloc_ver &&
+	    mr_version_satisfies(e->ver[i].alloc_ver, (enum mr_vop)e->c->unless_op,
+				 e->c->unless_version))
+		return 0;
 	for (k = 0; k < e->c->ref[j].npairs; k++)
 		if (!ev_pair_ok(e, j, k, i))
 			return 0;

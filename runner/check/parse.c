@@ -427,6 +427,11 @@ p_claim(struct mr_parser *p)
 		mr_parse_since(p);
 		t = mr_lex(p, M_HEAD);
 	}
+	if (mr_lex_is(p, &t, T_WORD, "unless")) {
+		mr_lex_commit(p, &t);
+		mr_parse_unless(p);
+		t = mr_lex(p, M_HEAD);
+	}
 	if (mr_lex_is(p, &t, T_WORD, "when")) {
 		mr_lex_commit(p, &t);
 		p_when(p);

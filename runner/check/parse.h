@@ -36,6 +36,11 @@ void mr_parse_libc_version(struct mr_parser *p, const struct mr_tok *v, const ch
  * into the claim being read. */
 void mr_parse_since(struct mr_parser *p);
 
+/* "unless NAME@[OP]VERSION" ("unless" already read), into the claim being
+ * read: NAME an allocator (not libc: a claim ranges over libcs with a
+ * reference's libc range). */
+void mr_parse_unless(struct mr_parser *p);
+
 /* "axis KEY=V1[,V2...]" to the end of the line ("axis" already read). */
 void mr_parse_axis(struct mr_parser *p);
 

@@ -112,3 +112,36 @@ mr_parse_since(struct mr_parser *p)
 				       t.col + (int)(t.end - t.off) + 1, "\"@\"");
 	p->pos = t.end + 1 + n;
 }
+
+void
+mr_parse_unless(struct mr_parser *p)
+{
+	struct mr_tok t = mr_lex_next(p, M_HEAD);
+	size_t pos, n;
+	int col, ge;
+
+	if (t.k != T_WORD || !mr_lex_charset(p->buf + t.off, t.end - t.off, "_.-"))
+		mr_lex_unexpected(p, &t, "NAME@VERSION after \"unless\" (mimalloc@>=3.6)");
+	if (mr_lex_at(p, t.end) != '@')
+		mr_lex_err(p, t.line, t.col + (int)(t.end - t.off),
+		     "expected \"@VERSION\" right after \"%.*s\" (unless mimalloc@>=3.6)",
+		     (int)(t.end - t.off), p->buf + t.off);
+	if (t.end - t.off == 4 && strncmp(p->buf + t.off, "libc", 4) == 0)
+		mr_lex_err(p, t.line, t.col,
+		     "unless names an allocator; a claim over some libcs names a libc range in a reference (libc>=2.41)");
+	p->c.unless_name = mr_claims_strndup(p->cs, p->buf + t.off, t.end - t.off);
+	pos = t.end + 1;
+	p->c.unless_op = MR_V_EQ;
+	if (mr_lex_at(p, pos) == '<' || mr_lex_at(p, pos) == '>') {
+		ge = mr_lex_at(p, pos + 1) == '=';
+		p->c.unless_op = mr_lex_at(p, pos) == '<' ? (ge ? MR_V_LE : MR_V_LT)
+							    : (ge ? MR_V_GE : MR_V_GT);
+		pos += 1 + (size_t)ge;
+	}
+	col = t.col + (int)(pos - t.off);
+	n = mr_lex_version_len(p, pos);
+	p->c.unless_version = mr_parse_version(p, pos, n, t.line, col,
+					       p->c.unless_op == MR_V_EQ ? "\"@\"" :
+					       mr_vop_names[p->c.unless_op]);
+	p->pos = pos + n;
+}
