@@ -213,3 +213,25 @@ vcheck() {
 	run -0 vcheck --verbose
 	[[ "$output" == *"jem-old"*"skipped (no config with allocator=jemalloc@5.2.1,libc=2.41 in the results)"* ]] || false
 }
+
+@test "unless NAME@[OP]VERSION: the configs of those versions are not the claim's; a malformed unless is exit 2 at its place" {
+	claims 'jem-small holds unless jemalloc@>=5.2 rss_kb@done[allocator=jemalloc] < 1.5 * rss_kb@done[allocator=glibc] "not 5.2 on"'
+	# 5.2.1 and 5.3.1 are left out: the host's 5.3.0 too (>= 5.2)
+	run -0 vcheck --verbose
+	[[ "$output" != *"jemalloc@5.2.1:"* ]] || false
+	[[ "$output" != *"jemalloc@5.3.1:"* ]] || false
+	claims 'jem-small holds unless jemalloc@>5.3 rss_kb@done[allocator=jemalloc] < 1.5 * rss_kb@done[allocator=glibc] "not after 5.3"'
+	run -1 vcheck --verbose
+	# 5.2.1 is the claim's (and fails it); 5.3.1 is not
+	[[ "$output" == *"allocator=jemalloc@5.2.1: 90 002 < 1.5 * 50 002 (75 003) is false"* ]] || false
+	[[ "$output" != *"jemalloc@5.3.1:"* ]] || false
+	claims 'x holds unless jemalloc rss_kb@done < 1 "x"'
+	run -2 vcheck
+	[[ "$output" == *'vcase.claims:1:24: expected "@VERSION" right after "jemalloc" (unless mimalloc@>=3.6)'* ]] || false
+	claims 'x holds unless libc@2.41 rss_kb@done < 1 "x"'
+	run -2 vcheck
+	[[ "$output" == *"vcase.claims:1:16: unless names an allocator"* ]] || false
+	claims 'x holds unless jemalloc@>= rss_kb@done < 1 "x"'
+	run -2 vcheck
+	[[ "$output" == *"vcase.claims:1:27: expected a version after >="* ]] || false
+}
