@@ -27,10 +27,14 @@ cases = ARG4
 allocs = ARG5
 note = ARG6
 
+# Many allocators (versions side by side): wider, so a cell keeps room
+# for its text, and the column names slanted.
+na = words(allocs)
+width = na > 7 ? 300 + na * 130 : 1200
 if (out[strlen(out)-3:] eq ".svg") {
-	set terminal svg size 1200,750 dynamic font "sans,11" background "white"
+	set terminal svg size width,750 dynamic font "sans,11" background "white"
 } else {
-	set terminal pngcairo size 1200,750 font "sans,11" background "white"
+	set terminal pngcairo size width,750 font "sans,11" background "white"
 }
 set output out
 set key noenhanced
@@ -49,7 +53,6 @@ if (strlen(note) > 0) {
 }
 
 nc = words(cases)
-na = words(allocs)
 name(w) = w[1:strstrt(w, "=") - 1]
 fig(w) = w[strstrt(w, "=") + 1:]
 shown(s) = strcol("state") eq s
@@ -60,20 +63,23 @@ ink(l) = l == l && abs(l) > 0.6 ? 0xFFFFFF : 0x222222
 
 set xrange [0.5:na + 0.5]
 set yrange [0.5:nc + 0.5]
-set xtics () scale 0 nomirror font ",12"
+set xtics () scale 0 nomirror font ",12" noenhanced
+if (na > 7) { set xtics rotate by 30 right offset 1.5, 0 }
 set ytics () scale 0 nomirror font ",11" noenhanced
 unset x2tics
 unset y2tics
 do for [a=1:na] { set xtics add (word(allocs, a) a) }
 do for [c=1:nc] { set ytics add (name(word(cases, c))."\n".fig(word(cases, c)) nc - c + 1) }
 unset border
-set lmargin at screen 0.20
-set rmargin at screen 0.84
+set lmargin at screen (na > 7 ? 240.0 / width : 0.20)
+set rmargin at screen (na > 7 ? 1 - 190.0 / width : 0.84)
 set palette defined (-1 "#2166AC", -0.5 "#92C5DE", 0 "#F7F7F7", 0.5 "#F4A582", 1 "#B2182B")
 set cbrange [-1:1]
 set cbtics ("0.5× (less)" -1, "0.71×" -0.5, "1× (= glibc)" 0, "1.41×" 0.5, "2× (more)" 1)
-set colorbox user origin screen 0.87, screen 0.15 size screen 0.025, screen 0.65
+set colorbox user origin screen (na > 7 ? 1 - 160.0 / width : 0.87), screen 0.15 \
+	size screen (na > 7 ? 30.0 / width : 0.025), screen 0.65
 set xlabel "allocator (LD_PRELOAD)" noenhanced
+if (na > 7) { set xlabel offset 0, -1.5 }
 unset key
 
 plot in using (shown("skipped") || shown("nodata") || shown("none") ? column("col") : NaN):(column("row")):(0.48):(0.48) \
