@@ -88,6 +88,7 @@ RUNNER_SRC := \
 	runner/run/allocrel.c \
 	runner/run/alloc.c \
 	runner/run/registry.c \
+	runner/run/regparse.c \
 	runner/run/self.c \
 	runner/run/env.c \
 	runner/run/child.c \
