@@ -109,6 +109,11 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/release/sha256.c \
+	runner/release/releases.c \
+	runner/release/helper.c \
+	runner/release/files.c \
+	runner/release/dirsrc.c \
+	runner/release/apt.c \
 	runner/release/source.c \
 	runner/release/cache.c \
 	runner/release/release.c \
