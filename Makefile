@@ -147,6 +147,7 @@ RUNNER_SRC := \
 	runner/out/plot.c \
 	runner/out/charts.c \
 	runner/out/doc.c \
+	runner/out/repcase.c \
 	runner/out/report.c \
 	runner/out/compare.c \
 	runner/out/trend.c
