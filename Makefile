@@ -130,11 +130,16 @@ RUNNER_SRC := \
 	runner/check/version.c \
 	runner/check/lex.c \
 	runner/check/parse.c \
+	runner/check/pdirective.c \
+	runner/check/pversion.c \
 	runner/check/eval.c \
+	runner/check/evalver.c \
+	runner/check/expr.c \
 	runner/check/baseline.c \
 	runner/check/check.c \
 	runner/check/bless.c \
 	runner/check/stats.c \
+	runner/check/tally.c \
 	runner/check/verdict.c \
 	runner/check/upgrade.c \
 	runner/out/format.c \

@@ -197,3 +197,41 @@ vcheck() {
 		[[ "$output" == *'vcase.claims:1:27: '* ]] || false
 	done
 }
+
+@test "a combination the matrix does not have (each allocator under one glibc) is no combination; all of them missing is skipped" {
+	# the versions profile's shape: glibc on both libcs, jemalloc@5.2.1
+	# on the host's only, jemalloc@5.3.1 on 2.41 only
+	awk -F'\t' -v OFS='\t' 'NR == 1 || ($2 !~ /jemalloc/) ||
+		($2 ~ /jemalloc@5.2.1/ && $2 !~ /libc/) || ($2 ~ /jemalloc@5.3.1,libc=2.41/)' \
+		"$R/runs.tsv" > "$R/r" && mv "$R/r" "$R/runs.tsv"
+	claims 'jem-big holds rss_kb@done[allocator=jemalloc] > 1.5 * rss_kb@done[allocator=glibc] "each version beside its own glibc"'
+	run -0 vcheck --verbose
+	[[ "$output" == *"2 of 2 combinations held"* ]] || false
+	[[ "$output" != *skipped* ]] || false
+	# no combination at all: the claim is skipped, and says why
+	claims 'jem-old holds rss_kb@done[allocator=jemalloc@5.2.1,libc=2.41] > rss_kb@done[allocator=glibc,libc=2.41] "absent"'
+	run -0 vcheck --verbose
+	[[ "$output" == *"jem-old"*"skipped (no config with allocator=jemalloc@5.2.1,libc=2.41 in the results)"* ]] || false
+}
+
+@test "unless NAME@[OP]VERSION: the configs of those versions are not the claim's; a malformed unless is exit 2 at its place" {
+	claims 'jem-small holds unless jemalloc@>=5.2 rss_kb@done[allocator=jemalloc] < 1.5 * rss_kb@done[allocator=glibc] "not 5.2 on"'
+	# 5.2.1 and 5.3.1 are left out: the host's 5.3.0 too (>= 5.2)
+	run -0 vcheck --verbose
+	[[ "$output" != *"jemalloc@5.2.1:"* ]] || false
+	[[ "$output" != *"jemalloc@5.3.1:"* ]] || false
+	claims 'jem-small holds unless jemalloc@>5.3 rss_kb@done[allocator=jemalloc] < 1.5 * rss_kb@done[allocator=glibc] "not after 5.3"'
+	run -1 vcheck --verbose
+	# 5.2.1 is the claim's (and fails it); 5.3.1 is not
+	[[ "$output" == *"allocator=jemalloc@5.2.1: 90 002 < 1.5 * 50 002 (75 003) is false"* ]] || false
+	[[ "$output" != *"jemalloc@5.3.1:"* ]] || false
+	claims 'x holds unless jemalloc rss_kb@done < 1 "x"'
+	run -2 vcheck
+	[[ "$output" == *'vcase.claims:1:24: expected "@VERSION" right after "jemalloc" (unless mimalloc@>=3.6)'* ]] || false
+	claims 'x holds unless libc@2.41 rss_kb@done < 1 "x"'
+	run -2 vcheck
+	[[ "$output" == *"vcase.claims:1:16: unless names an allocator"* ]] || false
+	claims 'x holds unless jemalloc@>= rss_kb@done < 1 "x"'
+	run -2 vcheck
+	[[ "$output" == *"vcase.claims:1:27: expected a version after >="* ]] || false
+}

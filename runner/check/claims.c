@@ -39,6 +39,9 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 {
 	int k;
 
+	for (k = 0; k < ref->nunset; k++)
+		if (mr_config_get(c, ref->unset[k]))
+			return 0;
 	for (k = 0; k < ref->npairs; k++) {
 		const struct mr_vpair *vp = &ref->vp[k];
 		const char *v = mr_config_get(c, ref->key[k]), *at;
@@ -180,6 +183,12 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 				/* libc: a run without the axis has the host's,
 				 * which the pair is held against */
 				if (strcmp(r->key[k], MR_KEY_LIBC) == 0)
+					continue;
+				/* the key of an axis directive: the run may have
+				 * had none of the allocator it adds configs to */
+				for (l = 0; l < cs->naxis && strcmp(cs->axis[l].key, r->key[k]); l++)
+					;
+				if (l < cs->naxis)
 					continue;
 				known_keys(&b, cfg, n);
 				mr_errat(cs->path, r->kline[k], r->kcol[k],

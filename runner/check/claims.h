@@ -59,6 +59,11 @@ struct mr_ref {
 	struct mr_vpair *vp; /* npairs: the version each pair names */
 	int *kline, *kcol; /* where each key is written */
 	int line, col;     /* where the reference starts */
+	char **unset;      /* the keys of the file's axis directives this
+	                      reference leaves unnamed: it takes only configs
+	                      without them (the ones the directive did not
+	                      add); in the arena */
+	int nunset;
 };
 
 enum mr_expr_kind { MR_E_NUM, MR_E_REF, MR_E_NEG, MR_E_ADD, MR_E_SUB,
@@ -99,16 +104,36 @@ struct mr_claim {
 	                        (or "libc") whose VERSION the report's effect
 	                        is gone since; NULL: no since */
 	char *since_version;
+	char *unless_name;   /* "unless NAME@[OP]VERSION": configs of the
+	                        allocator NAME at such a version are not the
+	                        claim's (what it depends on); NULL: none */
+	int unless_op;       /* enum mr_vop: MR_V_EQ or a bound */
+	char *unless_version;
 	char **when_thp;     /* "when thp=M,...": the platform THP modes the
 	                        claim is made for; NULL (nwhen_thp 0): any */
 	int nwhen_thp;
 	int line, col;       /* where the claim starts */
 };
 
+/* A directive "axis KEY=V1,V2": the case's matrix also has the configs
+ * with KEY=V1 (and V2), beside its configs without KEY, where the command
+ * line gives no --axis KEY. */
+struct mr_claims_axis {
+	char *key;           /* an allocator option or a glibc.* tunable */
+	char **val;          /* nval values, as written */
+	int nval;
+	int line, col;       /* where the key is written */
+};
+
+/* At most this many axis directives in a file. */
+#define MR_CLAIMS_MAX_AXES 8
+
 struct mr_claims {
 	char *path;          /* the file, for messages (owned) */
 	struct mr_claim *v;  /* the claims in file order */
 	int n;
+	struct mr_claims_axis *axis; /* the axis directives, in file order */
+	int naxis;
 	void **mem;          /* every allocation behind v (owned) */
 	size_t nmem, capmem;
 };
@@ -140,7 +165,8 @@ int mr_claims_check_ckpts(const struct mr_claims *cs, const char *casename,
 			  const char *const *names, int n);
 
 /* Non-zero when config c may be one ref selects: it has every key=value
- * ref names, an allocator of the name a pair names and, where the config
+ * ref names, none of the keys it holds unset (ref->unset), an allocator
+ * of the name a pair names and, where the config
  * spells the allocator's version (jemalloc@5.2.1) or the libc's, one
  * the pair admits.  A version the config does not spell (the host's) is
  * taken to be admitted: the runner asks this to know which configs to

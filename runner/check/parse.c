@@ -1,6 +1,6 @@
 /* parse: the parser of the claims language (docs/formats.md, "Claims"):
  * recursive descent over the tokens of lex.c, into a struct mr_claims. */
-#include "check/lex.h"
+#include "check/parse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,91 +90,6 @@ relop(const struct mr_parser *p, const struct mr_tok *t)
 	return MR_V_ANY;
 }
 
-/* Whether vp bounds a version from one side (a range's half). */
-static int
-bound(const struct mr_vpair *vp)
-{
-	return vp->op >= MR_V_LT;
-}
-
-/* How many bytes of version characters start at pos. */
-static size_t
-version_len(const struct mr_parser *p, size_t pos)
-{
-	size_t n = 0;
-	char c;
-
-	while ((c = mr_lex_at(p, pos + n)) && ((c >= '0' && c <= '9') ||
-	       (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || strchr(".+~-", c)))
-		n++;
-	return n;
-}
-
-/* The version at pos (line and column of pos: line, col), checked; what
- * names the thing versioned, for the message. */
-static char *
-p_version(struct mr_parser *p, size_t pos, size_t n, int line, int col,
-	  const char *what)
-{
-	if (!mr_version_valid(p->buf + pos, n)) {
-		if (n == 0)
-			mr_lex_err(p, line, col, "expected a version after %s (as in 5.2.1)", what);
-		mr_lex_err(p, line, col,
-		     "\"%.*s\" is not a version: a version starts with a digit and is made of digits, letters and . + ~ - (a release name moves: name its version)",
-		     (int)n, p->buf + pos);
-	}
-	return mr_claims_strndup(p->cs, p->buf + pos, n);
-}
-
-/* allocator=NAME[@[OP]VERSION]: the value token v read (as val); the
- * version part is read here, whatever the value's lexing stopped at
- * (">=" has an "=" no value may hold).  Returns the value as written. */
-static char *
-p_alloc_spec(struct mr_parser *p, const struct mr_tok *v, char *val,
-	     struct mr_vpair *vp)
-{
-	char *at = strchr(val, '@');
-	size_t pos, n, start = v->off;
-	int col;
-
-	vp->name = val;
-	if (!at)
-		return val;
-	if (at == val)
-		mr_lex_err(p, v->line, v->col, "expected an allocator name before \"@\"");
-	*at = '\0';
-	pos = v->off + (size_t)(at - val) + 1;
-	vp->op = MR_V_EQ;
-	if (mr_lex_at(p, pos) == '<' || mr_lex_at(p, pos) == '>') {
-		int ge = mr_lex_at(p, pos + 1) == '=';
-
-		vp->op = mr_lex_at(p, pos) == '<' ? (ge ? MR_V_LE : MR_V_LT)
-						  : (ge ? MR_V_GE : MR_V_GT);
-		pos += 1 + (size_t)ge;
-	}
-	col = v->col + (int)(pos - v->off);
-	n = version_len(p, pos);
-	vp->version = p_version(p, pos, n, v->line, col,
-				vp->op == MR_V_EQ ? "\"@\"" : mr_vop_names[vp->op]);
-	p->pos = pos + n;
-	return mr_claims_strndup(p->cs, p->buf + start, p->pos - start);
-}
-
-/* libc=VERSION or libc OP VERSION: the value token v read (as val). */
-static void
-p_libc_version(struct mr_parser *p, const struct mr_tok *v, const char *val,
-	       struct mr_vpair *vp)
-{
-	if (vp->op == MR_V_ANY)
-		vp->op = MR_V_EQ;
-	if (vp->op == MR_V_EQ && (val[0] == '<' || val[0] == '>'))
-		mr_lex_err(p, v->line, v->col,
-		     "a libc range is written libc%c%s2.41, without \"=\" before it",
-		     val[0], val[1] == '\0' ? "=" : "");
-	vp->version = p_version(p, v->off, strlen(val), v->line, v->col,
-				vp->op == MR_V_EQ ? "libc=" : mr_vop_names[vp->op]);
-}
-
 /* metric[@checkpoint[#seq]][[key=value,...]], the metric token read. */
 static struct mr_expr *
 p_ref(struct mr_parser *p, const struct mr_tok *t)
@@ -259,14 +174,14 @@ p_ref(struct mr_parser *p, const struct mr_tok *t)
 				mr_lex_unexpected(p, &v, "a parameter value after \"=\"");
 			val = mr_claims_strndup(p->cs, p->buf + v.off, v.end - v.off);
 			if (!strcmp(key, MR_KEY_ALLOCATOR))
-				val = p_alloc_spec(p, &v, val, &vp);
+				val = mr_parse_alloc_spec(p, &v, val, &vp);
 			else if (!strcmp(key, MR_KEY_LIBC))
-				p_libc_version(p, &v, val, &vp);
+				mr_parse_libc_version(p, &v, val, &vp);
 			/* A key twice is a range: allowed where both pairs
 			 * put a version bound on the same thing. */
 			for (i = 0; i < r.npairs; i++)
 				if (!strcmp(r.key[i], key) &&
-				    (!bound(&vp) || !bound(&r.vp[i]) ||
+				    (!mr_vp_bound(&vp) || !mr_vp_bound(&r.vp[i]) ||
 				     !mr_config_same(vp.name, r.vp[i].name)))
 					mr_lex_err(p, k.line, k.col,
 					     "parameter %s named twice in one reference", key);
@@ -468,26 +383,6 @@ p_when(struct mr_parser *p)
 	}
 }
 
-/* "since NAME@VERSION", after a reported status ("since" already read). */
-static void
-p_since(struct mr_parser *p)
-{
-	struct mr_tok t = mr_lex_next(p, M_HEAD);
-	size_t n;
-
-	if (t.k != T_WORD || !mr_lex_charset(p->buf + t.off, t.end - t.off, "_.-"))
-		mr_lex_unexpected(p, &t, "NAME@VERSION after \"since\" (jemalloc@5.3.0, libc@2.41)");
-	if (mr_lex_at(p, t.end) != '@')
-		mr_lex_err(p, t.line, t.col + (int)(t.end - t.off),
-		     "expected \"@VERSION\" right after \"%.*s\" (since jemalloc@5.3.0)",
-		     (int)(t.end - t.off), p->buf + t.off);
-	p->c.since_name = mr_claims_strndup(p->cs, p->buf + t.off, t.end - t.off);
-	n = version_len(p, t.end + 1);
-	p->c.since_version = p_version(p, t.end + 1, n, t.line,
-				       t.col + (int)(t.end - t.off) + 1, "\"@\"");
-	p->pos = t.end + 1 + n;
-}
-
 static void
 p_claim(struct mr_parser *p)
 {
@@ -529,7 +424,12 @@ p_claim(struct mr_parser *p)
 			mr_lex_err(p, t.line, t.col,
 			     "only a reported claim says since which version it no longer reproduces");
 		mr_lex_commit(p, &t);
-		p_since(p);
+		mr_parse_since(p);
+		t = mr_lex(p, M_HEAD);
+	}
+	if (mr_lex_is(p, &t, T_WORD, "unless")) {
+		mr_lex_commit(p, &t);
+		mr_parse_unless(p);
 		t = mr_lex(p, M_HEAD);
 	}
 	if (mr_lex_is(p, &t, T_WORD, "when")) {
@@ -602,8 +502,26 @@ mr_claims_parse(const char *path, const char *text, size_t len,
 			mr_lex_commit(&p, &t);
 			continue;
 		}
+		if (mr_lex_is(&p, &t, T_WORD, "axis")) {
+			/* a directive, unless a claim is called axis */
+			size_t pos = p.pos, bol = p.bol;
+			int line = p.line;
+			struct mr_tok u;
+
+			mr_lex_commit(&p, &t);
+			u = mr_lex(&p, M_HEAD);
+			if (!mr_lex_is(&p, &u, T_WORD, "holds") &&
+			    !mr_lex_is(&p, &u, T_WORD, "reported")) {
+				mr_parse_axis(&p);
+				continue;
+			}
+			p.pos = pos;
+			p.bol = bol;
+			p.line = line;
+		}
 		p_claim(&p);
 	}
+	mr_claims_mark_unset(cs);
 	return 0;
 }
 

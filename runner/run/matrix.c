@@ -275,29 +275,102 @@ out:
 	return rc;
 }
 
+static void
+cfg_free(struct mr_matrix_cfg *cf)
+{
+	int i;
+
+	for (i = 0; i < cf->nkv; i++) {
+		free(cf->kv[i].key);
+		free(cf->kv[i].val);
+	}
+	free(cf->kv);
+	free(cf->canon);
+	free(cf->shortc);
+	free(cf->safe);
+	free(cf->tunables);
+	for (i = 0; cf->optenv && cf->optenv[i]; i++)
+		free(cf->optenv[i]);
+	free(cf->optenv);
+}
+
 void
 mr_matrix_free(struct mr_matrix *m)
 {
-	int k, i;
+	int k;
 
-	for (k = 0; k < m->n; k++) {
-		struct mr_matrix_cfg *cf = &m->cfg[k];
-
-		for (i = 0; i < cf->nkv; i++) {
-			free(cf->kv[i].key);
-			free(cf->kv[i].val);
-		}
-		free(cf->kv);
-		free(cf->canon);
-		free(cf->shortc);
-		free(cf->safe);
-		free(cf->tunables);
-		for (i = 0; cf->optenv && cf->optenv[i]; i++)
-			free(cf->optenv[i]);
-		free(cf->optenv);
-	}
+	for (k = 0; k < m->n; k++)
+		cfg_free(&m->cfg[k]);
 	free(m->cfg);
 	memset(m, 0, sizeof *m);
+}
+
+/* The value of key in cf, or NULL. */
+static const char *
+cfg_get(const struct mr_matrix_cfg *cf, const char *key)
+{
+	int i;
+
+	for (i = 0; i < cf->nkv; i++)
+		if (strcmp(cf->kv[i].key, key) == 0)
+			return cf->kv[i].val;
+	return NULL;
+}
+
+/* Whether key varies among the first n configs of m: one of them has
+ * another value than the first, or lacks it where the first has it. */
+static int
+varies_in(const struct mr_matrix *m, int n, const char *key)
+{
+	const char *v0 = cfg_get(&m->cfg[0], key), *v;
+	int k;
+
+	for (k = 1; k < n; k++) {
+		v = cfg_get(&m->cfg[k], key);
+		if (v != v0 && (!v || !v0 || strcmp(v, v0) != 0))
+			return 1;
+	}
+	return 0;
+}
+
+void
+mr_matrix_merge(struct mr_matrix *m, struct mr_matrix *extra,
+		const char *const *keys, int nkeys)
+{
+	int k, j, i, n0 = m->n, added = 0;
+
+	m->cfg = erealloc(m->cfg, (size_t)(m->n + extra->n + 1) * sizeof *m->cfg);
+	for (k = 0; k < extra->n; k++) {
+		struct mr_matrix_cfg *cf = &extra->cfg[k];
+		struct strbuf shortc = { 0 };
+
+		for (j = 0; j < m->n && strcmp(m->cfg[j].canon, cf->canon) != 0; j++)
+			;
+		if (j < m->n) {
+			/* a config the directive's key does not apply to */
+			cfg_free(cf);
+			continue;
+		}
+		for (i = 0; i < cf->nkv; i++) {
+			int kk, named = 0;
+
+			for (kk = 0; kk < nkeys; kk++)
+				named |= strcmp(keys[kk], cf->kv[i].key) == 0;
+			if (named || (n0 > 0 && varies_in(m, n0, cf->kv[i].key)))
+				sb_printf(&shortc, "%s%s=%s", shortc.len ? "," : "",
+					  cf->kv[i].key, cf->kv[i].val);
+		}
+		free(cf->shortc);
+		free(cf->safe);
+		cf->shortc = shortc.s ? shortc.s : estrdup("");
+		cf->safe = safe_name(cf->shortc, m->n);
+		m->cfg[m->n++] = *cf;
+		added++;
+	}
+	if (added)
+		m->nvary += nkeys;
+	free(extra->cfg);
+	memset(extra, 0, sizeof *extra);
 }
 
 char **

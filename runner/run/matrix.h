@@ -53,6 +53,14 @@ int mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *
 		    int nax, int quick, struct mr_matrix *m, struct strbuf *err);
 void mr_matrix_free(struct mr_matrix *m);
 
+/* Append to m the configs of extra (a matrix of the same case built with
+ * the axes keys[0..nkeys-1] added) that m has not: the configs an axis
+ * directive of the claims adds (claims.h).  m's configs are unchanged;
+ * an added config's short name has the keys that vary in m and the keys
+ * it has of keys[].  extra is emptied (its configs moved or freed). */
+void mr_matrix_merge(struct mr_matrix *m, struct mr_matrix *extra,
+		     const char *const *keys, int nkeys);
+
 /* A pairing of allocators and glibcs (the versions profile, versions.h):
  * while set, a config whose allocator libc_for pairs with one value of
  * the libc axis is built only with that value.  NULL: none. */
