@@ -10,7 +10,8 @@
 #   make sanitize   the runner built with ASan+UBSan (build-san/), the bats
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
-#   make lint       cppcheck, clang-tidy, shellcheck and no include circle
+#   make lint       cppcheck, clang-tidy, shellcheck, no include circle and
+#                   no function over 120 lines
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
 #
@@ -317,6 +318,7 @@ lint: deps-lint
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
 	sh tools/circles.sh runner lib
+	sh tools/funclen.sh -n 120 runner lib
 
 clean: clean-proofs
 clean-proofs:
