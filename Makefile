@@ -10,7 +10,8 @@
 #   make sanitize   the runner built with ASan+UBSan (build-san/), the bats
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
-#   make lint       cppcheck, clang-tidy, shellcheck and no include circle
+#   make lint       cppcheck, clang-tidy, shellcheck, no include circle and
+#                   no function over 120 lines
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
 #
@@ -88,6 +89,7 @@ RUNNER_SRC := \
 	runner/run/allocrel.c \
 	runner/run/alloc.c \
 	runner/run/registry.c \
+	runner/run/regparse.c \
 	runner/run/self.c \
 	runner/run/env.c \
 	runner/run/child.c \
@@ -108,6 +110,11 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/release/sha256.c \
+	runner/release/releases.c \
+	runner/release/helper.c \
+	runner/release/files.c \
+	runner/release/dirsrc.c \
+	runner/release/apt.c \
 	runner/release/source.c \
 	runner/release/cache.c \
 	runner/release/release.c \
@@ -146,6 +153,7 @@ RUNNER_SRC := \
 	runner/out/plot.c \
 	runner/out/charts.c \
 	runner/out/doc.c \
+	runner/out/repcase.c \
 	runner/out/report.c \
 	runner/out/compare.c \
 	runner/out/trend.c
@@ -310,6 +318,7 @@ lint: deps-lint
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
 	sh tools/circles.sh runner lib
+	sh tools/funclen.sh -n 120 runner lib
 
 clean: clean-proofs
 clean-proofs:

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/registry.h"
+#include "run/regparse.h"
 #include "fuzz.h"
 
 static const char shipped[] =

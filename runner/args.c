@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "out/format.h"
-#include "run/alloc.h"
+#include "run/regparse.h"
 #include "run/resume.h"
 #include "run/shard.h"
 

@@ -28,6 +28,7 @@
 #include "results/write.h"
 #include "release/cmd.h"
 #include "run/registry.h"
+#include "run/regparse.h"
 #include "run/select.h"
 #include "run/session.h"
 #include "run/spawn.h"

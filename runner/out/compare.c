@@ -280,27 +280,20 @@ draw(const struct mr_diff_opts *o, const struct mr_rd *N, const struct row *rows
 	return rc;
 }
 
-int
-mr_diff(const struct mr_diff_opts *o)
+/* The rows of figures the cases and configs of N that O has too can be
+ * compared by, into *rows (nrows of them: the return); the cases only in
+ * N and the configs only in N counted into *onlynew and *cfgonly. */
+static int
+pair_rows(const struct mr_diff_opts *o, const struct mr_rd *O, const struct mr_rd *N,
+	  struct row **rows, int *onlynew, int *cfgonly)
 {
-	struct mr_rd O, N;
-	struct row *rows = NULL;
-	char *outdir = NULL, *tsv = NULL;
-	int nrows = 0, rc = MR_USAGE, worse = 0, better = 0, fails = 0, i, j, m;
-	int onlyold = 0, onlynew = 0, cfgonly = 0, tests[2] = {0};
-	FILE *f = o->out;
+	int nrows = 0, i, j, m;
 
-	memset(&N, 0, sizeof N);
-	if (mr_rd_load(&O, o->old_dir) < 0 || mr_rd_load(&N, o->new_dir) < 0)
-		goto out;
-	if (strcmp(O.platform, N.platform))
-		fprintf(f, "note: platforms differ: %s (old) and %s (new)\n", O.platform,
-			N.platform);
-	for (i = 0; i < N.nk; i++) {
-		const struct mr_rd_case *kn = &N.k[i], *ko = mr_rd_case(&O, kn->name);
+	for (i = 0; i < N->nk; i++) {
+		const struct mr_rd_case *kn = &N->k[i], *ko = mr_rd_case(O, kn->name);
 
 		if (!ko) {
-			onlynew++;
+			(*onlynew)++;
 			continue;
 		}
 		for (j = 0; j < kn->ncfg; j++) {
@@ -308,7 +301,7 @@ mr_diff(const struct mr_diff_opts *o)
 			struct mr_ref *refs;
 
 			if (co < 0) {
-				cfgonly++;
+				(*cfgonly)++;
 				continue;
 			}
 			nref = mr_rd_figures(kn, j, &refs);
@@ -321,20 +314,28 @@ mr_diff(const struct mr_diff_opts *o)
 				if (compare_row(&r, ko, co, kn, j, o->fail_on) < 0)
 					continue;
 				r.what = mr_rd_ref_name(&r.ref);
-				r.fig = figure_row(rows, nrows, &r);
-				rows = erealloc(rows, sizeof *rows * (nrows + 1));
-				rows[nrows++] = r;
+				r.fig = figure_row(*rows, nrows, &r);
+				*rows = erealloc(*rows, sizeof **rows * (nrows + 1));
+				(*rows)[nrows++] = r;
 			}
 			free(refs);
 		}
 	}
-	for (i = 0; i < O.nk; i++)
-		onlyold += !mr_rd_case(&N, O.k[i].name);
-	/* The table: per case, the changes beyond noise (every row when
-	 * verbose), then the counts. */
-	fprintf(f, "compare %s -> %s\n", o->old_dir, o->new_dir);
-	for (i = 0; i < N.nk; i++) {
-		const struct mr_rd_case *k = &N.k[i];
+	return nrows;
+}
+
+/* The table: per case of N, the changes beyond noise (every row when
+ * verbose), then its counts, on f; the figures worse and better added to
+ * *worse and *better, the rows by test to tests[] (ranges, U).  Returns
+ * the rows over --fail-on. */
+static int
+print_cases(FILE *f, const struct mr_diff_opts *o, const struct mr_rd *N,
+	    const struct row *rows, int nrows, int *worse, int *better, int tests[2])
+{
+	int fails = 0, i, j;
+
+	for (i = 0; i < N->nk; i++) {
+		const struct mr_rd_case *k = &N->k[i];
 		int lw = 0, ww = 0, n = 0, w = 0, b = 0, shown = 0;
 
 		for (j = 0; j < nrows; j++) {
@@ -364,9 +365,33 @@ mr_diff(const struct mr_diff_opts *o)
 		if (n)
 			fprintf(f, "%s: %d figures: %d worse, %d better beyond the noise, %d within it\n",
 				k->name, n, w, b, n - w - b);
-		worse += w;
-		better += b;
+		*worse += w;
+		*better += b;
 	}
+	return fails;
+}
+
+int
+mr_diff(const struct mr_diff_opts *o)
+{
+	struct mr_rd O, N;
+	struct row *rows = NULL;
+	char *outdir = NULL, *tsv = NULL;
+	int nrows = 0, rc = MR_USAGE, worse = 0, better = 0, fails, i;
+	int onlyold = 0, onlynew = 0, cfgonly = 0, tests[2] = {0};
+	FILE *f = o->out;
+
+	memset(&N, 0, sizeof N);
+	if (mr_rd_load(&O, o->old_dir) < 0 || mr_rd_load(&N, o->new_dir) < 0)
+		goto out;
+	if (strcmp(O.platform, N.platform))
+		fprintf(f, "note: platforms differ: %s (old) and %s (new)\n", O.platform,
+			N.platform);
+	nrows = pair_rows(o, &O, &N, &rows, &onlynew, &cfgonly);
+	for (i = 0; i < O.nk; i++)
+		onlyold += !mr_rd_case(&N, O.k[i].name);
+	fprintf(f, "compare %s -> %s\n", o->old_dir, o->new_dir);
+	fails = print_cases(f, o, &N, rows, nrows, &worse, &better, tests);
 	fprintf(f, "total: %d figures compared: %d worse, %d better beyond the noise",
 		nrows, worse, better);
 	if (tests[0] && tests[1])

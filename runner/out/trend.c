@@ -251,25 +251,45 @@ draw(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 	return rc;
 }
 
-int
-mr_trend(const struct mr_trend_opts *o)
+/* A new series of case k's config c and figure ref (what: its name,
+ * moved in), with nr directories' medians to come, at the end of *s. */
+static struct series *
+new_series(struct series **s, int *ns, const struct mr_rd_case *k, int c,
+	   const struct mr_ref *ref, char *what, int nr)
 {
-	struct mr_rd *all = ecalloc(o->ndirs + 1, sizeof *all), **R;
-	struct series *s = NULL;
-	char *outdir = NULL, *tsv = NULL;
-	int ns = 0, nr = o->ndirs, rc = MR_USAGE, total = 0, i, j, c, m, t;
-	FILE *f = o->out;
+	struct series *x;
+	int j;
 
-	R = ecalloc(nr + 1, sizeof *R);
-	for (t = 0; t < nr; t++) {
-		R[t] = &all[t];
-		if (mr_rd_load(&all[t], o->dirs[t]) < 0) {
-			goto out;
-		}
-	}
-	qsort(R, nr, sizeof *R, by_started);
-	/* Every series, in order of appearance from the newest directory
-	 * back (its configs' numbering colours the chart). */
+	*s = erealloc(*s, sizeof **s * (*ns + 1));
+	x = &(*s)[(*ns)++];
+	memset(x, 0, sizeof *x);
+	x->kase = estrdup(k->name);
+	x->config = estrdup(k->conf[c].str);
+	x->label = estrdup(k->cfg[c].label);
+	x->cfg = c + 1;
+	x->ref = *ref;
+	if (x->ref.checkpoint)
+		x->ref.checkpoint = estrdup(x->ref.checkpoint);
+	x->what = what;
+	x->med = emalloc(sizeof *x->med * nr);
+	x->min = emalloc(sizeof *x->min * nr);
+	x->max = emalloc(sizeof *x->max * nr);
+	x->n = ecalloc(nr, sizeof *x->n);
+	x->step = ecalloc(nr, sizeof *x->step);
+	for (j = 0; j < nr; j++)
+		x->med[j] = x->min[j] = x->max[j] = NAN;
+	return x;
+}
+
+/* Every series of the nr directories R (by start time) into *s, in order
+ * of appearance from the newest directory back (its configs' numbering
+ * colours the chart), with each directory's median, min and max.
+ * Returns their number. */
+static int
+collect_series(struct mr_rd *const *R, int nr, struct series **s)
+{
+	int ns = 0, i, c, m, t;
+
 	for (t = nr - 1; t >= 0; t--) {
 		for (i = 0; i < R[t]->nk; i++) {
 			const struct mr_rd_case *k = &R[t]->k[i];
@@ -282,29 +302,12 @@ mr_trend(const struct mr_trend_opts *o)
 					char *what = mr_rd_ref_name(&refs[m]);
 					struct series *x;
 					double *v;
-					int n, idx = find_series(s, ns, k->name, k->conf[c].str, what);
+					int n, idx = find_series(*s, ns, k->name, k->conf[c].str, what);
 
 					if (idx < 0) {
-						s = erealloc(s, sizeof *s * (ns + 1));
-						x = &s[ns++];
-						memset(x, 0, sizeof *x);
-						x->kase = estrdup(k->name);
-						x->config = estrdup(k->conf[c].str);
-						x->label = estrdup(k->cfg[c].label);
-						x->cfg = c + 1;
-						x->ref = refs[m];
-						if (x->ref.checkpoint)
-							x->ref.checkpoint = estrdup(x->ref.checkpoint);
-						x->what = what;
-						x->med = emalloc(sizeof *x->med * nr);
-						x->min = emalloc(sizeof *x->min * nr);
-						x->max = emalloc(sizeof *x->max * nr);
-						x->n = ecalloc(nr, sizeof *x->n);
-						x->step = ecalloc(nr, sizeof *x->step);
-						for (j = 0; j < nr; j++)
-							x->med[j] = x->min[j] = x->max[j] = NAN;
+						x = new_series(s, &ns, k, c, &refs[m], what, nr);
 					} else {
-						x = &s[idx];
+						x = &(*s)[idx];
 						free(what);
 					}
 					n = mr_rd_values(k, c, &refs[m], &v);
@@ -320,7 +323,16 @@ mr_trend(const struct mr_trend_opts *o)
 			}
 		}
 	}
-	/* Steps of each series, over the directories that measured it. */
+	return ns;
+}
+
+/* The steps of each series, over the directories that measured it.
+ * Returns their total. */
+static int
+find_steps(struct series *s, int ns, int nr)
+{
+	int total = 0, i, j, t;
+
 	for (i = 0; i < ns; i++) {
 		struct series *x = &s[i];
 		double *m2 = emalloc(sizeof *m2 * nr), *rg = emalloc(sizeof *rg * nr);
@@ -347,6 +359,17 @@ mr_trend(const struct mr_trend_opts *o)
 		free(rg);
 		free(at);
 	}
+	return total;
+}
+
+/* The directories, each step (and with verbose each series without
+ * one, its medians) and the count, on f. */
+static void
+print_steps(FILE *f, int verbose, struct mr_rd *const *R, int nr, const struct series *s,
+	    int ns, int total)
+{
+	int i, j, t;
+
 	fprintf(f, "trend over %d results directories (by start time):\n", nr);
 	for (t = 0; t < nr; t++) {
 		const char *st = mr_rd_env(R[t], "started");
@@ -368,7 +391,7 @@ mr_trend(const struct mr_trend_opts *o)
 							       fabs(st->before));
 			fputc('\n', f);
 		}
-		if (o->verbose && !x->nsteps) {
+		if (verbose && !x->nsteps) {
 			fprintf(f, "%s  %s  %s: no step:", x->kase, x->label, x->what);
 			for (t = 0; t < nr; t++) {
 				char a[48];
@@ -381,6 +404,47 @@ mr_trend(const struct mr_trend_opts *o)
 	fprintf(f, "%d series, %d step %s (binary segmentation of the medians: a shift over "
 		   "max(3 x the repeats' range, the metric's smallest change))\n",
 		ns, total, total == 1 ? "change" : "changes");
+}
+
+static void
+free_series(struct series *s, int ns)
+{
+	int i;
+
+	for (i = 0; i < ns; i++) {
+		free(s[i].kase);
+		free(s[i].config);
+		free(s[i].label);
+		free(s[i].ref.checkpoint);
+		free(s[i].what);
+		free(s[i].med);
+		free(s[i].min);
+		free(s[i].max);
+		free(s[i].n);
+		free(s[i].step);
+	}
+	free(s);
+}
+
+int
+mr_trend(const struct mr_trend_opts *o)
+{
+	struct mr_rd *all = ecalloc(o->ndirs + 1, sizeof *all), **R;
+	struct series *s = NULL;
+	char *outdir = NULL, *tsv = NULL;
+	int ns = 0, nr = o->ndirs, rc = MR_USAGE, i, t;
+	FILE *f = o->out;
+
+	R = ecalloc(nr + 1, sizeof *R);
+	for (t = 0; t < nr; t++) {
+		R[t] = &all[t];
+		if (mr_rd_load(&all[t], o->dirs[t]) < 0) {
+			goto out;
+		}
+	}
+	qsort(R, nr, sizeof *R, by_started);
+	ns = collect_series(R, nr, &s);
+	print_steps(f, o->verbose, R, nr, s, ns, find_steps(s, ns, nr));
 	outdir = o->out_dir ? estrdup(o->out_dir) : mr_rd_path(R[nr - 1]->dir, "trend");
 	if ((i = mr_mkdir_out(outdir)) < 0) {
 		errno = -i;
@@ -396,19 +460,7 @@ mr_trend(const struct mr_trend_opts *o)
 		rc = MR_FAILED;
 	fprintf(f, "table and charts: %s\n", outdir);
 out:
-	for (i = 0; i < ns; i++) {
-		free(s[i].kase);
-		free(s[i].config);
-		free(s[i].label);
-		free(s[i].ref.checkpoint);
-		free(s[i].what);
-		free(s[i].med);
-		free(s[i].min);
-		free(s[i].max);
-		free(s[i].n);
-		free(s[i].step);
-	}
-	free(s);
+	free_series(s, ns);
 	free(tsv);
 	free(outdir);
 	for (t = 0; t < o->ndirs; t++)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "release/sha256.h"
-#include "release/source.h"
+#include "release/helper.h"
 
 #define MANIFEST_MAX (8u << 20) /* bytes: libc6's manifest is ~30 kB */
 #define TREE_MAX 100000         /* files in one entry */

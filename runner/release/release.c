@@ -1,196 +1,22 @@
-/* release: the releases file, version words, getting a package into the
- * cache and finding files in it — see release.h. */
+/* release: version words, getting a package into the cache and finding
+ * files in it — see release.h (the releases file: releases.c). */
 #include "release/release.h"
 
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/tsv.h"
 #include "release/cache.h"
 #include "release/source.h"
 
-#define MAX_RELEASES 16
 #define MAX_LINKS 40      /* symbolic links followed in one lookup */
 #define MAX_MATCHES 64    /* files of one name in a tree */
 
-static struct {
-	int done, rc;
-	struct strbuf err;
-	int n;
-	char *name[MAX_RELEASES];
-	char *opts[MAX_RELEASES];
-	char *keyring;
-} rels;
-
-/* --- the releases file ---------------------------------------------- */
-
-static char *
-shipped_file(void)
-{
-	char buf[PATH_MAX], *slash, *p;
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	struct stat st;
-
-	if (n <= 0)
-		return estrdup("/usr/local/share/memrepro/releases");
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	p = esprintf("%s/../etc/releases", buf);
-	if (stat(p, &st) == 0)
-		return p;
-	free(p);
-	return esprintf("%s/../share/memrepro/releases", buf);
-}
-
-static int
-parse_releases(const char *path, struct strbuf *err)
-{
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	long ln = 0;
-
-	if (!f) {
-		sb_printf(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
-		char *w[3] = { 0 }, *p = line, *nl = strchr(line, '\n');
-		int nw = 0;
-
-		ln++;
-		if (!nl && !feof(f)) {
-			sb_printf(err, "%s:%ld:1: line too long", path, ln);
-			goto fail;
-		}
-		if (nl)
-			*nl = '\0';
-		while (nw < 3) {
-			p += strspn(p, " \t");
-			if (!*p || *p == '#')
-				break;
-			w[nw++] = p;
-			if (nw == 3)
-				break;
-			p += strcspn(p, " \t");
-			if (*p)
-				*p++ = '\0';
-		}
-		if (nw == 0)
-			continue;
-		if (strcmp(w[0], "keyring") == 0 && nw == 2 && w[1][0] == '/') {
-			free(rels.keyring);
-			rels.keyring = estrdup(w[1]);
-		} else if (strcmp(w[0], "release") == 0 && nw >= 2) {
-			const char *c;
-
-			for (c = w[1]; *c; c++)
-				if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
-					break;
-			if (*c || mr_release_index(w[1]) >= 0 || rels.n == MAX_RELEASES) {
-				sb_printf(err, "%s:%ld:%ld: release '%s': %s", path, ln,
-					  (long)(w[1] - line) + 1, w[1],
-					  *c ? "want lower-case letters, digits and '-'" :
-					  rels.n == MAX_RELEASES ? "too many releases" : "given twice");
-				goto fail;
-			}
-			rels.name[rels.n] = estrdup(w[1]);
-			rels.opts[rels.n] = estrdup(nw == 3 ? w[2] : "");
-			if (nw == 3 && strpbrk(w[2], "[]"))
-				rels.opts[rels.n][0] = '\0';
-			rels.n++;
-		} else {
-			sb_printf(err, "%s:%ld:%ld: want 'release NAME [APT-OPTIONS]' or 'keyring /PATH', got '%s'",
-				  path, ln, (long)(w[0] - line) + 1, w[0]);
-			goto fail;
-		}
-	}
-	fclose(f);
-	if (!rels.n) {
-		sb_printf(err, "%s: names no release", path);
-		return -1;
-	}
-	if (!rels.keyring)
-		rels.keyring = estrdup("/usr/share/keyrings/debian-archive-keyring.gpg");
-	return 0;
-fail:
-	fclose(f);
-	return -1;
-}
-
-int
-mr_release_init(const char *file, struct strbuf *err)
-{
-	if (!rels.done) {
-		char *path = file ? estrdup(file) : shipped_file();
-
-		rels.done = 1;
-		rels.rc = parse_releases(path, &rels.err);
-		free(path);
-	}
-	if (rels.rc < 0)
-		sb_add(err, rels.err.s);
-	return rels.rc;
-}
-
-int
-mr_release_count(void)
-{
-	return rels.n;
-}
-
-const char *
-mr_release_name(int i)
-{
-	return i >= 0 && i < rels.n ? rels.name[i] : NULL;
-}
-
-int
-mr_release_index(const char *name)
-{
-	int i;
-
-	for (i = 0; i < rels.n; i++)
-		if (strcmp(rels.name[i], name) == 0)
-			return i;
-	return -1;
-}
-
-const char *
-mr_rel_options(int rel)
-{
-	return rels.opts[rel];
-}
-
-const char *
-mr_rel_keyring(void)
-{
-	return rels.keyring;
-}
-
-char *
-mr_release_cache_dir(void)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	/* the XDG spec: a relative XDG_CACHE_HOME is to be ignored */
-	if (x && x[0] == '/')
-		return esprintf("%s/memrepro", x);
-	if (!home || home[0] != '/') {
-		struct passwd *pw = getpwuid(getuid());
-
-		home = pw && pw->pw_dir ? pw->pw_dir : "/tmp";
-	}
-	return esprintf("%s/.cache/memrepro", home);
-}
 
 /* --- version words --------------------------------------------------- */
 
@@ -242,13 +68,13 @@ mr_release_list(const char *const *pkg_by_release, struct mr_release_avail *out)
 	char *cache = mr_release_cache_dir();
 	int i;
 
-	for (i = 0; i < rels.n; i++) {
+	for (i = 0; i < mr_release_count(); i++) {
 		struct mr_release_avail *a = &out[i];
 		struct mr_rel_index ix = { 0 };
 		struct strbuf why = { 0 };
 
 		memset(a, 0, sizeof *a);
-		a->release = rels.name[i];
+		a->release = mr_release_name(i);
 		if (!pkg_by_release[i])
 			continue;
 		a->package = estrdup(pkg_by_release[i]);
@@ -315,7 +141,7 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 	if (v != MR_REL_ENTRY_OK) {
 		/* what killed fetches left goes first */
 		char *pkgs = esprintf("%s/pkgs", cache), *debs = esprintf("%s/debs/%s", cache,
-									  rels.name[rel]);
+									  mr_release_name(rel));
 
 		mr_rel_sweep(pkgs);
 		mr_rel_sweep(debs);
@@ -323,7 +149,7 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 		free(debs);
 	}
 	if (v == MR_REL_ENTRY_DEB || v == MR_REL_ENTRY_NONE) {
-		char *debdir = esprintf("%s/debs/%s", cache, rels.name[rel]), *deb = NULL;
+		char *debdir = esprintf("%s/debs/%s", cache, mr_release_name(rel)), *deb = NULL;
 		struct strbuf fwhy = { 0 };
 
 		mr_rel_manifest_free(&m);
@@ -338,7 +164,7 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 			goto out;
 		}
 		sb_free(&fwhy);
-		m.release = estrdup(rels.name[rel]);
+		m.release = estrdup(mr_release_name(rel));
 		m.package = estrdup(pkg);
 		m.version = estrdup(c->version);
 		m.deb = estrdup(deb + strlen(cache) + 1);
@@ -399,8 +225,8 @@ int
 mr_release_get(const char *const *pkg_by_release, const char *want,
 	       struct mr_release_pkg *out, struct strbuf *why)
 {
-	struct mr_rel_index ix[MAX_RELEASES];
-	struct strbuf iwhy[MAX_RELEASES];
+	struct mr_rel_index ix[MR_RELEASE_MAX];
+	struct strbuf iwhy[MR_RELEASE_MAX];
 	int wantrel, i, j, rc = -1, nfailed = 0, nhave = 0, pass;
 	char *cache;
 
@@ -414,7 +240,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 	/* pass 0: the release asked for only; pass 1: all (a version, or
 	 * naming what there is) */
 	for (pass = wantrel >= 0 ? 0 : 1; pass < 2 && rc < 0; pass++) {
-		for (i = 0; i < rels.n && rc < 0; i++) {
+		for (i = 0; i < mr_release_count() && rc < 0; i++) {
 			if (!pkg_by_release[i] || (pass == 0 && i != wantrel) || ix[i].n ||
 			    iwhy[i].len)
 				continue;
@@ -422,7 +248,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 				if (!iwhy[i].len)
 					sb_add(&iwhy[i], "index cannot be read");
 				if (pass == 0) {
-					sb_printf(why, "%s: %s", rels.name[i], iwhy[i].s);
+					sb_printf(why, "%s: %s", mr_release_name(i), iwhy[i].s);
 					rc = MR_REL_CANNOT;
 				}
 				continue;
@@ -437,16 +263,16 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 	if (rc < 0) {
 		struct strbuf have = { 0 }, failed = { 0 };
 
-		for (i = 0; i < rels.n; i++) {
+		for (i = 0; i < mr_release_count(); i++) {
 			if (iwhy[i].len) {
-				sb_printf(&failed, "%s%s: %s", nfailed++ ? "; " : "", rels.name[i],
+				sb_printf(&failed, "%s%s: %s", nfailed++ ? "; " : "", mr_release_name(i),
 					  iwhy[i].s);
 				continue;
 			}
 			for (j = 0; j < ix[i].n; j++) {
 				char *u = mr_release_upstream(ix[i].c[j].version);
 
-				sb_printf(&have, "%s%s %s", nhave++ ? ", " : "", rels.name[i], u);
+				sb_printf(&have, "%s%s %s", nhave++ ? ", " : "", mr_release_name(i), u);
 				free(u);
 			}
 		}
@@ -459,9 +285,9 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 			rc = MR_REL_CANNOT;
 		} else if (!nhave) {
 			sb_add(why, "no release has the package (");
-			for (i = j = 0; i < rels.n; i++)
+			for (i = j = 0; i < mr_release_count(); i++)
 				if (pkg_by_release[i])
-					sb_printf(why, "%s%s %s", j++ ? ", " : "", rels.name[i],
+					sb_printf(why, "%s%s %s", j++ ? ", " : "", mr_release_name(i),
 						  pkg_by_release[i]);
 			sb_add(why, j ? ")" : "none named)");
 			rc = MR_REL_CANNOT;
@@ -474,7 +300,7 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 		sb_free(&have);
 		sb_free(&failed);
 	}
-	for (i = 0; i < rels.n; i++) {
+	for (i = 0; i < mr_release_count(); i++) {
 		mr_rel_index_free(&ix[i]);
 		sb_free(&iwhy[i]);
 	}
@@ -485,12 +311,12 @@ mr_release_get(const char *const *pkg_by_release, const char *want,
 int
 mr_release_get_libc(const char *want, struct mr_release_pkg *out, struct strbuf *why)
 {
-	const char *pkgs[MAX_RELEASES] = { 0 };
+	const char *pkgs[MR_RELEASE_MAX] = { 0 };
 	int i;
 
 	if (mr_release_init(NULL, why) < 0)
 		return MR_REL_CANNOT;
-	for (i = 0; i < rels.n; i++)
+	for (i = 0; i < mr_release_count(); i++)
 		pkgs[i] = "libc6";
 	return mr_release_get(pkgs, want, out, why);
 }

@@ -34,6 +34,7 @@
 #define MR_RELEASE_H
 
 #include "core/util.h"
+#include "release/releases.h"
 
 /* Outcomes of mr_release_get and friends. */
 enum {
@@ -43,22 +44,6 @@ enum {
 	MR_REL_NOVERSION = 2 /* no release has that version (or release):
 	                        the why names the versions there are */
 };
-
-/* Read the releases file (once; later calls return the first result).
- * file NULL: the shipped one, found beside the runner (../etc/releases
- * in the build tree, ../share/memrepro/releases installed).  0, or -1
- * with "FILE:LINE:COL: ..." in err. */
-int mr_release_init(const char *file, struct strbuf *err);
-
-/* The releases, oldest first (after mr_release_init succeeded). */
-int mr_release_count(void);
-const char *mr_release_name(int i);
-/* Index of the release called name, -1 when there is none. */
-int mr_release_index(const char *name);
-
-/* The cache directory (fresh string): $XDG_CACHE_HOME/memrepro, or
- * $HOME/.cache/memrepro. */
-char *mr_release_cache_dir(void);
 
 /* Debian version -> upstream version (fresh string): the epoch ("1:")
  * and the Debian revision (from the last '-') removed; when "+really" is

@@ -17,6 +17,7 @@
 #include "run/libc.h"
 #include "run/env.h"
 #include "run/registry.h"
+#include "run/regparse.h"
 #include "core/util.h"
 
 #define PROBE_TIMEOUT_MS 10000
@@ -268,17 +269,6 @@ probe(struct mr_alloc *a, const char *lib, const char *self_exe)
 		a->missing = esprintf("%s: probe failed (exit %d)", a->soname, WEXITSTATUS(status));
 	}
 	sb_free(&out);
-}
-
-int
-mr_alloc_valid_soname(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s == ':' || *s == ' ' || (unsigned char)*s < 0x20 || *s == 0x7f)
-			return 0;
-	return 1;
 }
 
 /* A spec naming a version ("jemalloc@5.2.1"): its library comes from

@@ -14,8 +14,8 @@
 #define MR_ALLOCREL_H
 
 #include "core/util.h"
-#include "run/alloc.h"
-#include "run/axes.h"
+#include "run/alloctypes.h"
+#include "run/axis.h"
 #include "run/libc.h"
 
 /* Fetch the library of a (entry set, spec "NAME@WANT") into the cache:

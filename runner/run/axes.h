@@ -11,16 +11,11 @@
 
 #include "proto/cases.h"
 #include "core/util.h"
+#include "run/axis.h"
 
 /* The largest pressure (and --mem-cap) in MiB: 1 TiB. */
 #define MR_MATRIX_MAX_MIB 1048576
 
-/* One --axis option. */
-struct mr_matrix_axis {
-	char *key;    /* "allocator", "glibc.<ns>.<name>" or a case parameter */
-	char **vals;  /* owned, as given (canonicalised per case later) */
-	int nvals;
-};
 
 /* Parse "key=v1,v2" into *out.  Returns 0, or -1 with a message in err. */
 int mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out,

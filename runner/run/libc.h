@@ -20,7 +20,8 @@
 #ifndef MR_LIBC_H
 #define MR_LIBC_H
 
-#include "run/axes.h"
+#include "core/util.h"
+#include "run/axis.h"
 
 struct mr_libc {
 	char *version;  /* the axis value: "2.41" */

@@ -7,7 +7,7 @@
  * the entries, a user's ${XDG_CONFIG_HOME:-~/.config}/memrepro/allocators
  * and --allocators FILE add or replace entries by name, and --alloc
  * NAME=PATH|SONAME sets one library.  The format is docs/formats.md,
- * "Allocators".
+ * "Allocators"; regparse.h reads the files and --alloc.
  *
  * A run has one registry (main loads it after the options): the matrix
  * (names in --axis allocator=, the default axis), the allocator table and
@@ -61,33 +61,6 @@ struct mr_registry {
 	int n;
 };
 
-/* The shipped file beside the runner: exe_dir/../etc/allocators in the
- * build tree, else exe_dir/../share/memrepro/allocators (make install).
- * Fresh string. */
-char *mr_registry_default_file(const char *exe_dir);
-
-/* Load the shipped file (must exist), then the user's
- * ${XDG_CONFIG_HOME:-$HOME/.config}/memrepro/allocators (when it exists),
- * then user_file (when not NULL; must exist).  Later entries replace
- * earlier ones of the same name.  r is zeroed first.  Returns 0, or -1
- * with "FILE:LINE:COL: message" (or "FILE: reason") in err; r holds what
- * was read and must be freed either way. */
-int mr_registry_load(struct mr_registry *r, const char *shipped,
-		     const char *user_file, struct strbuf *err);
-
-/* Parse one file's text (name: for messages and origins) into r, replacing
- * entries of the same name.  Returns 0 or -1 with err as above.  For
- * mr_registry_load and the fuzz target. */
-int mr_registry_parse(struct mr_registry *r, const char *name, const char *text,
-		      struct strbuf *err);
-
-/* --alloc NAME=PATH|SONAME: set the library of entry NAME (its package
- * dropped: the user's library is not the package's; its options and
- * place in the default axis kept), or add a new entry (no package, no
- * options, not in the default axis).  A path (with '/') must be a
- * readable file.  Returns 0, or -1 with a message naming arg in err. */
-int mr_registry_set(struct mr_registry *r, const char *arg, struct strbuf *err);
-
 /* The entry called name (no "@VERSION"), or NULL. */
 const struct mr_registry_entry *mr_registry_find(const struct mr_registry *r,
 						 const char *name);
@@ -118,6 +91,13 @@ int mr_registry_opt_env(const struct mr_registry_entry *e, const char *const *ke
 void mr_registry_env_free(char **env);
 
 void mr_registry_free(struct mr_registry *r);
+
+/* For regparse.c, which fills r: free one entry's fields; the entry
+ * called name, or NULL; put e (moved, zeroed) into r, in the place of
+ * the entry of its name, or last. */
+void mr_registry_entry_free(struct mr_registry_entry *e);
+struct mr_registry_entry *mr_registry_lookup(const struct mr_registry *r, const char *name);
+void mr_registry_put(struct mr_registry *r, struct mr_registry_entry *e);
 
 /* The run's registry: set once by main after loading; NULL before. */
 void mr_registry_use(const struct mr_registry *r);

@@ -5,7 +5,8 @@
 #ifndef MR_TUNABLES_H
 #define MR_TUNABLES_H
 
-#include "run/axes.h"
+#include "core/util.h"
+#include "run/axis.h"
 
 /* Every glibc.* axis checked against the tunables ldso (of glibc
  * version, for messages) lists, as mr_matrix_check_tunable does.  ldso
