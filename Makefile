@@ -109,6 +109,7 @@ RUNNER_SRC := \
 	runner/run/plan.c \
 	runner/run/resume.c \
 	runner/run/session.c \
+	runner/run/configs.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \
 	runner/release/helper.c \

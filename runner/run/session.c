@@ -9,13 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/claims.h"
 #include "core/safeio.h"
-#include "core/tsv.h"
 #include "proto/cases.h"
 #include "results/write.h"
 #include "run/allocrel.h"
 #include "run/cgroup.h"
+#include "run/configs.h"
 #include "run/envfp.h"
 #include "run/libc.h"
 #include "run/plan.h"
@@ -25,8 +24,6 @@
 #include "run/select.h"
 #include "run/spawn.h"
 #include "run/term.h"
-#include "run/versions.h"
-#include "run/tunables.h"
 #include "core/util.h"
 
 /* Timeouts are capped (a month) so that deadlines in ns cannot overflow. */
@@ -443,144 +440,6 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 	mr_envfp_add(fp, "kill_cgroup.parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
 }
 
-/* The configs the axis directives of case c's claims file add to its
- * matrix m (claims.h), for each directive whose key the axes ax (the
- * command line's) do not name: m built again with the directive's axis
- * beside ax, and the configs it has that m has not appended.  An option
- * of an allocator no config of m has adds nothing.  Returns 0, or -1
- * after printing "path:line:col: ..." (a bad directive). */
-static int
-claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
-	   const struct mr_matrix_axis *ax, int nax, int quick, struct mr_matrix *m)
-{
-	struct mr_claims cs;
-	char *path;
-	int rc = 0, crc, d, i, k;
-
-	if (!expected_dir)
-		return 0;
-	path = esprintf("%s/%s.claims", expected_dir, c->name);
-	crc = mr_claims_read(path, &cs);
-	free(path);
-	if (crc == -ENOENT || (crc == 0 && cs.naxis == 0)) {
-		mr_claims_free(&cs);
-		return 0;
-	}
-	if (crc < 0) {
-		mr_claims_free(&cs);
-		return -1;
-	}
-	for (d = 0; rc == 0 && d < cs.naxis; d++) {
-		const struct mr_claims_axis *ca = &cs.axis[d];
-		struct mr_matrix_axis *all = ecalloc((size_t)nax + 2, sizeof *all);
-		struct strbuf err = { 0 };
-		struct mr_matrix extra;
-		const char *key = ca->key, *var;
-		int on = 0;
-
-		for (i = 0; i < nax && strcmp(ax[i].key, key) != 0; i++)
-			;
-		if (i < nax) { /* the command line's axis of it wins */
-			free(all);
-			continue;
-		}
-		for (k = 0; k < m->n; k++)
-			on |= mr_matrix_option_key(key) == 0 ||
-			      mr_matrix_option_applies(key, m->cfg[k].allocator);
-		/* an allocator that is unknown or takes no options: said so */
-		if (mr_matrix_option_key(key))
-			on |= mr_matrix_option_var(key, mr_matrix_option_key(key), &var) ==
-			      MR_MATRIX_OPT_NONE;
-		for (i = 0; i < nax; i++)
-			all[i] = ax[i];
-		all[nax].key = ca->key;
-		all[nax].vals = ca->val;
-		all[nax].nvals = ca->nval;
-		if (strncmp(key, "glibc.", 6) != 0 && !mr_matrix_option_key(key)) {
-			sb_printf(&err, "axis %s: not an allocator option (jemalloc.dirty_decay_ms) or a glibc tunable (glibc.malloc.mmap_threshold)",
-				  key);
-			rc = -1;
-		} else if (on && (mr_matrix_check_axes(c, 1, all, nax + 1, &err) < 0 ||
-				  mr_matrix_build(c, all, nax + 1, quick, &extra, &err) < 0)) {
-			rc = -1;
-		} else if (on) {
-			mr_matrix_merge(m, &extra, &key, 1);
-		}
-		if (rc < 0)
-			mr_errat(cs.path, ca->line, ca->col, "%s",
-				 strncmp(err.s, "--axis ", 7) == 0 ? err.s + 7 : err.s);
-		sb_free(&err);
-		free(all);
-	}
-	mr_claims_free(&cs);
-	return rc;
-}
-
-/* The cases (*cases, *ncases of them) and their matrices (*mats, *built
- * of them built).  Returns 0, or -1 after printing why (what was made is
- * stored all the same, to be freed). */
-static int
-session_cases(const struct mr_session_opts *o, struct mr_cases_desc **cases,
-	      int *ncases, struct mr_matrix **mats, int *built)
-{
-	struct mr_matrix_axis *axes = NULL, *given = NULL;
-	struct strbuf err = { 0 };
-	int i, rc = 0, nax = o->nax;
-
-	*ncases = mr_select_cases(o->cases_dir, o->names, o->nnames, cases);
-	if (*ncases < 0) {
-		*ncases = 0;
-		return -1;
-	}
-	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
-	/* the versions profile: the releases' allocators and glibcs, where
-	 * the command line names none */
-	given = ecalloc((size_t)nax + 1, sizeof *given);
-	for (i = 0; i < nax; i++)
-		mr_matrix_axis_copy(&given[i], &o->axes[i]);
-	if (o->versions && mr_versions_axes(&given, &nax, &err) < 0)
-		rc = -1;
-	if (rc == 0 && mr_matrix_check_axes(*cases, *ncases, given, nax, &err) < 0)
-		rc = -1;
-	/* jemalloc@sid made jemalloc@5.3.1 (fetched: the cache has it then) */
-	if (rc == 0 && mr_allocrel_normalise(given, nax, &axes, &err) < 0)
-		rc = -1;
-	if (rc == 0) {
-		/* the other glibcs: fetched, and their own tunables */
-		rc = mr_libc_prepare(axes, nax, &err);
-		for (i = 0; rc == 0 && i < mr_libc_count(); i++) {
-			const struct mr_libc *l = mr_libc_at(i);
-
-			if (!l->host && !l->missing &&
-			    mr_matrix_check_tunables(axes, nax, l->loader, l->version, &err) < 0)
-				rc = -1;
-		}
-	}
-	if (rc == 0 && o->versions) {
-		mr_versions_pair(axes, nax);
-		mr_matrix_set_pairing(mr_versions_libc_for);
-	}
-	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
-		if (mr_matrix_build(&(*cases)[i], axes, nax, o->quick, &(*mats)[i], &err) < 0)
-			rc = -1;
-		else if (claim_axes(o->expected_dir, &(*cases)[i], axes, nax, o->quick,
-				    &(*mats)[i]) < 0)
-			rc = -2;
-	mr_matrix_set_pairing(NULL);
-	mr_versions_free();
-	if (rc == -1)
-		weprintf("%s", err.s);
-	sb_free(&err);
-	for (i = 0; i < nax; i++) {
-		if (axes)
-			mr_matrix_axis_free(&axes[i]);
-		mr_matrix_axis_free(&given[i]);
-	}
-	free(axes);
-	free(given);
-	return rc;
-}
-
 /* The results directory: new, or the one --resume continues (with the
  * runs that had ended in s->done).  Returns MR_OK or MR_USAGE (printed). */
 static int
@@ -681,7 +540,10 @@ mr_session_run(const struct mr_session_opts *o)
 
 	s.o = o;
 	s.progress = o->progress;
-	rc = session_cases(o, &cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
+	rc = mr_configs_build(&(struct mr_configs_opts){ .cases_dir = o->cases_dir,
+		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
+		.quick = o->quick, .versions = o->versions, .expected_dir = o->expected_dir },
+		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
 	     session_open(&s);
 	if (rc == MR_OK) {
 		/* what runners killed outright (SIGKILL) could not clean up */

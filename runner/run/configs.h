@@ -1,0 +1,35 @@
+/* configs: the cases of a session and their matrices.
+ *
+ * The cases selected by name; the axes of the command line, with the
+ * versions profile's where it names none (versions.h: the releases'
+ * allocators and glibcs, paired); allocator specs NAME@RELEASE made
+ * NAME@VERSION and fetched, the libc axis' glibcs fetched and their own
+ * tunables checked (allocrel.h, libc.h); each case's matrix, with the
+ * configs the axis directives of its claims file add (claims.h:
+ * "axis KEY=V,...", unless the command line gives an axis of KEY).
+ */
+#ifndef MR_CONFIGS_H
+#define MR_CONFIGS_H
+
+#include "proto/cases.h"
+#include "run/matrix.h"
+
+struct mr_configs_opts {
+	const char *cases_dir;
+	const char *const *names; /* the cases; nnames 0: all */
+	int nnames;
+	const struct mr_matrix_axis *axes; /* --axis */
+	int nax;
+	int quick;                /* the quick parameter values */
+	int versions;             /* the versions profile */
+	const char *expected_dir; /* the claims files, or NULL */
+};
+
+/* The cases (*cases, *ncases of them) and their matrices (*mats, *built
+ * of them built).  Returns 0, or -1 after printing why (-2: a claims
+ * file's directive, printed as path:line:col); what was made is stored
+ * all the same, to be freed. */
+int mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
+		     int *ncases, struct mr_matrix **mats, int *built);
+
+#endif
