@@ -296,3 +296,49 @@ allocator=glibc,libc=2.99,thp=never" ]
 	[[ "$output" == *"--profile versions: "* ]] || false
 	[ ! -e "$BATS_TEST_TMPDIR/out/runs.tsv" ]
 }
+
+@test "--profile versions, then check: the claim's row across the fixture's versions" {
+	command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the fixture archive"
+	export XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config
+	mkdir -p "$XDG_CONFIG_HOME/memrepro" "$BATS_TEST_TMPDIR/expected"
+	printf '%s\n' '[fakealloc]' 'library = libfakealloc.so.1' 'package = libfakealloc1' \
+		'options = none' 'default = yes' > "$XDG_CONFIG_HOME/memrepro/allocators"
+	a=$BATS_TEST_TMPDIR/archive
+	fake_alloc "$a" bookworm 1.0-1 1.0
+	fake_alloc "$a" trixie 2.0-1 2.0
+	printf '%s\n' 'ran holds maxrss_kb[allocator=fakealloc] > 0 "every version ran"' \
+		'since-two reported since fakealloc@2.0 maxrss_kb[allocator=fakealloc] > 0 "gone since 2.0"' \
+		> "$BATS_TEST_TMPDIR/expected/showenv.claims"
+	MEMREPRO_RELEASES=$a run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --out "$BATS_TEST_TMPDIR/out" \
+		--expected "$BATS_TEST_TMPDIR/expected" showenv --repeat 1 --profile versions
+	# the upgrade table: a column per version, the claim's cell in each
+	[[ "$output" == *"versions  claim"*"fakealloc@1.0"*"fakealloc@2.0"* ]] || false
+	row=$(grep -E '^ +ran +' <<<"$output")
+	[ "$(wc -w <<<"$row")" -ge 3 ] || false
+	[[ "$row" == *"held"*"held"* ]] || false
+	# reported since 2.0, yet 2.0 reproduces: news
+	[[ "$output" == *"NEWS: "*"reproduces on fakealloc@2.0"* ]] || false
+}
+
+@test "network: jemalloc 5.2.1 and 5.3.0 of two releases in one run, a claim's row across them" {
+	export XDG_CACHE_HOME=${MEMREPRO_TEST_CACHE:-$XDG_CACHE_HOME}
+	printf '%s\n' 'ran holds maxrss_kb[allocator=jemalloc] > 0 "every version ran"' > "$BATS_TEST_TMPDIR/showenv.claims"
+	mkdir -p "$BATS_TEST_TMPDIR/expected" && mv "$BATS_TEST_TMPDIR/showenv.claims" "$BATS_TEST_TMPDIR/expected/"
+	run timeout -k 5 300 "$MR" check --cases "$FIX" --out "$BATS_TEST_TMPDIR/out" \
+		--expected "$BATS_TEST_TMPDIR/expected" showenv --repeat 1 \
+		--axis allocator=jemalloc@5.2.1,jemalloc@5.3.0
+	if [ "$status" = 2 ] && [[ "$output" == *"cannot be had"* || "$output" == *"no network"* ]]; then
+		skip "the archive cannot be reached: ${output##*$'\n'}"
+	fi
+	if grep -q '^allocator.jemalloc@5.2.1.missing' "$BATS_TEST_TMPDIR/out/env.tsv"; then
+		skip "$(grep '^allocator.jemalloc@5.2.1.missing' "$BATS_TEST_TMPDIR/out/env.tsv" | cut -f2)"
+	fi
+	[ "$status" = 0 ] || { echo "$output"; false; }
+	run -0 grep -x $'allocator.jemalloc@5.2.1.release\tbullseye' "$BATS_TEST_TMPDIR/out/env.tsv"
+	run -0 grep -x $'allocator.jemalloc@5.3.0.release\tbookworm' "$BATS_TEST_TMPDIR/out/env.tsv"
+	run -0 grep "^allocator.jemalloc@5.2.1.version" "$BATS_TEST_TMPDIR/out/env.tsv"
+	[[ "$output" == *5.2.1* ]] || false
+	run -0 timeout 60 "$MR" check --from "$BATS_TEST_TMPDIR/out" --expected "$BATS_TEST_TMPDIR/expected"
+	row=$(grep -E '^ +ran +' <<<"$output")
+	[[ "$row" == *"held"*"held"* ]] || false
+}
