@@ -179,6 +179,9 @@ mr_alloc_probe_main(const char *soname)
 		version = dir_version(lm->l_name);
 	clean(version);
 	printf("ok\t%s\t%s\n", lm->l_name, version ? version : "-");
+	/* out before anything an exit handler prints (a sanitizer's report
+	 * of the loader's own allocations, when run through a loader) */
+	fflush(stdout);
 	free(version);
 	return MR_OK;
 }
