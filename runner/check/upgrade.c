@@ -18,6 +18,21 @@ of_col(const struct mr_config *c, const struct mr_vd_col *col)
 	return v && col->spec && !strcmp(v, col->spec);
 }
 
+/* Columns first..n-1 freed: the new count (first). */
+static int
+drop_cols(struct mr_vd_col *col, int first, int n)
+{
+	int k;
+
+	for (k = first; k < n; k++) {
+		free(col[k].what);
+		free(col[k].spec);
+		free(col[k].version);
+		free(col[k].label);
+	}
+	return first;
+}
+
 /* Insert a column (fresh strings) unless one of the same what and spec
  * is there; keeps what's columns old to new. */
 static void
@@ -82,29 +97,15 @@ mr_upgrade_cols(const struct mr_config *cfg, const struct mr_config_ver *ver,
 				add_col(&col, &ncol, ver[i].alloc,
 					mr_config_get(&cfg[k], MR_KEY_ALLOCATOR),
 					ver[k].alloc_ver);
-		if (!all && ncol - first < 2) {
-			for (k = first; k < ncol; k++) {
-				free(col[k].what);
-				free(col[k].spec);
-				free(col[k].version);
-				free(col[k].label);
-			}
-			ncol = first;
-		}
+		if (!all && ncol - first < 2)
+			ncol = drop_cols(col, first, ncol);
 	}
 	first = ncol;
 	for (i = 0; i < n; i++)
 		add_col(&col, &ncol, MR_KEY_LIBC, mr_config_get(&cfg[i], MR_KEY_LIBC),
 			ver[i].libc_ver);
-	if (!all && ncol - first < 2) {
-		for (k = first; k < ncol; k++) {
-			free(col[k].what);
-			free(col[k].spec);
-			free(col[k].version);
-			free(col[k].label);
-		}
-		ncol = first;
-	}
+	if (!all && ncol - first < 2)
+		ncol = drop_cols(col, first, ncol);
 	if (!ncol) {
 		free(col);
 		col = NULL;

@@ -16,6 +16,19 @@ mr_vd_fails(enum mr_vd_word w)
 	return w == MR_VD_REGRESSED || w == MR_VD_FAILED;
 }
 
+int
+mr_vd_upgrade_row(const struct mr_vd *v, int ncol)
+{
+	int j;
+
+	if (v->kind != MR_VD_CLAIM || !v->cells)
+		return 0;
+	for (j = 0; j < ncol; j++)
+		if (v->cells[j] != MR_VD_NWORDS)
+			return 1;
+	return 0;
+}
+
 struct mr_vd *
 mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind, enum mr_vd_word w)
 {

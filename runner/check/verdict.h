@@ -147,6 +147,10 @@ struct mr_vd *mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind,
 			enum mr_vd_word w);
 
 /* Add b's counts to a. */
+/* Whether v is a claim with a row in the upgrade table of a case of ncol
+ * columns: some version judged it. */
+int mr_vd_upgrade_row(const struct mr_vd *v, int ncol);
+
 void mr_vd_totals_add(struct mr_vd_totals *a, const struct mr_vd_totals *b);
 
 /* Free n columns and the array. */

@@ -117,11 +117,7 @@ human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
-		if (v->kind != MR_VD_CLAIM || !v->cells)
-			continue;
-		for (j = 0; j < k->ncol && v->cells[j] == MR_VD_NWORDS; j++)
-			;
-		if (j == k->ncol)
+		if (!mr_vd_upgrade_row(v, k->ncol))
 			continue;
 		fprintf(f, INDENT "%-8s  %-*s", "", w, v->id);
 		for (j = 0; j < k->ncol; j++) {

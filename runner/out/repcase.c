@@ -164,11 +164,7 @@ write_upgrade(struct mr_doc *d, const struct mr_vd_case *k)
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
-		if (v->kind != MR_VD_CLAIM || !v->cells)
-			continue;
-		for (j = 0; j < k->ncol && v->cells[j] == MR_VD_NWORDS; j++)
-			;
-		if (j == k->ncol)
+		if (!mr_vd_upgrade_row(v, k->ncol))
 			continue;
 		mr_doc_row(d);
 		mr_doc_cell(d);
