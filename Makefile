@@ -153,6 +153,9 @@ RUNNER_SRC := \
 	runner/out/bless.c \
 	runner/out/plot.c \
 	runner/out/charts.c \
+	runner/out/chseries.c \
+	runner/out/chdiff.c \
+	runner/out/challoc.c \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \

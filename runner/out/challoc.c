@@ -1,0 +1,249 @@
+/* challoc: the allocator matrix across the cases (charts.h). */
+#include "out/charts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/stats.h"
+#include "core/util.h"
+#include "out/chutil.h"
+
+/* --- allocators ---------------------------------------------------------- */
+
+int
+mr_chart_key_ref(const struct mr_rd_case *k, struct mr_ref *ref)
+{
+	const char **names;
+	int n = mr_rd_ck_names(k, -1, &names);
+
+	memset(ref, 0, sizeof *ref);
+	if (n > 0) {
+		ref->ckpt = 1;
+		ref->metric = mr_ckpt_metric("rss_kb");
+		ref->checkpoint = (char *)names[n - 1];
+	} else {
+		ref->metric = mr_run_metric("peak_rss_kb");
+	}
+	free(names);
+	return 0;
+}
+
+/* Config ci of k without its allocator pair, for matching. */
+static char *
+without_allocator(const struct mr_config *c)
+{
+	struct strbuf b = {0};
+	int i;
+
+	sb_add(&b, "");
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->key[i], "allocator"))
+			sb_printf(&b, "%s=%s,", c->key[i], c->val[i]);
+	return b.s;
+}
+
+static double
+cfg_median(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
+{
+	double *v, m = NAN;
+	int n = mr_rd_values(k, ci, ref, &v);
+
+	if (n > 0)
+		m = mr_st_median(v, n);
+	free(v);
+	return m;
+}
+
+/* The allocator columns of the cases sel[0..nsel) of R, into *names
+ * (free it): glibc first when some config has it (*have_glibc), then the
+ * allocators in the order they appear.  Returns their number. */
+static int
+allocator_columns(const struct mr_rd *R, const int *sel, int nsel, const char ***names,
+		  int *have_glibc)
+{
+	const char **al_names = NULL;
+	int nal = 0, i, a;
+
+	*have_glibc = 0;
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R->k[sel[i]];
+		int c;
+
+		for (c = 0; c < k->ncfg; c++) {
+			const char *al = mr_config_get(&k->conf[c], "allocator");
+
+			if (al && strcmp(al, "glibc") == 0)
+				*have_glibc = 1;
+		}
+	}
+	if (*have_glibc) {
+		al_names = erealloc(al_names, sizeof *al_names);
+		al_names[nal++] = "glibc";
+	}
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R->k[sel[i]];
+		int c;
+
+		for (c = 0; c < k->ncfg; c++) {
+			const char *al = mr_config_get(&k->conf[c], "allocator");
+
+			for (a = 0; al && a < nal; a++)
+				if (strcmp(al_names[a], al) == 0)
+					break;
+			if (al && a == nal) {
+				al_names = erealloc(al_names, (size_t)(nal + 1) * sizeof *al_names);
+				al_names[nal++] = al;
+			}
+		}
+	}
+	*names = al_names;
+	return nal;
+}
+
+/* Case k's configs under allocator al: their number (*runs), how many
+ * only skipped (*skipped), and the sum of log(al's median / glibc's) of
+ * figure ref over the pairs of configs that differ only in their
+ * allocator (*logsum).  Returns the number of pairs. */
+static int
+allocator_pairs(const struct mr_rd_case *k, const struct mr_ref *ref, const char *al_name,
+		double *logsum, int *runs, int *skipped)
+{
+	int pairs = 0, c, g;
+
+	*logsum = 0;
+	*runs = *skipped = 0;
+	for (c = 0; c < k->ncfg; c++) {
+		const char *al = mr_config_get(&k->conf[c], "allocator");
+		char *key;
+		double x, y;
+
+		if (!al || strcmp(al, al_name))
+			continue;
+		(*runs)++;
+		*skipped += k->cfg[c].nok == 0 && k->cfg[c].nskip > 0;
+		key = without_allocator(&k->conf[c]);
+		for (g = 0; g < k->ncfg; g++) {
+			const char *gl = mr_config_get(&k->conf[g], "allocator");
+			char *gkey;
+
+			if (!gl || strcmp(gl, "glibc"))
+				continue;
+			gkey = without_allocator(&k->conf[g]);
+			if (!strcmp(key, gkey)) {
+				x = cfg_median(k, c, ref);
+				y = cfg_median(k, g, ref);
+				if (!isnan(x) && !isnan(y) && x > 0 && y > 0) {
+					*logsum += log(x / y);
+					pairs++;
+				}
+			}
+			free(gkey);
+		}
+		free(key);
+	}
+	return pairs;
+}
+
+/* The row of allocators.tsv for case k (figure ref, named fig, chart row
+ * row) under allocator al (column col, 1-based) on f.  Returns 1 for a
+ * cell with a ratio other than glibc's own, else 0. */
+static int
+allocator_cell(FILE *f, const struct mr_rd_case *k, const struct mr_ref *ref, const char *fig,
+	       int row, const char *al, int col)
+{
+	int ref_col = strcmp(al, "glibc") == 0;
+	double logsum, ratio;
+	int runs, skipped, pairs = allocator_pairs(k, ref, al, &logsum, &runs, &skipped);
+	const char *state;
+	char label[64];
+
+	if (!runs) {
+		state = "none";
+		snprintf(label, sizeof label, "not run");
+	} else if (pairs) {
+		ratio = exp(logsum / pairs);
+		state = ref_col ? "ref" : "ok";
+		snprintf(label, sizeof label, "%s%.*f×\\n%d %s",
+			 ref_col ? "= " : "", ratio < 10 ? 2 : 0,
+			 ratio, pairs, pairs == 1 ? "config" : "configs");
+	} else if (skipped == runs) {
+		state = "skipped";
+		snprintf(label, sizeof label, "skipped");
+	} else {
+		state = "nodata";
+		snprintf(label, sizeof label, "no data");
+	}
+	fprintf(f, "%s\t%d\t%s\t%d\t%s\t", k->name, row, al, col, fig);
+	if (pairs) {
+		double l = log2(exp(logsum / pairs));
+
+		fprintf(f, "%.4f\t%.4f", exp(logsum / pairs), l < -1 ? -1 : l > 1 ? 1 : l);
+	} else {
+		fputs("-\t-", f);
+	}
+	fprintf(f, "\t%s\t%s\t%d\n", state, label, pairs);
+	return pairs && !ref_col;
+}
+
+int
+mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
+		    int nsel, const char *outdir)
+{
+	char *tsv = esprintf("%s/allocators.tsv", outdir);
+	char *base = esprintf("%s/allocators", outdir);
+	struct strbuf cases = {0}, allocs = {0}, note = {0};
+	const char **al_names; /* the columns */
+	int nal, cells = 0, i, a, rc = -1, have_glibc;
+	FILE *f;
+
+	nal = allocator_columns(R, sel, nsel, &al_names, &have_glibc);
+	for (a = 0; a < nal; a++)
+		mr_ch_word(&allocs, al_names[a]);
+	if (!(f = mr_ch_create(tsv)))
+		goto out;
+	fprintf(f, "# memrepro report: each case's key figure per allocator, relative to glibc\n");
+	fprintf(f, "case\trow\tallocator\tcol\tfigure\tratio\tlog2\tstate\tlabel\tpairs\n");
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R->k[sel[i]];
+		struct mr_ref ref;
+		char *fig;
+		int row = nsel - i; /* the first case on top */
+
+		mr_chart_key_ref(k, &ref);
+		fig = mr_rd_ref_name(&ref);
+		{
+			char *w = esprintf("%s=%s", k->name, fig);
+
+			mr_ch_word(&cases, w);
+			free(w);
+		}
+		for (a = 0; a < nal; a++)
+			cells += allocator_cell(f, k, &ref, fig, row, al_names[a], a + 1);
+		free(fig);
+	}
+	if (mr_ch_close(f, tsv) < 0)
+		goto out;
+	if (!nsel || nal < 2 || !have_glibc)
+		sb_add(&note, "no data: the results have no configs that differ only in their allocator");
+	else if (!cells)
+		sb_add(&note, "no data: no allocator config ran alongside its glibc config");
+	sb_add(&cases, "");
+	sb_add(&allocs, "");
+	sb_add(&note, "");
+	{
+		const char *args[] = { "memrepro: each case's key figure under each allocator, relative to glibc",
+				       cases.s, allocs.s, note.s, NULL };
+
+		rc = mr_plot_draw(p, "allocators", tsv, base, args);
+	}
+out:
+	free(al_names);
+	sb_free(&cases);
+	sb_free(&allocs);
+	sb_free(&note);
+	free(tsv);
+	free(base);
+	return rc;
+}
