@@ -1,0 +1,69 @@
+/* figures: the figures a case's report printed, and how the case is
+ * shown, from expected/<case>.figures (docs/formats.md, "The report's
+ * figures").  Read by the report's charts and tables, never by a verdict:
+ * the claims quote the same figures in their citations.
+ */
+#ifndef MR_FIGURES_H
+#define MR_FIGURES_H
+
+#include "check/config.h"
+
+/* One figure the report printed. */
+struct mr_fig {
+	int src;           /* index into the file's sources */
+	char *at;          /* the checkpoint it was printed at; NULL: a figure
+	                      of the whole run ("-") */
+	double x;          /* at's x under the file's "x" directive, else NAN */
+	struct mr_config cfg; /* the report's config (n == 0: "-") */
+	int ckpt;          /* 1: metric is a checkpoint metric, 0: a run metric */
+	int metric;        /* index into mr_ckpt_metrics or mr_run_metrics */
+	double value;      /* as printed */
+	char *unit;        /* as printed: B KiB MiB GiB kB KB MB GB ms s, or
+	                      "-" for a count */
+	double scale;      /* value * scale is in the metric's own unit (KiB
+	                      for *_kb, ms for *_ms, 1 for a count) */
+	char *note;        /* the report's own label of it, or NULL */
+	int line;          /* where it is written */
+};
+
+struct mr_figs {
+	char *path;        /* the file read (NULL: none) */
+	int nsrc;
+	char **src;        /* the seed files cited, in order */
+	char **src_label;  /* how each names the report's side ("Node.js
+	                      v10.7.0, testcase 1") */
+	int has_key;       /* a key figure is declared */
+	int key_ckpt, key_metric; /* as in struct mr_fig */
+	char *key_checkpoint; /* NULL: a run metric, or the last checkpoint
+	                         is meant when key_ckpt (written "METRIC@") */
+	int key_lower;     /* 1: lower is better, 0: higher */
+	char *xprefix;     /* "x PREFIX UNIT": checkpoints PREFIX<number> sit
+	                      at x = number; NULL: no such axis */
+	char *xunit;
+	char *panels;      /* the axis of the small multiples; "allocator"
+	                      when not declared */
+	int growth;        /* "compare growth": series minus their first
+	                      point; 0: totals */
+	char **note;       /* "note" texts, in order */
+	int nnote;
+	struct mr_fig *f;  /* the figures, in order of writing */
+	int n;
+};
+
+/* Read expected_dir/<kase>.figures into *fs.  Returns 0; 1 when there is
+ * no such file (*fs holds the defaults: no key, panels "allocator"); -1
+ * on bad input, printed as path:line:column (*fs is empty then).  Free
+ * with mr_figs_free in every case. */
+int mr_figs_load(const char *expected_dir, const char *kase, struct mr_figs *fs);
+
+/* Parse the len bytes of buf as the figures file path (a fuzz target's
+ * entry): as mr_figs_load, without the 1. */
+int mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs);
+
+void mr_figs_free(struct mr_figs *fs);
+
+/* The x of checkpoint name under fs's "x" directive, or NAN when fs has
+ * none or name is not PREFIX<number>. */
+double mr_figs_x(const struct mr_figs *fs, const char *checkpoint);
+
+#endif
