@@ -1,4 +1,13 @@
-/* chdiff: a case's observed medians against its baseline (charts.h). */
+/* chdiff: a case's observed medians against its baseline (charts.h).
+ *
+ * A case may have a thousand baseline rows (retained-buffers: 16 configs
+ * of 82 rows): one chart line per row cannot be read.  The chart draws
+ * one line per config, at its worst row (the largest deviation in
+ * tolerances), with the spread of all its rows' deviations as a thin
+ * range; under it, on lines of their own, the config's rows beyond half
+ * their tolerance, at most what the chart's height holds in all (the
+ * largest deviations first).  The TSV keeps every row, with the line it
+ * is drawn on and why. */
 #include "out/charts.h"
 
 #include <errno.h>
@@ -6,19 +15,174 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "out/chutil.h"
 
 /* The diff chart shows deviations up to this many tolerances; a point
  * beyond is drawn at the edge, its label giving the real figure. */
 #define DIFF_CLAMP 10.0
+/* A row further than this from its baseline median, in tolerances, is
+ * named on a line of its own. */
+#define DIFF_NAME 0.5
+/* The named lines a chart holds besides its configs' lines: this many,
+ * or as many as it has configs (diff.gp's height grows with the lines). */
+#define DIFF_NAMED_MIN 12
+/* The widest label text, in characters, on either side of the plot. */
+#define DIFF_LABEL_MAX 78
 
-/* --- diff ---------------------------------------------------------------- */
+enum kind { K_NONE, K_WORST, K_NAMED, K_MORE };
+static const char *const kind_word[] = { "-", "worst", "named", "more" };
+
+/* One baseline row of the chart. */
+struct drow {
+	const struct mr_vd *v;
+	int ci;          /* its config, into k->cfg */
+	double dev;      /* (observed - blessed) / tolerance, not clamped */
+	double lo, hi;   /* the same for the repeats' smallest and largest */
+	enum kind kind;
+	int line;        /* the chart line it is drawn on, 1 = top */
+};
+
+/* One config of the chart. */
+struct dcfg {
+	int worst;       /* into rows, -1: the config has no row */
+	double smin, smax; /* its rows' smallest and largest dev */
+	int line;
+};
 
 static double
 clamp(double x)
 {
 	return x < -DIFF_CLAMP ? -DIFF_CLAMP : x > DIFF_CLAMP ? DIFF_CLAMP : x;
+}
+
+/* Named rows first by deviation, largest first; ties in row order. */
+static int
+by_dev(const void *a, const void *b)
+{
+	const struct drow *const *x = a, *const *y = b;
+	double dx = fabs((*x)->dev), dy = fabs((*y)->dev);
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* "52.1 vs 50.3 ± 3.0 MiB": the observed and blessed medians and the
+ * tolerance of v, in one unit chosen by the medians' size. */
+static void
+figures(struct strbuf *b, const struct mr_vd *v)
+{
+	size_t n = strlen(v->metric);
+	double big = fmax(fabs(v->obs), fabs(v->exp)), div = 1, t;
+	const char *unit = "";
+	int dec = 0;
+
+	if (n > 3 && !strcmp(v->metric + n - 3, "_kb")) {
+		if (big >= 1024.0 * 1024)
+			div = 1024.0 * 1024, unit = " GiB", dec = 2;
+		else if (big >= 1024)
+			div = 1024, unit = " MiB", dec = 1;
+		else
+			unit = " KiB";
+	} else if (n > 3 && !strcmp(v->metric + n - 3, "_ms")) {
+		if (big >= 1000)
+			div = 1000, unit = " s", dec = 2;
+		else
+			unit = " ms";
+	} else {
+		char o[48], e[48], tl[48];
+
+		sb_printf(b, "%s vs %s ± %s", mr_fmt_num(o, v->obs),
+			  mr_fmt_num(e, v->exp), mr_fmt_num(tl, v->tol));
+		return;
+	}
+	t = v->tol / div;
+	/* a tolerance the medians' precision would round to 0 */
+	if (t > 0 && t < 0.5 * pow(10, -dec))
+		sb_printf(b, "%.*f vs %.*f ± %.2g%s", dec, v->obs / div, dec,
+			  v->exp / div, t, unit);
+	else
+		sb_printf(b, "%.*f vs %.*f ± %.*f%s", dec, v->obs / div, dec,
+			  v->exp / div, dec, t, unit);
+}
+
+/* The label of a drawn row: its figures and deviation, after its name
+ * on a config's line (where the name is not on the left). */
+static void
+row_label(struct strbuf *b, const struct drow *r)
+{
+	const struct mr_vd *v = r->v;
+
+	sb_add(b, "");
+	if (r->kind == K_WORST)
+		sb_printf(b, "%s  ", v->what);
+	figures(b, v);
+	sb_printf(b, fabs(r->dev) < 9.995 ? "  (%+.2f tol" : "  (%+.0f tol", r->dev);
+	if (v->exp)
+		sb_printf(b, ", %+.1f %%", 100 * (v->obs - v->exp) / fabs(v->exp));
+	sb_add(b, ")");
+	if (v->word == MR_VD_REGRESSED)
+		sb_add(b, " regressed");
+	else if (v->word == MR_VD_IMPROVED)
+		sb_add(b, " improved");
+}
+
+/* s cut to the chart's widest label, counted in characters (UTF-8). */
+static void
+cut(struct strbuf *b)
+{
+	size_t i, nc = 0;
+
+	for (i = 0; i < b->len; i++)
+		if ((b->s[i] & 0xc0) != 0x80 && ++nc > DIFF_LABEL_MAX - 1) {
+			b->len = i;
+			b->s[i] = '\0';
+			sb_add(b, "…");
+			return;
+		}
+}
+
+/* The width of s in em of DejaVu Sans (gnuplot's "sans"), estimated by
+ * kind of character as tools/chartcheck.py does: at most the first
+ * DIFF_LABEL_MAX characters (diff.gp cuts a longer left label). */
+static double
+em_width(const char *s)
+{
+	double w = 0;
+	int nc = 0;
+
+	for (; *s && nc < DIFF_LABEL_MAX; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		nc++;
+		if (c >= '0' && c <= '9')
+			w += 0.636;
+		else if (strchr("iljI.,:;'`|!", c))
+			w += 0.30;
+		else if (strchr("frt()[]{}-/\\ \"", c))
+			w += 0.39;
+		else if (strchr("mwMW%@", c))
+			w += 0.93;
+		else if (strchr("=+<>~#&", c) || c >= 0x80)
+			w += 0.84;
+		else if (c >= 'A' && c <= 'Z')
+			w += 0.70;
+		else
+			w += 0.60;
+	}
+	return w;
+}
+
+/* What one row says in a TSV field: tabs and newlines become blanks. */
+static void
+field(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
 }
 
 int
@@ -28,91 +192,171 @@ mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 	const struct mr_rd_case *k = &R->k[ki];
 	char *tsv = esprintf("%s/%s.diff.tsv", outdir, k->name);
 	char *base = esprintf("%s/%s.diff", outdir, k->name);
-	struct strbuf rows = {0}, labels = {0}, title = {0}, note = {0};
-	const char **what = NULL;
-	int nwhat = 0, npts = 0, nreg = 0, nimp = 0, i, j, rc = -1;
+	struct strbuf title = {0}, note = {0}, foot = {0}, lab = {0};
+	struct drow *row = NULL, **cand = NULL;
+	struct dcfg *cfg = ecalloc(k->ncfg + 1, sizeof *cfg);
+	int nrow = 0, ncand = 0, nnamed, nmore = 0, nbeyond, nlines = 0, ncfgrows = 0;
+	int nreg = 0, nimp = 0, nocfg = 0, i, j, rc = -1;
+	double wleft = 0, wright = 0; /* the widest labels, in points */
 	double xmin = -2, xmax = 2;
 	FILE *f;
+
+	for (j = 0; j < k->ncfg; j++)
+		cfg[j].worst = -1;
+	for (i = 0; i < vk->n; i++) {
+		const struct mr_vd *v = &vk->v[i];
+		double tol = v->tol > 0 ? v->tol : 1e-9;
+		struct drow *r;
+		int ci;
+
+		if (v->kind != MR_VD_ROW || v->word == MR_VD_NOTMEASURED ||
+		    (ci = mr_rd_cfg(k, v->config)) < 0)
+			continue;
+		row = erealloc(row, sizeof *row * (nrow + 1));
+		r = &row[nrow];
+		memset(r, 0, sizeof *r);
+		r->v = v;
+		r->ci = ci;
+		r->dev = (v->obs - v->exp) / tol;
+		r->lo = (v->omin - v->exp) / tol;
+		r->hi = (v->omax - v->exp) / tol;
+		if (cfg[ci].worst < 0) {
+			cfg[ci].worst = nrow;
+			cfg[ci].smin = cfg[ci].smax = r->dev;
+		} else if (fabs(r->dev) > fabs(row[cfg[ci].worst].dev)) {
+			cfg[ci].worst = nrow;
+		}
+		cfg[ci].smin = fmin(cfg[ci].smin, r->dev);
+		cfg[ci].smax = fmax(cfg[ci].smax, r->dev);
+		nreg += v->word == MR_VD_REGRESSED;
+		nimp += v->word == MR_VD_IMPROVED;
+		nrow++;
+	}
+	for (j = 0; j < k->ncfg; j++) {
+		if (cfg[j].worst < 0) {
+			nocfg++;
+			continue;
+		}
+		row[cfg[j].worst].kind = K_WORST;
+		ncfgrows++;
+	}
+	/* The rows beyond half their tolerance, largest first: as many
+	 * named as the chart holds, the others counted. */
+	cand = ecalloc(nrow + 1, sizeof *cand);
+	for (i = 0; i < nrow; i++)
+		if (row[i].kind != K_WORST && fabs(row[i].dev) > DIFF_NAME)
+			cand[ncand++] = &row[i];
+	qsort(cand, ncand, sizeof *cand, by_dev);
+	nnamed = ncand < DIFF_NAMED_MIN ? ncand : DIFF_NAMED_MIN;
+	if (nnamed < ncfgrows && ncand > nnamed)
+		nnamed = ncand < ncfgrows ? ncand : ncfgrows;
+	for (i = 0; i < ncand; i++)
+		cand[i]->kind = i < nnamed ? K_NAMED : K_MORE;
+	nmore = ncand - nnamed;
+	nbeyond = ncand;
+	for (j = 0; j < k->ncfg; j++)
+		if (cfg[j].worst >= 0 && fabs(row[cfg[j].worst].dev) > DIFF_NAME)
+			nbeyond++;
+	/* Lines: each config, then its named rows, largest first. */
+	for (j = 0; j < k->ncfg; j++) {
+		if (cfg[j].worst < 0)
+			continue;
+		cfg[j].line = row[cfg[j].worst].line = ++nlines;
+		for (i = 0; i < ncand; i++)
+			if (cand[i]->kind == K_NAMED && cand[i]->ci == j)
+				cand[i]->line = ++nlines;
+		for (i = 0; i < nrow; i++)
+			if (row[i].ci == j && !row[i].line)
+				row[i].line = cfg[j].line;
+	}
 
 	if (!(f = mr_ch_create(tsv)))
 		goto out;
 	fprintf(f, "# memrepro report: observed medians vs the baseline, in tolerances\n");
-	fprintf(f, "what\trow\tcfg\tconfig\tdev\tlo\thi\tverdict\tnote\tobserved\texpected\ttolerance\n");
-	for (i = 0; i < vk->n; i++) {
-		const struct mr_vd *v = &vk->v[i];
-		double tol, dev, lo, hi, y;
-		char obs[48], exp[48];
-		int ci, r;
+	fprintf(f, "what\trow\tcfg\tconfig\tdev\tlo\thi\tverdict\tnote\tobserved"
+		"\texpected\ttolerance\tkind\tspread_lo\tspread_hi\n");
+	for (i = 0; i < nrow; i++) {
+		const struct drow *r = &row[i];
+		const struct mr_vd *v = r->v;
+		int drawn = r->kind == K_WORST || r->kind == K_NAMED;
 
-		if (v->kind != MR_VD_ROW || v->word == MR_VD_NOTMEASURED)
-			continue;
-		for (r = 0; r < nwhat; r++)
-			if (!strcmp(what[r], v->what))
-				break;
-		if (r == nwhat) {
-			what = erealloc(what, sizeof *what * (nwhat + 1));
-			what[nwhat++] = v->what;
-		}
-		ci = mr_rd_cfg(k, v->config);
-		tol = v->tol > 0 ? v->tol : 1e-9;
-		dev = (v->obs - v->exp) / tol;
-		lo = (v->omin - v->exp) / tol;
-		hi = (v->omax - v->exp) / tol;
-		/* configs side by side within the metric's row */
-		y = r + 1 + (k->ncfg > 1 ? (ci - (k->ncfg - 1) / 2.0) * 0.7 / k->ncfg : 0);
-		mr_ch_figure(obs, sizeof obs, v->metric, v->obs);
-		mr_ch_figure(exp, sizeof exp, v->metric, v->exp);
-		fprintf(f, "%s\t%g\t%d\t%s\t%g\t%g\t%g\t%s\t", v->what, y, ci + 1,
-			v->label, clamp(dev), clamp(lo), clamp(hi),
+		fprintf(f, "%s\t%d\t%d\t", v->what, r->line, r->ci + 1);
+		field(f, v->label);
+		fprintf(f, "\t%g\t%g\t%g\t%s\t", clamp(r->dev), clamp(r->lo),
+			clamp(r->hi),
 			v->word == MR_VD_REGRESSED ? "regressed" :
 			v->word == MR_VD_IMPROVED ? "improved" : "held");
-		if ((v->word == MR_VD_REGRESSED || v->word == MR_VD_IMPROVED) && v->exp)
-			fprintf(f, "%s %s vs %s (%+.0f %%)", v->label, obs, exp,
-				100 * (v->obs - v->exp) / fabs(v->exp));
-		else if (v->word == MR_VD_REGRESSED || v->word == MR_VD_IMPROVED)
-			fprintf(f, "%s %s vs %s", v->label, obs, exp);
-		else
+		if (drawn) {
+			row_label(&lab, r);
+			cut(&lab);
+			field(f, lab.s);
+			wright = fmax(wright, 9 * em_width(lab.s));
+			lab.len = 0;
+			lab.s[0] = '\0';
+			xmin = fmin(xmin, clamp(fmin(r->lo, r->dev)));
+			xmax = fmax(xmax, clamp(fmax(r->hi, r->dev)));
+		} else {
 			fputc('-', f);
-		fprintf(f, "\t%g\t%g\t%g\n", v->obs, v->exp, v->tol);
-		nreg += v->word == MR_VD_REGRESSED;
-		nimp += v->word == MR_VD_IMPROVED;
-		if (clamp(lo) < xmin)
-			xmin = clamp(lo);
-		if (clamp(hi) > xmax)
-			xmax = clamp(hi);
-		npts++;
+		}
+		fprintf(f, "\t%g\t%g\t%g\t%s\t", v->obs, v->exp, v->tol,
+			kind_word[r->kind]);
+		if (r->kind == K_WORST)
+			fprintf(f, "%g\t%g\n", clamp(cfg[r->ci].smin),
+				clamp(cfg[r->ci].smax));
+		else
+			fputs("-\t-\n", f);
+		/* the left labels: a config's (10 pt), a named row's metric (9) */
+		if (r->kind == K_WORST)
+			wleft = fmax(wleft, 10 * em_width(v->label));
+		else if (r->kind == K_NAMED)
+			wleft = fmax(wleft, 9 * em_width(v->what));
 	}
+	for (j = 0; j < k->ncfg; j++)
+		if (cfg[j].worst >= 0) {
+			xmin = fmin(xmin, clamp(cfg[j].smin));
+			xmax = fmax(xmax, clamp(cfg[j].smax));
+		}
 	if (mr_ch_close(f, tsv) < 0)
 		goto out;
-	for (i = 0; i < nwhat; i++)
-		mr_ch_word(&rows, what[i]);
-	for (j = 0; j < k->ncfg; j++)
-		mr_ch_word(&labels, k->cfg[j].label);
-	sb_printf(&title, "%s: observed medians vs the baseline", k->name);
+
+	sb_printf(&title, "%s: observed medians vs the baseline, the worst row of each config",
+		  k->name);
 	if (!vk->has_bl)
 		sb_printf(&note, "no baseline for platform %s (memrepro bless writes one)",
 			  R->platform);
-	else if (!npts)
+	else if (!nrow)
 		sb_add(&note, "no baseline row was measured in these results");
+	else {
+		sb_printf(&note, "%d config%s, %d rows: %d regressed, %d improved, %d held;"
+			  " %d beyond half their tolerance", ncfgrows,
+			  ncfgrows == 1 ? "" : "s", nrow, nreg, nimp,
+			  nrow - nreg - nimp, nbeyond);
+		if (nocfg)
+			sb_printf(&note, "; %d config%s without baseline rows", nocfg,
+				  nocfg == 1 ? "" : "s");
+	}
+	if (nmore)
+		sb_printf(&foot, "+%d more row%s beyond half their tolerance in %s.diff.tsv",
+			  nmore, nmore == 1 ? "" : "s", k->name);
 	else
-		sb_printf(&note, "%d rows: %d regressed, %d improved, %d held", npts,
-			  nreg, nimp, npts - nreg - nimp);
-	sb_add(&rows, "");
+		sb_add(&foot, "");
 	{
-		char range[64];
-		const char *args[] = { title.s, rows.s, labels.s, note.s, range, NULL };
+		char layout[128];
+		const char *args[] = { title.s, note.s, layout, foot.s, NULL };
 
-		snprintf(range, sizeof range, "%g %g", floor(xmin) - 0.5, ceil(xmax) + 0.5);
+		snprintf(layout, sizeof layout, "%d %.0f %.0f %g %g", nlines, wleft,
+			 wright, floor(xmin) - 0.5, ceil(xmax) + 0.5);
 		rc = mr_plot_draw(p, "diff", tsv, base, args);
 	}
 out:
-	free(what);
-	sb_free(&rows);
-	sb_free(&labels);
+	free(row);
+	free(cand);
+	free(cfg);
 	sb_free(&title);
 	sb_free(&note);
+	sb_free(&foot);
+	sb_free(&lab);
 	free(tsv);
 	free(base);
 	return rc;
 }
-
