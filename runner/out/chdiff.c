@@ -119,8 +119,14 @@ row_label(struct strbuf *b, const struct drow *r)
 	if (r->kind == K_WORST)
 		sb_printf(b, "%s  ", v->what);
 	figures(b, v);
-	sb_printf(b, fabs(r->dev) < 9.995 ? "  (%+.2f tol" : "  (%+.0f tol", r->dev);
-	if (v->exp)
+	/* no "-0.00": a figure that rounds to zero is 0 */
+	if (fabs(r->dev) < 0.005)
+		sb_add(b, "  (0.00 tol");
+	else
+		sb_printf(b, fabs(r->dev) < 9.995 ? "  (%+.2f tol" : "  (%+.0f tol", r->dev);
+	if (v->exp && fabs(v->obs - v->exp) < 0.0005 * fabs(v->exp))
+		sb_add(b, ", 0.0 %");
+	else if (v->exp)
 		sb_printf(b, ", %+.1f %%", 100 * (v->obs - v->exp) / fabs(v->exp));
 	sb_add(b, ")");
 	if (v->word == MR_VD_REGRESSED)
