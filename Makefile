@@ -160,6 +160,7 @@ RUNNER_SRC := \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \
+	runner/out/corpus.c \
 	runner/out/compare.c \
 	runner/out/trend.c
 
