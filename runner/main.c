@@ -143,8 +143,15 @@ default_cases_dir(const char *exe_dir)
 static char *
 default_expected_dir(const char *exe_dir)
 {
+	char *p;
+
 	if (is_dir("expected"))
 		return estrdup("expected");
+	/* build/memrepro of a source tree run from elsewhere: the tree's */
+	p = esprintf("%s/../expected", exe_dir);
+	if (is_dir(p))
+		return p;
+	free(p);
 	return esprintf("%s/../share/memrepro/expected", exe_dir);
 }
 
