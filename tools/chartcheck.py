@@ -211,20 +211,6 @@ def overlap(a, b):
 def check(path, scale, verbose):
     width, height, ls = labels(path, scale)
     problems = []
-    # Overlaps: a sweep over the labels by their left edge.
-    order = sorted(ls, key=lambda l: l.box[0])
-    for i, a in enumerate(order):
-        for b in order[i + 1:]:
-            if b.box[0] >= a.box[2] - SLACK:
-                break
-            if overlap(a, b):
-                problems.append("labels overlap: \"%s\" at (%.0f, %.0f) and \"%s\" at (%.0f, %.0f)"
-                                % (a.text, a.box[0], a.box[3], b.text, b.box[0], b.box[3]))
-    for l in ls:
-        if (l.box[0] < -OUTSIDE or l.box[1] < -OUTSIDE or
-                l.box[2] > width + OUTSIDE or l.box[3] > height + OUTSIDE):
-            problems.append("label outside the %.0fx%.0f chart: \"%s\" spans x %.0f..%.0f, y %.0f..%.0f"
-                            % (width, height, l.text, l.box[0], l.box[2], l.box[1], l.box[3]))
     # Columns of labels stacked one under the other.
     cols = {}
     for l in ls:
@@ -235,6 +221,20 @@ def check(path, scale, verbose):
         if len(col) > 1 and need > height:
             problems.append("%d labels in the column at x=%.0f (%s) need %.0f px, the chart is %.0f px high"
                             % (len(col), x, anchor, need, height))
+    for l in ls:
+        if (l.box[0] < -OUTSIDE or l.box[1] < -OUTSIDE or
+                l.box[2] > width + OUTSIDE or l.box[3] > height + OUTSIDE):
+            problems.append("label outside the %.0fx%.0f chart: \"%s\" spans x %.0f..%.0f, y %.0f..%.0f"
+                            % (width, height, l.text, l.box[0], l.box[2], l.box[1], l.box[3]))
+    # Overlaps: a sweep over the labels by their left edge.
+    order = sorted(ls, key=lambda l: l.box[0])
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            if b.box[0] >= a.box[2] - SLACK:
+                break
+            if overlap(a, b):
+                problems.append("labels overlap: \"%s\" at (%.0f, %.0f) and \"%s\" at (%.0f, %.0f)"
+                                % (a.text, a.box[0], a.box[3], b.text, b.box[0], b.box[3]))
     if verbose:
         print("%s: %d labels, %.0fx%.0f, text scale %.3g" % (path, len(ls), width, height, scale))
     for p in problems[:MAX_SHOWN]:

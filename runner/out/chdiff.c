@@ -26,7 +26,7 @@
  * named on a line of its own. */
 #define DIFF_NAME 0.5
 /* The named lines a chart holds besides its configs' lines: this many,
- * or as many as it has configs (diff.gp's height grows with the lines). */
+ * or one for every two configs (diff.gp's height grows with the lines). */
 #define DIFF_NAMED_MIN 12
 /* The widest label text, in characters, on either side of the plot. */
 #define DIFF_LABEL_MAX 78
@@ -254,8 +254,8 @@ mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 			cand[ncand++] = &row[i];
 	qsort(cand, ncand, sizeof *cand, by_dev);
 	nnamed = ncand < DIFF_NAMED_MIN ? ncand : DIFF_NAMED_MIN;
-	if (nnamed < ncfgrows && ncand > nnamed)
-		nnamed = ncand < ncfgrows ? ncand : ncfgrows;
+	if (nnamed < ncfgrows / 2 && ncand > nnamed)
+		nnamed = ncand < ncfgrows / 2 ? ncand : ncfgrows / 2;
 	for (i = 0; i < ncand; i++)
 		cand[i]->kind = i < nnamed ? K_NAMED : K_MORE;
 	nmore = ncand - nnamed;
