@@ -27,7 +27,8 @@
 #           chart has no line for ("+N more ... in CASE.diff.tsv"), or ""
 #
 # Size: 1200 px wide; the height grows with the lines, 22 px each on top
-# of 200 px of title, axis and key (320 px at least): the producer caps the
+# of 228 px of title, axis, key and FOOT (206 without a FOOT; 320 px at
+# least, 240 for a chart that says there is no data): the producer caps the
 # named lines so that a case of 16 configs and 1,300 rows stays one screen.
 # The tolerance band is [-1, 1]; dashed lines at +-0.5 mark where a row
 # is named.  A point right of the band regressed (ringed red), left of it
@@ -52,9 +53,11 @@ xhi = real(word(layout, 5))
 
 pitch = 22
 top = 88
-bottom = 140
+# without a FOOT, the axis label and the key move down into its room
+fb = strlen(foot) > 0 ? 0 : 22
+bottom = 140 - fb
 H = top + bottom + pitch * (nl > 0 ? nl : 1)
-H = H < 320 ? 320 : H
+H = nl == 0 ? 240 : H < 320 ? 320 : H
 W = 1200
 
 # The SVG's text at the PNG's size: pngcairo draws a point at 96 dpi
@@ -122,7 +125,7 @@ set mxtics 2
 set border 1
 unset xlabel
 set label 3 "deviation from the baseline, in tolerances:  (observed median - baseline median) / tolerance" \
-	at screen (lpx + (W - rpx - lpx) / 2) / W, screen 88.0 / H center font F11 noenhanced
+	at screen (lpx + (W - rpx - lpx) / 2) / W, screen (88.0 - fb) / H center font F11 noenhanced
 set object 1 rect from -1, graph 0 to 1, graph 1 fc rgb "#dff0d8" fs solid 1.0 noborder behind
 set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb "#888888" dt 2 back
 set arrow from -0.5, graph 0 to -0.5, graph 1 nohead lc rgb "#b5cfae" dt 3 back
@@ -135,12 +138,12 @@ unset key
 # The key: two rows of three under the axis label, drawn by hand
 # (gnuplot's own key cannot be made to keep to two rows).
 kx(c) = (230.0 + 300 * c) / W
-ky(r) = (66.0 - 22 * r) / H
-set object 2 rect from screen kx(0) - 22.0 / W, screen ky(0) - 5.0 / H \
-	to screen kx(0) - 4.0 / W, screen ky(0) + 5.0 / H fc rgb "#dff0d8" fs solid 1.0 border lc rgb "#b5cfae"
-set label 10 "within the tolerance (-1 to 1)" at screen kx(0), screen ky(0) left font F10 noenhanced
-set arrow 10 from screen kx(1) - 24.0 / W, screen ky(0) to screen kx(1) - 4.0 / W, screen ky(0) nohead lw 1.5 lc rgb "#555555"
-set label 11 "a config's rows: range, one dot each" at screen kx(1), screen ky(0) left font F10 noenhanced
+ky(r) = (66.0 - fb - 22 * r) / H
+set label 10 "within the tolerance (-1 to 1)" at screen kx(0), screen ky(0) left font F10 noenhanced \
+	point pt 5 ps 1.8 lc rgb "#cfe6c7" offset 1.5, 0
+set arrow 10 from screen kx(1) - 9.0 / W, screen ky(0) to screen kx(1) + 9.0 / W, screen ky(0) nohead lw 1.5 lc rgb "#555555"
+set label 11 "a config's rows: range, one dot each" at screen kx(1), screen ky(0) left font F10 noenhanced \
+	point pt 7 ps 0.3 lc rgb "#555555" offset 1.5, 0
 set label 12 "its worst row (bars: repeats)" at screen kx(2), screen ky(0) left font F10 noenhanced \
 	point pt 7 ps 1.3 lc rgb "#555555" offset 1.5, 0
 set label 13 "a row beyond half its tolerance" at screen kx(0), screen ky(1) left font F10 noenhanced \

@@ -325,8 +325,8 @@ mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 	if (mr_ch_close(f, tsv) < 0)
 		goto out;
 
-	sb_printf(&title, "%s: observed medians vs the baseline, the worst row of each config",
-		  k->name);
+	sb_printf(&title, "%s: observed medians vs the baseline%s", k->name,
+		  nrow ? ", the worst row of each config" : "");
 	if (!vk->has_bl)
 		sb_printf(&note, "no baseline for platform %s (memrepro bless writes one)",
 			  R->platform);
