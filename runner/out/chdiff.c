@@ -191,6 +191,166 @@ field(FILE *f, const char *s)
 		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
 }
 
+/* The chart of one case: its rows, configs and lines. */
+struct dchart {
+	const struct mr_rd_case *k;
+	struct drow *row;
+	int nrow;
+	struct dcfg *cfg;  /* parallel to k->cfg */
+	int ncfgrows;      /* configs with rows */
+	int nocfg;         /* configs without */
+	int nnamed, nmore, nbeyond, nlines, nreg, nimp;
+	double wleft, wright; /* the widest labels, in points */
+	double xmin, xmax;    /* the deviation axis */
+};
+
+/* The baseline rows of vk measured here, each config's worst row and
+ * the spread of its rows. */
+static void
+collect(struct dchart *c, const struct mr_vd_case *vk)
+{
+	const struct mr_rd_case *k = c->k;
+	int i, j;
+
+	for (j = 0; j < k->ncfg; j++)
+		c->cfg[j].worst = -1;
+	for (i = 0; i < vk->n; i++) {
+		const struct mr_vd *v = &vk->v[i];
+		double tol = v->tol > 0 ? v->tol : 1e-9;
+		struct dcfg *g;
+		struct drow *r;
+		int ci;
+
+		if (v->kind != MR_VD_ROW || v->word == MR_VD_NOTMEASURED ||
+		    (ci = mr_rd_cfg(k, v->config)) < 0)
+			continue;
+		c->row = erealloc(c->row, sizeof *c->row * (c->nrow + 1));
+		r = &c->row[c->nrow];
+		memset(r, 0, sizeof *r);
+		r->v = v;
+		r->ci = ci;
+		r->dev = (v->obs - v->exp) / tol;
+		r->lo = (v->omin - v->exp) / tol;
+		r->hi = (v->omax - v->exp) / tol;
+		g = &c->cfg[ci];
+		if (g->worst < 0) {
+			g->worst = c->nrow;
+			g->smin = g->smax = r->dev;
+		} else if (fabs(r->dev) > fabs(c->row[g->worst].dev)) {
+			g->worst = c->nrow;
+		}
+		g->smin = fmin(g->smin, r->dev);
+		g->smax = fmax(g->smax, r->dev);
+		c->nreg += v->word == MR_VD_REGRESSED;
+		c->nimp += v->word == MR_VD_IMPROVED;
+		c->nrow++;
+	}
+	for (j = 0; j < k->ncfg; j++) {
+		if (c->cfg[j].worst < 0) {
+			c->nocfg++;
+			continue;
+		}
+		c->row[c->cfg[j].worst].kind = K_WORST;
+		c->ncfgrows++;
+		c->xmin = fmin(c->xmin, clamp(c->cfg[j].smin));
+		c->xmax = fmax(c->xmax, clamp(c->cfg[j].smax));
+	}
+}
+
+/* Name the rows beyond half their tolerance, largest first, as many as
+ * the chart holds (the others are counted), and give every row its
+ * line: each config's, then its named rows'. */
+static void
+assign_lines(struct dchart *c)
+{
+	struct drow **cand = ecalloc(c->nrow + 1, sizeof *cand);
+	int ncand = 0, cap, i, j;
+
+	for (i = 0; i < c->nrow; i++)
+		if (c->row[i].kind != K_WORST && fabs(c->row[i].dev) > DIFF_NAME)
+			cand[ncand++] = &c->row[i];
+	qsort(cand, ncand, sizeof *cand, by_dev);
+	cap = c->ncfgrows / 2 > DIFF_NAMED_MIN ? c->ncfgrows / 2 : DIFF_NAMED_MIN;
+	c->nnamed = ncand < cap ? ncand : cap;
+	for (i = 0; i < ncand; i++)
+		cand[i]->kind = i < c->nnamed ? K_NAMED : K_MORE;
+	c->nmore = ncand - c->nnamed;
+	c->nbeyond = ncand;
+	for (j = 0; j < c->k->ncfg; j++) {
+		struct dcfg *g = &c->cfg[j];
+
+		if (g->worst < 0)
+			continue;
+		c->nbeyond += fabs(c->row[g->worst].dev) > DIFF_NAME;
+		g->line = c->row[g->worst].line = ++c->nlines;
+		for (i = 0; i < ncand; i++)
+			if (cand[i]->kind == K_NAMED && cand[i]->ci == j)
+				cand[i]->line = ++c->nlines;
+		for (i = 0; i < c->nrow; i++)
+			if (c->row[i].ci == j && !c->row[i].line)
+				c->row[i].line = g->line;
+	}
+	free(cand);
+}
+
+/* One row of <case>.diff.tsv; a drawn row's label widens the margins
+ * and its repeats the axis. */
+static void
+write_row(FILE *f, struct dchart *c, const struct drow *r, struct strbuf *lab)
+{
+	const struct mr_vd *v = r->v;
+	int drawn = r->kind == K_WORST || r->kind == K_NAMED;
+
+	fprintf(f, "%s\t%d\t%d\t", v->what, r->line, r->ci + 1);
+	field(f, v->label);
+	fprintf(f, "\t%g\t%g\t%g\t%s\t", clamp(r->dev), clamp(r->lo),
+		clamp(r->hi),
+		v->word == MR_VD_REGRESSED ? "regressed" :
+		v->word == MR_VD_IMPROVED ? "improved" : "held");
+	if (drawn) {
+		row_label(lab, r);
+		cut(lab);
+		field(f, lab->s);
+		c->wright = fmax(c->wright, 9 * em_width(lab->s));
+		lab->len = 0;
+		lab->s[0] = '\0';
+		c->xmin = fmin(c->xmin, clamp(fmin(r->lo, r->dev)));
+		c->xmax = fmax(c->xmax, clamp(fmax(r->hi, r->dev)));
+	} else {
+		fputc('-', f);
+	}
+	fprintf(f, "\t%g\t%g\t%g\t%s\t", v->obs, v->exp, v->tol,
+		kind_word[r->kind]);
+	if (r->kind == K_WORST)
+		fprintf(f, "%g\t%g\n", clamp(c->cfg[r->ci].smin),
+			clamp(c->cfg[r->ci].smax));
+	else
+		fputs("-\t-\n", f);
+	/* the left labels: a config's (10 pt), a named row's metric (9) */
+	if (r->kind == K_WORST)
+		c->wleft = fmax(c->wleft, 10 * em_width(v->label));
+	else if (r->kind == K_NAMED)
+		c->wleft = fmax(c->wleft, 9 * em_width(v->what));
+}
+
+static int
+write_tsv(struct dchart *c, const char *path)
+{
+	struct strbuf lab = {0};
+	FILE *f;
+	int i;
+
+	if (!(f = mr_ch_create(path)))
+		return -1;
+	fprintf(f, "# memrepro report: observed medians vs the baseline, in tolerances\n");
+	fprintf(f, "what\trow\tcfg\tconfig\tdev\tlo\thi\tverdict\tnote\tobserved"
+		"\texpected\ttolerance\tkind\tspread_lo\tspread_hi\n");
+	for (i = 0; i < c->nrow; i++)
+		write_row(f, c, &c->row[i], &lab);
+	sb_free(&lab);
+	return mr_ch_close(f, path);
+}
+
 int
 mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 	      const struct mr_vd_case *vk, const char *outdir)
@@ -198,170 +358,50 @@ mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 	const struct mr_rd_case *k = &R->k[ki];
 	char *tsv = esprintf("%s/%s.diff.tsv", outdir, k->name);
 	char *base = esprintf("%s/%s.diff", outdir, k->name);
-	struct strbuf title = {0}, note = {0}, foot = {0}, lab = {0};
-	struct drow *row = NULL, **cand = NULL;
-	struct dcfg *cfg = ecalloc(k->ncfg + 1, sizeof *cfg);
-	int nrow = 0, ncand = 0, nnamed, nmore = 0, nbeyond, nlines = 0, ncfgrows = 0;
-	int nreg = 0, nimp = 0, nocfg = 0, i, j, rc = -1;
-	double wleft = 0, wright = 0; /* the widest labels, in points */
-	double xmin = -2, xmax = 2;
-	FILE *f;
+	struct strbuf title = {0}, note = {0}, foot = {0};
+	struct dchart c = { .k = k, .xmin = -2, .xmax = 2 };
+	int rc = -1;
 
-	for (j = 0; j < k->ncfg; j++)
-		cfg[j].worst = -1;
-	for (i = 0; i < vk->n; i++) {
-		const struct mr_vd *v = &vk->v[i];
-		double tol = v->tol > 0 ? v->tol : 1e-9;
-		struct drow *r;
-		int ci;
-
-		if (v->kind != MR_VD_ROW || v->word == MR_VD_NOTMEASURED ||
-		    (ci = mr_rd_cfg(k, v->config)) < 0)
-			continue;
-		row = erealloc(row, sizeof *row * (nrow + 1));
-		r = &row[nrow];
-		memset(r, 0, sizeof *r);
-		r->v = v;
-		r->ci = ci;
-		r->dev = (v->obs - v->exp) / tol;
-		r->lo = (v->omin - v->exp) / tol;
-		r->hi = (v->omax - v->exp) / tol;
-		if (cfg[ci].worst < 0) {
-			cfg[ci].worst = nrow;
-			cfg[ci].smin = cfg[ci].smax = r->dev;
-		} else if (fabs(r->dev) > fabs(row[cfg[ci].worst].dev)) {
-			cfg[ci].worst = nrow;
-		}
-		cfg[ci].smin = fmin(cfg[ci].smin, r->dev);
-		cfg[ci].smax = fmax(cfg[ci].smax, r->dev);
-		nreg += v->word == MR_VD_REGRESSED;
-		nimp += v->word == MR_VD_IMPROVED;
-		nrow++;
-	}
-	for (j = 0; j < k->ncfg; j++) {
-		if (cfg[j].worst < 0) {
-			nocfg++;
-			continue;
-		}
-		row[cfg[j].worst].kind = K_WORST;
-		ncfgrows++;
-	}
-	/* The rows beyond half their tolerance, largest first: as many
-	 * named as the chart holds, the others counted. */
-	cand = ecalloc(nrow + 1, sizeof *cand);
-	for (i = 0; i < nrow; i++)
-		if (row[i].kind != K_WORST && fabs(row[i].dev) > DIFF_NAME)
-			cand[ncand++] = &row[i];
-	qsort(cand, ncand, sizeof *cand, by_dev);
-	nnamed = ncand < DIFF_NAMED_MIN ? ncand : DIFF_NAMED_MIN;
-	if (nnamed < ncfgrows / 2 && ncand > nnamed)
-		nnamed = ncand < ncfgrows / 2 ? ncand : ncfgrows / 2;
-	for (i = 0; i < ncand; i++)
-		cand[i]->kind = i < nnamed ? K_NAMED : K_MORE;
-	nmore = ncand - nnamed;
-	nbeyond = ncand;
-	for (j = 0; j < k->ncfg; j++)
-		if (cfg[j].worst >= 0 && fabs(row[cfg[j].worst].dev) > DIFF_NAME)
-			nbeyond++;
-	/* Lines: each config, then its named rows, largest first. */
-	for (j = 0; j < k->ncfg; j++) {
-		if (cfg[j].worst < 0)
-			continue;
-		cfg[j].line = row[cfg[j].worst].line = ++nlines;
-		for (i = 0; i < ncand; i++)
-			if (cand[i]->kind == K_NAMED && cand[i]->ci == j)
-				cand[i]->line = ++nlines;
-		for (i = 0; i < nrow; i++)
-			if (row[i].ci == j && !row[i].line)
-				row[i].line = cfg[j].line;
-	}
-
-	if (!(f = mr_ch_create(tsv)))
+	c.cfg = ecalloc(k->ncfg + 1, sizeof *c.cfg);
+	collect(&c, vk);
+	assign_lines(&c);
+	if (write_tsv(&c, tsv) < 0)
 		goto out;
-	fprintf(f, "# memrepro report: observed medians vs the baseline, in tolerances\n");
-	fprintf(f, "what\trow\tcfg\tconfig\tdev\tlo\thi\tverdict\tnote\tobserved"
-		"\texpected\ttolerance\tkind\tspread_lo\tspread_hi\n");
-	for (i = 0; i < nrow; i++) {
-		const struct drow *r = &row[i];
-		const struct mr_vd *v = r->v;
-		int drawn = r->kind == K_WORST || r->kind == K_NAMED;
-
-		fprintf(f, "%s\t%d\t%d\t", v->what, r->line, r->ci + 1);
-		field(f, v->label);
-		fprintf(f, "\t%g\t%g\t%g\t%s\t", clamp(r->dev), clamp(r->lo),
-			clamp(r->hi),
-			v->word == MR_VD_REGRESSED ? "regressed" :
-			v->word == MR_VD_IMPROVED ? "improved" : "held");
-		if (drawn) {
-			row_label(&lab, r);
-			cut(&lab);
-			field(f, lab.s);
-			wright = fmax(wright, 9 * em_width(lab.s));
-			lab.len = 0;
-			lab.s[0] = '\0';
-			xmin = fmin(xmin, clamp(fmin(r->lo, r->dev)));
-			xmax = fmax(xmax, clamp(fmax(r->hi, r->dev)));
-		} else {
-			fputc('-', f);
-		}
-		fprintf(f, "\t%g\t%g\t%g\t%s\t", v->obs, v->exp, v->tol,
-			kind_word[r->kind]);
-		if (r->kind == K_WORST)
-			fprintf(f, "%g\t%g\n", clamp(cfg[r->ci].smin),
-				clamp(cfg[r->ci].smax));
-		else
-			fputs("-\t-\n", f);
-		/* the left labels: a config's (10 pt), a named row's metric (9) */
-		if (r->kind == K_WORST)
-			wleft = fmax(wleft, 10 * em_width(v->label));
-		else if (r->kind == K_NAMED)
-			wleft = fmax(wleft, 9 * em_width(v->what));
-	}
-	for (j = 0; j < k->ncfg; j++)
-		if (cfg[j].worst >= 0) {
-			xmin = fmin(xmin, clamp(cfg[j].smin));
-			xmax = fmax(xmax, clamp(cfg[j].smax));
-		}
-	if (mr_ch_close(f, tsv) < 0)
-		goto out;
-
 	sb_printf(&title, "%s: observed medians vs the baseline%s", k->name,
-		  nrow ? ", the worst row of each config" : "");
+		  c.nrow ? ", the worst row of each config" : "");
 	if (!vk->has_bl)
 		sb_printf(&note, "no baseline for platform %s (memrepro bless writes one)",
 			  R->platform);
-	else if (!nrow)
+	else if (!c.nrow)
 		sb_add(&note, "no baseline row was measured in these results");
 	else {
 		sb_printf(&note, "%d config%s, %d rows: %d regressed, %d improved, %d held;"
-			  " %d beyond half their tolerance", ncfgrows,
-			  ncfgrows == 1 ? "" : "s", nrow, nreg, nimp,
-			  nrow - nreg - nimp, nbeyond);
-		if (nocfg)
-			sb_printf(&note, "; %d config%s without baseline rows", nocfg,
-				  nocfg == 1 ? "" : "s");
+			  " %d beyond half their tolerance", c.ncfgrows,
+			  c.ncfgrows == 1 ? "" : "s", c.nrow, c.nreg, c.nimp,
+			  c.nrow - c.nreg - c.nimp, c.nbeyond);
+		if (c.nocfg)
+			sb_printf(&note, "; %d config%s without baseline rows", c.nocfg,
+				  c.nocfg == 1 ? "" : "s");
 	}
-	if (nmore)
+	if (c.nmore)
 		sb_printf(&foot, "+%d more row%s beyond half their tolerance in %s.diff.tsv",
-			  nmore, nmore == 1 ? "" : "s", k->name);
+			  c.nmore, c.nmore == 1 ? "" : "s", k->name);
 	else
 		sb_add(&foot, "");
 	{
 		char layout[128];
 		const char *args[] = { title.s, note.s, layout, foot.s, NULL };
 
-		snprintf(layout, sizeof layout, "%d %.0f %.0f %g %g", nlines, wleft,
-			 wright, floor(xmin) - 0.5, ceil(xmax) + 0.5);
+		snprintf(layout, sizeof layout, "%d %.0f %.0f %g %g", c.nlines,
+			 c.wleft, c.wright, floor(c.xmin) - 0.5, ceil(c.xmax) + 0.5);
 		rc = mr_plot_draw(p, "diff", tsv, base, args);
 	}
 out:
-	free(row);
-	free(cand);
-	free(cfg);
+	free(c.row);
+	free(c.cfg);
 	sb_free(&title);
 	sb_free(&note);
 	sb_free(&foot);
-	sb_free(&lab);
 	free(tsv);
 	free(base);
 	return rc;
