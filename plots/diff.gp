@@ -64,6 +64,8 @@ W = 1200
 # (4/3 px), the svg terminal writes points as px.
 svg = out[strlen(out)-3:] eq ".svg"
 fz = svg ? 4.0 / 3 : 1.0
+# ... and its points: the svg terminal sizes them by its (scaled) font
+pz = svg ? 0.7 : 1.0
 fs(pt) = sprintf(",%.1f", pt * fz)
 F9 = fs(9); F10 = fs(10); F11 = fs(11); F13 = fs(13); F14 = fs(14)
 if (svg) {
@@ -140,33 +142,33 @@ unset key
 kx(c) = (230.0 + 300 * c) / W
 ky(r) = (66.0 - fb - 22 * r) / H
 set label 10 "within the tolerance (-1 to 1)" at screen kx(0), screen ky(0) left font F10 noenhanced \
-	point pt 5 ps 1.8 lc rgb "#cfe6c7" offset 1.5, 0
+	point pt 5 ps 1.8 * pz lc rgb "#cfe6c7" offset 1.5, 0
 set arrow 10 from screen kx(1) - 9.0 / W, screen ky(0) to screen kx(1) + 9.0 / W, screen ky(0) nohead lw 1.5 lc rgb "#555555"
 set label 11 "a config's rows: range, one dot each" at screen kx(1), screen ky(0) left font F10 noenhanced \
-	point pt 7 ps 0.3 lc rgb "#555555" offset 1.5, 0
+	point pt 7 ps 0.3 * pz lc rgb "#555555" offset 1.5, 0
 set label 12 "its worst row (bars: repeats)" at screen kx(2), screen ky(0) left font F10 noenhanced \
-	point pt 7 ps 1.3 lc rgb "#555555" offset 1.5, 0
+	point pt 7 ps 1.3 * pz lc rgb "#555555" offset 1.5, 0
 set label 13 "a row beyond half its tolerance" at screen kx(0), screen ky(1) left font F10 noenhanced \
-	point pt 7 ps 0.7 lc rgb "#555555" offset 1.5, 0
+	point pt 7 ps 0.7 * pz lc rgb "#555555" offset 1.5, 0
 set label 14 "regressed" at screen kx(1), screen ky(1) left font F10 noenhanced \
-	point pt 6 ps 1.8 lw 2.5 lc rgb "#D00000" offset 1.5, 0
+	point pt 6 ps 1.8 * pz lw 2.5 lc rgb "#D00000" offset 1.5, 0
 set label 15 "improved" at screen kx(2), screen ky(1) left font F10 noenhanced \
-	point pt 6 ps 1.8 lw 2.5 lc rgb "#2E8B57" offset 1.5, 0
+	point pt 6 ps 1.8 * pz lw 2.5 lc rgb "#2E8B57" offset 1.5, 0
 
 plot in using (is("worst") && column("row") > 1 ? xlo : NaN):(column("row") - 0.5):(xhi - xlo):(0) \
 	with vectors nohead lc rgb "#d8d8d8" lw 1 notitle, \
      for [i=1:ncolours] in using (mine(i) && is("worst") ? column("spread_lo") : NaN):(column("row")):(column("spread_hi") - column("spread_lo")):(0) \
 	with vectors nohead lw 1.5 lc rgb colour(i) notitle, \
      for [i=1:ncolours] in using (mine(i) && !is("named") ? column("dev") : NaN):(column("row")) \
-	with points pt 7 ps 0.3 lc rgb colour(i) notitle, \
+	with points pt 7 ps 0.3 * pz lc rgb colour(i) notitle, \
      for [i=1:ncolours] in using (mine(i) && is("worst") ? column("dev") : NaN):(column("row")):(column("lo")):(column("hi")) \
-	with xerrorbars pt 7 ps 1.3 lw 1 lc rgb colour(i) notitle, \
+	with xerrorbars pt 7 ps 1.3 * pz lw 1 lc rgb colour(i) notitle, \
      for [i=1:ncolours] in using (mine(i) && is("named") ? column("dev") : NaN):(column("row")):(column("lo")):(column("hi")) \
-	with xerrorbars pt 7 ps 0.7 lw 1 lc rgb colour(i) notitle, \
+	with xerrorbars pt 7 ps 0.7 * pz lw 1 lc rgb colour(i) notitle, \
      in using (verdict("regressed", column("dev"))):(column("row")) \
-	with points pt 6 ps 2.2 lw 2.5 lc rgb "#D00000" notitle, \
+	with points pt 6 ps 2.2 * pz lw 2.5 lc rgb "#D00000" notitle, \
      in using (verdict("improved", column("dev"))):(column("row")) \
-	with points pt 6 ps 2.2 lw 2.5 lc rgb "#2E8B57" notitle, \
+	with points pt 6 ps 2.2 * pz lw 2.5 lc rgb "#2E8B57" notitle, \
      for [i=1:ncolours] in using (mine(i) && is("worst") ? 0 : NaN):(column("row")):(left(0)) axes x2y1 \
 	with labels right offset -1, 0 font F10 tc rgb colour(i) noenhanced notitle, \
      in using (is("named") ? 0 : NaN):(column("row")):(left(0)) axes x2y1 \
