@@ -179,6 +179,23 @@ put_val(struct strbuf *b, double v, enum mr_unit u, int t, int sign, int extra)
 	}
 }
 
+/* "10.00 s" as "10 s", "1.0 MiB" as "1 MiB": a bound is a number as
+ * written, not a measured figure. */
+static void
+trim_zeros(struct strbuf *b)
+{
+	char *dot = strchr(b->s, '.'), *sp = strchr(b->s, ' '), *z;
+
+	if (!dot || (sp && sp < dot))
+		return;
+	for (z = sp ? sp : b->s + b->len; z > dot + 1 && z[-1] == '0'; z--)
+		;
+	if (z > dot + 1)
+		return;
+	memmove(dot, sp ? sp : b->s + b->len, strlen(sp ? sp : b->s + b->len) + 1);
+	b->len = strlen(b->s);
+}
+
 /* A value and the bound it is held to, in a unit each, the same one when
  * they are close (1 023.6 KiB against 1 024 KiB, not 1 024 KiB against
  * 1.0 MiB), with as many decimals as tell them apart. */
@@ -201,6 +218,7 @@ put_pair(struct strbuf *bv, struct strbuf *bk, double v, double k,
 		if (v == k || strcmp(bv->s + (sign && v > 0), bk->s))
 			break;
 	}
+	trim_zeros(bk);
 }
 
 static int
