@@ -505,17 +505,15 @@ put_side(struct strbuf *b, const struct wctx *w, const struct qty *q,
 	sb_free(&v);
 }
 
-/* "Q1 op k * Q2": the two sides, then their ratio against k.  0, or -1
- * when there are no words for it (q2 not above 0: no ratio). */
-static int
-say_ratio(struct strbuf *b, const struct wctx *w, const struct qty *q1,
-	  enum mr_op op, const struct mr_expr *k, const struct qty *q2,
-	  const char *mark)
+/* The two sides of a comparison of q1 with q2: what they measure when
+ * it is the same, what tells each from the other with its figure, when
+ * they were measured when it is the same. */
+static void
+say_sides(struct strbuf *b, const struct wctx *w, const struct qty *q1,
+	  const struct qty *q2)
 {
 	struct strbuf m1 = {0}, m2 = {0}, w1 = {0}, w2 = {0};
 
-	if (!(q2->v > 0) || q1->unit != q2->unit)
-		return -1;
 	sb_add(&m1, "");
 	sb_add(&m2, "");
 	sb_add(&w1, "");
@@ -531,6 +529,22 @@ say_ratio(struct strbuf *b, const struct wctx *w, const struct qty *q1,
 	put_side(b, w, q2, q1, m2.s, m1.s, w2.s, w1.s);
 	if (!strcmp(w1.s, w2.s))
 		put_word(b, w1.s);
+	sb_free(&m1);
+	sb_free(&m2);
+	sb_free(&w1);
+	sb_free(&w2);
+}
+
+/* "Q1 op k * Q2": the two sides, then their ratio against k.  0, or -1
+ * when there are no words for it (q2 not above 0: no ratio). */
+static int
+say_ratio(struct strbuf *b, const struct wctx *w, const struct qty *q1,
+	  enum mr_op op, const struct mr_expr *k, const struct qty *q2,
+	  const char *mark)
+{
+	if (!(q2->v > 0) || q1->unit != q2->unit)
+		return -1;
+	say_sides(b, w, q1, q2);
 	sb_add(b, ": ");
 	put_ratio(b, q1->v / q2->v, op, k ? k->num : 1);
 	sb_printf(b, " (claim: %s ", op_word(op));
@@ -539,10 +553,34 @@ say_ratio(struct strbuf *b, const struct wctx *w, const struct qty *q1,
 	else
 		sb_add(b, "1");
 	sb_printf(b, "x%s)", mark);
-	sb_free(&m1);
-	sb_free(&m2);
-	sb_free(&w1);
-	sb_free(&w2);
+	return 0;
+}
+
+/* "Q1 op k * Q2 + K" (or - K): the two sides, then the bound they come
+ * to, K in the figures' unit: "(claim: below 1.3x + 4 MiB = 31.3 MiB)". */
+static int
+say_affine(struct strbuf *b, const struct wctx *w, const struct qty *q1,
+	   enum mr_op op, const struct mr_expr *k, const struct qty *q2,
+	   int minus, const struct mr_expr *K, const char *mark)
+{
+	double kk = k ? k->num : 1, v = kk * q2->v + (minus ? -K->num : K->num);
+	struct strbuf bk = {0};
+
+	if (q1->unit != q2->unit || !isfinite(v))
+		return -1;
+	say_sides(b, w, q1, q2);
+	sb_printf(b, " (claim: %s ", op_word(op));
+	if (k)
+		put_konst(b, k);
+	else
+		sb_add(b, "1");
+	sb_add(&bk, "");
+	put_val(&bk, K->num, q1->unit, tier(K->num, q1->unit), 0, 0);
+	trim_zeros(&bk);
+	sb_printf(b, "x %s %s = ", minus ? "-" : "+", bk.s);
+	put_val(b, v, q1->unit, tier(v, q1->unit), 0, 0);
+	sb_printf(b, "%s)", mark);
+	sb_free(&bk);
 	return 0;
 }
 
@@ -597,6 +635,19 @@ say_cmp(struct strbuf *b, const struct wctx *w, const struct mr_cmp *cmp,
 			return say_ratio(b, w, &q1, op, NULL, &q2, mark);
 		if (!scaled(w, r, &k, &q2))
 			return say_ratio(b, w, &q1, op, k, &q2, mark);
+		/* k * Q2 + K, k * Q2 - K, Q2 + K, K + k * Q2 */
+		if ((r->kind == MR_E_ADD || r->kind == MR_E_SUB) && r->b->konst) {
+			if (!scaled(w, r->a, &k, &q2))
+				return say_affine(b, w, &q1, op, k, &q2, r->kind == MR_E_SUB, r->b, mark);
+			if (!qty_of(w, r->a, &q2))
+				return say_affine(b, w, &q1, op, NULL, &q2, r->kind == MR_E_SUB, r->b, mark);
+		}
+		if (r->kind == MR_E_ADD && r->a->konst) {
+			if (!scaled(w, r->b, &k, &q2))
+				return say_affine(b, w, &q1, op, k, &q2, 0, r->a, mark);
+			if (!qty_of(w, r->b, &q2))
+				return say_affine(b, w, &q1, op, NULL, &q2, 0, r->a, mark);
+		}
 		return -1;
 	}
 	/* k * Q1 op Q2 is Q2 op' k * Q1: the factor stays as written */
