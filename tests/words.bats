@@ -85,6 +85,8 @@ words_of() {
 @test "a shape without words is the expression with its figures" {
 	run -0 held
 	[ "$(words_of nested reproduces)" = "73 630 - 160 150 - (150 820 - 160 200) (-77 140) < 0 held" ]
+	# a ratio to a drop: no ratio to say
+	[[ "$(words_of negative 'does not reproduce')" == *" < 0.5 * (73 630 - 160 150) ("*") failed" ]] || false
 }
 
 @test "a ratio's decimals say what the comparison says" {
