@@ -7,7 +7,8 @@
  * instead of the detail's "size=1000000: 3 960 < 0.5 * 69 016 (34 508);
  * 2 of 2 combinations held".  The shapes said in words (docs/formats.md,
  * "Verdicts in words"): a ratio (Q < k * Q, k * Q < Q, Q < Q, Q / Q < k),
- * a bound (Q < K, K < Q), where each Q is a reference, a difference of
+ * a bound (Q < K, K < Q), a factor and a bound (Q < k * Q + K, where
+ * the words give the bound it comes to), where each Q is a reference, a difference of
  * one metric (a growth between two checkpoints of one config, or two
  * configs at one checkpoint) or a sum of metrics of one config and
  * checkpoint, and K, k name no metric; "and" as "; ".  A comparison of
