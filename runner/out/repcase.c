@@ -116,7 +116,14 @@ write_claims(struct mr_doc *d, const struct mr_vd_case *k)
 		mr_doc_cell(d);
 		mr_doc_text(d, v->cite);
 		mr_doc_cell(d);
-		mr_doc_code(d, v->detail);
+		if (v->words) {
+			/* the words; the expression they say one click away */
+			mr_doc_details(d, v->words);
+			mr_doc_code(d, v->detail);
+			mr_doc_details_end(d);
+		} else {
+			mr_doc_code(d, v->detail);
+		}
 		if (v->since) {
 			mr_doc_text(d, " since ");
 			mr_doc_code(d, v->since);
