@@ -33,14 +33,21 @@ struct mr_chart_scan {
 int mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s);
 void mr_chart_scan_free(struct mr_chart_scan *s);
 
-/* The memory time series of case ki: one run per config (its first ok
- * run with samples, else a failed one; configs with none are named in
- * the title), checkpoints marked, LazyFree and the process tree in panels
- * of their own when the drawn runs have any.  title: the case's title, or
- * NULL.  Returns 0 or -1 (printed). */
+/* The memory over time of case ki as small multiples (chseries.c): a
+ * panel per value of fs->panels (allocator when NULL or fs is NULL),
+ * the other axes as colours (the same in every panel), at most 4 in a
+ * panel; every ok run with data, the one with the median peak of each
+ * config drawn thick; checkpoints marked; LazyFree shaded under RSS and
+ * the process tree's memory where the drawn runs have any.  x is
+ * fs->xunit where the case's checkpoints are fs->xprefix<number> (a
+ * checkpoint line), else time.  VSZ instead of RSS where fs's key figure
+ * is vsz_kb.  fs: the case's figures file (NULL: none).  title: the
+ * case's title, or NULL.  Writes <case>.series.tsv.  Returns 0 or -1
+ * (printed). */
+struct mr_figs;
 int mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
-		    const struct mr_chart_scan *s, int ki, const char *title,
-		    const char *outdir);
+		    const struct mr_chart_scan *s, int ki, const struct mr_figs *fs,
+		    const char *title, const char *outdir);
 
 /* Observed vs baseline of case ki, from the baseline rows of its
  * verdicts vk: each row's deviation from the blessed median in units of

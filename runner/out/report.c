@@ -247,7 +247,7 @@ draw_charts(const struct mr_report_opts *o, const struct mr_rd *R,
 		int ki = (int)(mr_rd_case(R, vs->k[i].name) - R->k);
 
 		sel[i] = ki;
-		mr_chart_series(&p, R, &scan, ki, ab[i].title, outdir);
+		mr_chart_series(&p, R, &scan, ki, NULL, ab[i].title, outdir);
 		mr_chart_diff(&p, R, ki, &vs->k[i], outdir);
 	}
 	mr_chart_allocators(&p, R, sel, vs->nk, outdir);
