@@ -128,6 +128,7 @@ RUNNER_SRC := \
 	runner/results/values.c \
 	runner/results/merge.c \
 	runner/check/claims.c \
+	runner/check/figures.c \
 	runner/check/config.c \
 	runner/check/version.c \
 	runner/check/lex.c \
@@ -159,6 +160,7 @@ RUNNER_SRC := \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \
+	runner/out/corpus.c \
 	runner/out/compare.c \
 	runner/out/trend.c
 
@@ -254,7 +256,8 @@ FUZZ := \
 	record \
 	proc \
 	children \
-	registry
+	registry \
+	figures
 FUZZ_REPLAY := $(FUZZ:%=$(B)/fuzz/%)
 FUZZ_CC := clang
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \

@@ -386,19 +386,11 @@ struct srun {
 	double peak;       /* largest y, KiB */
 };
 
-/* The x of checkpoint name under fs's "x PREFIX UNIT", or NAN. */
+/* The x of checkpoint name on fs's axis ("x PREFIX UNIT"), or NAN. */
 static double
 ck_x(const struct mr_figs *fs, const char *name)
 {
-	size_t n;
-	char *end;
-	double x;
-
-	if (!fs->xprefix || strncmp(name, fs->xprefix, n = strlen(fs->xprefix)) ||
-	    !name[n])
-		return NAN;
-	x = strtod(name + n, &end);
-	return *end || !isfinite(x) ? NAN : x;
+	return fs ? mr_figs_x(fs, name) : NAN;
 }
 
 /* Read the samples of case k's runs in run[] (idx: by k->run index,
