@@ -153,13 +153,24 @@ if (tree) {
 	LK[ne] = 6
 	LV[ne] = 0
 }
-# 7 px a character of the legend's font is an upper bound for sans 10.
+# 7.6 px a character of the legend's font is an upper bound for sans 10
+# (digits and lower case).  The colours fill the first rows, the styles
+# start a row of their own.
 maxlab = 4
 do for [e=1:ne] { maxlab = strlen(LT[e]) > maxlab ? strlen(LT[e]) : maxlab }
-colw = maxlab * 7.0 + 46
+colw = maxlab * 7.6 + 52
 lcols = int((W - 60) / colw)
 lcols = lcols < 1 ? 1 : (lcols > ne ? ne : lcols)
-lrows = npanel > 0 ? (ne + lcols - 1) / lcols : 0
+array LS[nemax]
+slot = 0
+do for [e=1:ne] {
+	if (e > 1 && LK[e] != 1 && LK[e - 1] == 1 && slot % lcols != 0) {
+		slot = slot + lcols - slot % lcols
+	}
+	LS[e] = slot
+	slot = slot + 1
+}
+lrows = npanel > 0 ? (slot + lcols - 1) / lcols : 0
 
 # Vertical layout, in pixels from the top.
 ytitle = 10.0
@@ -197,8 +208,8 @@ if (npanel < 1) {
 
 # The legend, drawn with the first panel: a sample and a name per entry.
 do for [e=1:ne] {
-	lx = 30 + ((e - 1) % lcols) * colw
-	ly = ylegend + ((e - 1) / lcols) * 19 + 9
+	lx = 30 + (LS[e] % lcols) * colw
+	ly = ylegend + (LS[e] / lcols) * 19 + 9
 	if (LK[e] == 1) {
 		set arrow 100 + e from screen xs(lx), screen ys(ly) to screen xs(lx + 28), screen ys(ly) \
 			nohead lw 2.5 lc rgb hex(rgb(LV[e])) dt dsh(LV[e])
@@ -243,10 +254,26 @@ set border 3
 set tics nomirror
 set xtics font ",10"
 set ytics font ",10"
-set xrange [0:(xmax > 0 ? xmax * (xmode ? 1.04 : 1.02) : 1)]
+# x: the report's axis is the same in every panel; time is each panel's
+# own (runs of one panel may take 20 times longer than another's)
+set xrange [0:(xmax > 0 ? xmax * 1.04 : 1)]
 set yrange [0:(ymax > 0 ? ymax * 1.06 : 1)]
 bw = (xmax > 0 ? xmax : 1) * 0.006
 cw = (W - 34 - 10) / ncols
+# A panel title wider than its panel (7.4 px a character of sans 11)
+# breaks at its last ", " that fits: two lines then, for every panel.
+fit = int((cw - 60) / 7.4)
+ptwo = 0
+do for [i=1:npanel] {
+	if (strlen(PT[i]) > fit) {
+		cut = 0
+		do for [j=1:fit] { cut = PT[i][j:j + 1] eq ", " ? j : cut }
+		if (cut > 0) {
+			PT[i] = PT[i][1:cut] . "\n" . PT[i][cut + 2:]
+			ptwo = 1
+		}
+	}
+}
 
 # The x of this panel's rows of a kind: drawn (d) or not, samples (m 0) or
 # checkpoints, colours of dash k; the other rows are put left of the axis
@@ -284,9 +311,15 @@ do for [p=1:npanel] {
 	c = (p - 1) % ncols
 	set lmargin at screen xs(34 + c * cw + 58)
 	set rmargin at screen xs(34 + (c + 1) * cw - 14)
-	set tmargin at screen ys(ypanels + r * ph + 30)
+	set tmargin at screen ys(ypanels + r * ph + 30 + ptwo * 15)
 	set bmargin at screen ys(ypanels + (r + 1) * ph - 26)
 	set title PT[p] offset 0, -0.7 font ",11" noenhanced
+	if (!xmode) {
+		stats in using (column("panel") == p ? column("x") : NaN) nooutput
+		pmax = STATS_max > 0 ? STATS_max : 1
+		set xrange [0:pmax * 1.02]
+		bw = pmax * 0.006
+	}
 	eval plot
 	if (p == 1) {
 		unset label

@@ -25,6 +25,7 @@ enum {
 	MAX_LINES = 4,  /* colours in one panel */
 	MAX_NAMED = 6,  /* checkpoint names with a marker shape of their own */
 	MAX_NONE = 160, /* characters of the title's list of configs without data */
+	NOTE_WIDTH = 140, /* characters of a line of the note (10 pt, 1200 px) */
 };
 
 /* --- the layout ---------------------------------------------------------- */
@@ -353,19 +354,23 @@ lay_free(struct lay *L)
 	memset(L, 0, sizeof *L);
 }
 
-/* What the axes of the panels and the colours are called in the title. */
+/* The names of the panel axes (b[0]) and the colour axes (b[1]) for the
+ * title: "a, b and c". */
 static void
 lay_axes(const struct lay *L, struct strbuf *b)
 {
-	int r, a, n = 0;
+	int r, a, n, i, m[2] = {0, 0};
 
-	for (r = 1; r <= L->npan; r++)
-		for (a = 0; a < L->nax; a++)
-			if (L->pan[a] == r)
-				sb_printf(&b[0], "%s%s", n++ ? ", " : "", L->ax[a].key);
-	for (a = 0, n = 0; a < L->nax; a++)
-		if (!L->pan[a])
-			sb_printf(&b[1], "%s%s", n++ ? ", " : "", L->ax[a].key);
+	for (a = 0; a < L->nax; a++)
+		m[!L->pan[a]]++;
+	for (i = 0; i < 2; i++)
+		for (r = i ? 0 : 1, n = 0; r <= (i ? 0 : L->npan); r++)
+			for (a = 0; a < L->nax; a++)
+				if (L->pan[a] == r) {
+					sb_printf(&b[i], "%s%s", !n ? "" : n == m[i] - 1 ?
+						  " and " : ", ", L->ax[a].key);
+					n++;
+				}
 }
 
 /* --- the data ------------------------------------------------------------ */
@@ -455,6 +460,19 @@ fail:
 }
 
 /* --- the chart ----------------------------------------------------------- */
+
+/* Add sentence s to the note's lines ('|'-separated), a new line when
+ * the current one would pass NOTE_WIDTH characters. */
+static void
+note_add(struct strbuf *b, const char *s)
+{
+	const char *last = b->len ? strrchr(b->s, '|') : NULL;
+	size_t cur = !b->len ? 0 : last ? strlen(last + 1) : b->len;
+
+	if (b->len)
+		sb_add(b, cur + 1 + strlen(s) > NOTE_WIDTH ? "|" : " ");
+	sb_add(b, s);
+}
 
 /* The runs of config ci that are drawn, into *out: its ok runs with
  * data, else its failed ones (a crash is worth seeing); never a skipped
@@ -737,23 +755,33 @@ mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 		sb_add(&note, xmode ? "no run of this case recorded a checkpoint on its x axis"
 				    : "no run of this case has a memory sample");
 	else {
+		char buf[256];
+
 		if (maxrep > 1)
-			sb_printf(&note, "Thick: per config the repeat with the median peak %s (of up to %d); "
-				  "thin: its other repeats.", yname, maxrep);
+			snprintf(buf, sizeof buf, "Thick: per config the repeat with the median "
+				 "peak %s (of up to %d); thin: its other repeats.", yname, maxrep);
 		else
-			sb_add(&note, "One repeat of each config.");
+			snprintf(buf, sizeof buf, "One repeat of each config.");
+		note_add(&note, buf);
 		if (L.npanel > 1)
-			sb_add(&note, " The panels share their axes.");
-		if (xmode)
-			sb_printf(&note, " %s at the checkpoints only (the report's axis), joined by lines.",
-				  yname);
+			note_add(&note, xmode ? "The panels share their axes." :
+				 "The panels share their y axis; each has its own time axis.");
+		if (xmode) {
+			snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
+				 "joined by lines.", yname);
+			note_add(&note, buf);
+		}
 		if (lazy)
-			sb_printf(&note, "|Shaded: the part of RSS that is LazyFree (freed with MADV_FREE, "
-				  "reclaimable), read at the checkpoints only.");
+			note_add(&note, "Shaded: the part of RSS that is LazyFree (freed with "
+				 "MADV_FREE, reclaimable), read at the checkpoints only.");
+		if (tree == 1)
+			note_add(&note, "Dashed: the run's memory cgroup (the case and its "
+				 "children, each page once).");
+		if (tree == 2)
+			note_add(&note, "Dashed: the RSS summed over the case and its children "
+				 "(a page they share counted in each).");
 		if (tree)
-			sb_printf(&note, "|Dashed: %s; circles: the tree's PSS at the checkpoints.",
-				  tree == 1 ? "the run's memory cgroup (the case and its children, each page once)"
-					    : "RSS summed over the case and its children (a shared page in each)");
+			note_add(&note, "Circles: the tree's PSS at the checkpoints.");
 	}
 	{
 		const char *args[] = { t.s, pan.s ? pan.s : "", col.s ? col.s : "",
