@@ -1,7 +1,8 @@
 /* charts: the charts of a results directory (docs/formats.md, "Plots").
  *
- * Per case: the memory over time of every config (plots/series.gp, over
- * the directory's own series.tsv and checkpoints.tsv) and the observed
+ * Per case: the memory over time of every config as small multiples
+ * (plots/series.gp, over <case>.series.tsv: the runs of the
+ * directory's series.tsv and checkpoints.tsv, laid out) and the observed
  * medians against the baseline (plots/diff.gp); across the cases: the
  * allocator matrix (plots/allocators.gp).  Where gnuplot needs a figure
  * the runner computes (a median, a deviation, a ratio), the chart's
@@ -10,8 +11,10 @@
  * <case>.series.{png,svg}, <case>.diff.{png,svg} and
  * allocators.{png,svg}.
  *
- * Colours follow the config: config i of a case (in order of appearance
- * in runs.tsv) has the same colour in its series and diff charts.
+ * Colours follow the config in the diff chart (config i of a case, in
+ * order of appearance in runs.tsv, has colour i); in the series chart
+ * they follow the values of the axes that are not panels, the same in
+ * every panel.
  */
 #ifndef MR_CHARTS_H
 #define MR_CHARTS_H

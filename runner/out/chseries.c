@@ -278,7 +278,7 @@ assign(struct lay *L)
 			g1++;
 		for (i = g0; i < g1; i++)
 			m += i == g0 || L->col[L->ord[i]] != L->col[L->ord[i - 1]];
-		parts = (m + MAX_LINES - 1) / MAX_LINES;
+		parts = m > MAX_LINES ? (m + MAX_LINES - 1) / MAX_LINES : 1;
 		per = (m + parts - 1) / parts;
 		t = pairs(L, L->ord[g0], 1);
 		if (!*t && L->n == 1) {
@@ -504,6 +504,338 @@ put_num(FILE *f, double v, const char *fmt)
 	}
 }
 
+/* What one chart is drawn from. */
+struct sc {
+	const struct mr_rd_case *k;
+	const struct mr_figs *fs; /* NULL: none */
+	int xmode;              /* x is the report's axis (fs's "x") */
+	int ymet;               /* the checkpoint metric on y */
+	const char *ycol, *yname; /* its series.tsv column, its name */
+	int lazy;               /* LazyFree is shaded */
+	int tree;               /* 1: the tree's line is the cgroup, 2: the
+	                           tree's summed RSS; 0: no tree */
+	int maxrep;             /* most runs drawn of a config */
+	struct srun *run;       /* the runs drawn, config by config */
+	int nrun;
+	int *idx;               /* [k->nrun]: index into run[], or -1 */
+	struct mr_config *cf;   /* the configs with data (copies) */
+	int *cfgof;             /* their index in k */
+	int ncf;
+	const char **names;     /* checkpoint names recorded (into k) */
+	int nnames;
+	struct strbuf none;     /* the configs without data, for the title */
+	int nnone;
+	double xmax, ymax;      /* of everything drawn (x: s or fs's unit, y: MiB) */
+	struct lay L;
+};
+
+/* The configs with data and their runs drawn; what their checkpoints
+ * recorded (names, LazyFree, a tree). */
+static void
+sc_runs(struct sc *c, const struct mr_chart_scan *s, int ki)
+{
+	const struct mr_rd_case *k = c->k;
+	int *has = ecalloc(k->nrun + 1, sizeof *has), *tmp = ecalloc(k->nrun + 1, sizeof *tmp);
+	int lf = mr_ckpt_metric("lazyfree_kb"), tn = mr_ckpt_metric("tree_nproc");
+	int cg = mr_ckpt_metric("cgroup_kb"), nocg = 0, i, j, l;
+
+	for (i = 0; i < k->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[i];
+
+		c->idx[i] = -1;
+		if (c->xmode)
+			for (j = 0; j < r->nck && !has[i]; j++)
+				has[i] = !isnan(ck_x(c->fs, k->ck[r->ck[j]].name)) &&
+					 !isnan(k->ck[r->ck[j]].m[c->ymet]);
+		else
+			has[i] = s->nsamples[ki][i] > 0;
+	}
+	for (i = 0; i < k->ncfg; i++) {
+		int n = config_runs(k, i, has, tmp);
+
+		if (!n) {
+			if (c->none.len < MAX_NONE)
+				sb_printf(&c->none, "%s%s", c->nnone ? ", " : "", k->cfg[i].label);
+			c->nnone++;
+			continue;
+		}
+		c->cfgof[c->ncf] = i;
+		c->cf[c->ncf] = k->conf[i];
+		for (j = 0; j < n; j++) {
+			c->run[c->nrun].ri = tmp[j];
+			c->run[c->nrun].cfg = c->ncf;
+			c->run[c->nrun].peak = NAN;
+			c->idx[tmp[j]] = c->nrun++;
+		}
+		if (n > c->maxrep)
+			c->maxrep = n;
+		c->ncf++;
+	}
+	for (i = 0; i < c->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[c->run[i].ri];
+
+		c->tree |= s->tree[ki][c->run[i].ri] > 1;
+		for (j = 0; j < r->nck; j++) {
+			const struct mr_rd_ck *ck = &k->ck[r->ck[j]];
+
+			c->tree |= ck->m[tn] > 1;
+			c->lazy |= ck->m[lf] > 0;
+			nocg |= isnan(ck->m[cg]);
+			for (l = 0; l < c->nnames; l++)
+				if (!strcmp(c->names[l], ck->name))
+					break;
+			if (l == c->nnames && (!c->xmode || !isnan(ck_x(c->fs, ck->name)))) {
+				c->names = erealloc(c->names, sizeof *c->names * (c->nnames + 1));
+				c->names[c->nnames++] = ck->name;
+			}
+		}
+	}
+	/* on the report's axis the tree's line is from the checkpoints: the
+	 * cgroup where every one has it (over time: read_samples decides) */
+	if (c->tree && c->xmode && nocg)
+		c->tree = 2;
+	/* LazyFree and the tree's lines are RSS: not on a VSZ scale */
+	if (c->ymet != mr_ckpt_metric("rss_kb"))
+		c->lazy = c->tree = 0;
+	free(has);
+	free(tmp);
+}
+
+/* Each run's peak, and the run of each config drawn thick: the one with
+ * the median peak (the lower of the two middle ones). */
+static void
+sc_median(struct sc *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->nrun; i++) {
+		struct srun *sr = &c->run[i];
+		const struct mr_rd_run *r = &c->k->run[sr->ri];
+
+		if (c->xmode)
+			for (j = 0; j < r->nck; j++) {
+				const struct mr_rd_ck *ck = &c->k->ck[r->ck[j]];
+
+				if (!isnan(ck_x(c->fs, ck->name)) && !(ck->m[c->ymet] <= sr->peak))
+					sr->peak = ck->m[c->ymet];
+			}
+		else
+			for (j = 0; j < sr->np; j++)
+				if (!(sr->p[j].y <= sr->peak))
+					sr->peak = sr->p[j].y;
+	}
+	for (i = 0; i < c->nrun;) {
+		int e = i, a, b;
+
+		while (e < c->nrun && c->run[e].cfg == c->run[i].cfg)
+			e++;
+		for (a = i + 1; a < e; a++) /* the config's runs by peak */
+			for (b = a; b > i && c->run[b - 1].peak > c->run[b].peak; b--) {
+				struct srun x = c->run[b];
+
+				c->run[b] = c->run[b - 1];
+				c->run[b - 1] = x;
+			}
+		c->run[i + (e - i - 1) / 2].drawn = 1;
+		i = e;
+	}
+	for (i = 0; i < c->nrun; i++)
+		c->idx[c->run[i].ri] = i;
+}
+
+/* One row of the derived table. */
+static void
+sc_row(struct sc *c, FILE *f, const struct srun *sr, int mark, double x, double y,
+       double lz, double tv, double ps)
+{
+	const struct mr_rd_run *r = &c->k->run[sr->ri];
+
+	fprintf(f, "%d\t%d\t%d\t%d", c->L.panel[sr->cfg] + 1, c->L.col[sr->cfg] + 1,
+		sr->drawn, mark);
+	put_num(f, x, c->xmode ? "%g" : "%.3f");
+	put_num(f, y, "%.3f");
+	put_num(f, lz, "%.3f");
+	put_num(f, tv, "%.3f");
+	put_num(f, ps, "%.3f");
+	fprintf(f, "\t%s\t%ld\n", c->k->conf[c->cfgof[sr->cfg]].str, r->repeat);
+	c->xmax = fmax(c->xmax, x);
+	c->ymax = fmax(c->ymax, fmax(y, fmax(isnan(tv) ? 0 : tv, isnan(ps) ? 0 : ps)));
+}
+
+/* A run's blocks: its samples, then its checkpoints (in x order on the
+ * report's axis: a checkpoint line; else as recorded). */
+static void
+sc_write_run(struct sc *c, FILE *f, const struct srun *sr)
+{
+	const struct mr_rd_case *k = c->k;
+	const struct mr_rd_run *r = &k->run[sr->ri];
+	int *cki = ecalloc(r->nck + 1, sizeof *cki), nck = 0, j, l;
+	double *ckx = ecalloc(r->nck + 1, sizeof *ckx);
+	int lf = mr_ckpt_metric("lazyfree_kb"), tr = mr_ckpt_metric("tree_rss_kb");
+	int cgm = mr_ckpt_metric("cgroup_kb"), tp = mr_ckpt_metric("tree_pss_kb");
+	int tm = mr_ckpt_metric("t_ms");
+
+	for (j = 0; j < sr->np; j++)
+		sc_row(c, f, sr, 0, sr->p[j].x, sr->p[j].y / 1024, NAN,
+		       !c->tree ? NAN : (c->tree == 1 ? sr->p[j].cg : sr->p[j].trss) / 1024, NAN);
+	if (sr->np)
+		fputc('\n', f);
+	for (j = 0; j < r->nck; j++) {
+		const struct mr_rd_ck *ck = &k->ck[r->ck[j]];
+		double x = c->xmode ? ck_x(c->fs, ck->name) : ck->m[tm] / 1000;
+
+		if (isnan(x) || isnan(ck->m[c->ymet]))
+			continue;
+		for (l = nck++; c->xmode && l > 0 && ckx[l - 1] > x; l--) {
+			ckx[l] = ckx[l - 1];
+			cki[l] = cki[l - 1];
+		}
+		ckx[l] = x;
+		cki[l] = r->ck[j];
+	}
+	for (j = 0; j < nck; j++) {
+		const struct mr_rd_ck *ck = &k->ck[cki[j]];
+
+		for (l = 0; l < c->nnames; l++)
+			if (!strcmp(c->names[l], ck->name))
+				break;
+		sc_row(c, f, sr, c->xmode || c->nnames > MAX_NAMED ? 1 : l + 1, ckx[j],
+		       ck->m[c->ymet] / 1024, c->lazy ? ck->m[lf] / 1024 : NAN,
+		       !c->tree ? NAN : (c->tree == 1 ? ck->m[cgm] : ck->m[tr]) / 1024,
+		       c->tree ? ck->m[tp] / 1024 : NAN);
+	}
+	fputc('\n', f);
+	free(cki);
+	free(ckx);
+}
+
+/* The derived table gnuplot reads.  Returns 0 or -1 (printed). */
+static int
+sc_write(struct sc *c, const char *tsv)
+{
+	FILE *f = mr_ch_create(tsv);
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# memrepro report: %s over %s of every run drawn, by panel and colour\n",
+		c->yname, c->xmode ? "its checkpoints" : "time");
+	fprintf(f, "panel\tcolour\tdrawn\tmark\tx\ty_mib\tlazyfree_mib\ttree_mib\t"
+		   "tree_pss_mib\tconfig\trepeat\n");
+	for (i = 0; i < c->nrun; i++)
+		sc_write_run(c, f, &c->run[i]);
+	return mr_ch_close(f, tsv);
+}
+
+/* The title: the case, what is drawn over what, the axes; the configs
+ * without data. */
+static void
+sc_title(const struct sc *c, const char *title, struct strbuf *t)
+{
+	struct strbuf ax[2] = {{0}, {0}};
+
+	if (c->ncf)
+		lay_axes(&c->L, ax);
+	sb_printf(t, "%s: %s over %s", c->k->name, c->yname,
+		  c->xmode ? c->fs->xunit ? c->fs->xunit : "x" : "time");
+	if (ax[0].len)
+		sb_printf(t, ", a panel per %s", ax[0].s);
+	if (ax[1].len)
+		sb_printf(t, ", colours by %s", ax[1].s);
+	if (title)
+		sb_printf(t, "\n%s", title);
+	if (c->nnone && c->ncf) {
+		sb_printf(t, "\n(no data: %s", c->none.s);
+		if (c->none.len >= MAX_NONE)
+			sb_printf(t, ", ...: %d configs in all", c->nnone);
+		sb_add(t, ")");
+	}
+	sb_free(&ax[0]);
+	sb_free(&ax[1]);
+}
+
+/* The note under the panels: how to read them; with no data, why. */
+static void
+sc_note(const struct sc *c, struct strbuf *note)
+{
+	char buf[256];
+
+	if (!c->ncf) {
+		sb_add(note, c->xmode ? "no run of this case recorded a checkpoint on its x axis"
+				      : "no run of this case has a memory sample");
+		return;
+	}
+	if (c->maxrep > 1)
+		snprintf(buf, sizeof buf, "Thick: per config the repeat with the median "
+			 "peak %s (of up to %d); thin: its other repeats.", c->yname, c->maxrep);
+	else
+		snprintf(buf, sizeof buf, "One repeat of each config.");
+	note_add(note, buf);
+	if (c->L.npanel > 1)
+		note_add(note, c->xmode ? "The panels share their axes." :
+			 "The panels share their y axis; each has its own time axis.");
+	if (c->xmode) {
+		snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
+			 "joined by lines.", c->yname);
+		note_add(note, buf);
+	}
+	if (c->lazy)
+		note_add(note, "Shaded: the part of RSS that is LazyFree (freed with "
+			 "MADV_FREE, reclaimable), read at the checkpoints only.");
+	if (c->tree == 1)
+		note_add(note, "Dashed: the run's memory cgroup (the case and its "
+			 "children, each page once).");
+	if (c->tree == 2)
+		note_add(note, "Dashed: the RSS summed over the case and its children "
+			 "(a page they share counted in each).");
+	if (c->tree)
+		note_add(note, "Circles: the tree's PSS at the checkpoints.");
+}
+
+/* Draw: the script's arguments (plots/series.gp's header). */
+static int
+sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *tsv,
+	const char *base)
+{
+	struct strbuf t = {0}, pan = {0}, col = {0}, marks = {0}, labels = {0},
+		      flags = {0}, note = {0};
+	int i, rc;
+
+	for (i = 0; i < c->L.npanel; i++)
+		sb_printf(&pan, "%s%s", i ? "|" : "", c->L.ptitle[i]);
+	for (i = 0; i < c->L.ncol; i++)
+		sb_printf(&col, "%s%s", i ? "|" : "", c->L.clabel[i]);
+	for (i = 0; !c->xmode && i < c->nnames && c->nnames <= MAX_NAMED; i++)
+		sb_printf(&marks, "%scheckpoint %s", i ? "|" : "", c->names[i]);
+	if (!c->xmode && c->nnames > MAX_NAMED)
+		sb_add(&marks, "a checkpoint");
+	if (c->xmode)
+		sb_printf(&labels, "%s (checkpoints %sN)|", c->fs->xunit ? c->fs->xunit : "x",
+			  c->fs->xprefix);
+	else
+		sb_add(&labels, "time since start (s)|");
+	sb_printf(&labels, "%s (MiB)", c->yname);
+	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d", c->L.npanel, c->L.ncol,
+		  !c->nnames ? 0 : c->xmode || c->nnames > MAX_NAMED ? 1 : c->nnames,
+		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep);
+	sc_title(c, title, &t);
+	sc_note(c, &note);
+	{
+		const char *args[] = { t.s, pan.s ? pan.s : "", col.s ? col.s : "",
+				       marks.s ? marks.s : "", labels.s, flags.s, note.s, NULL };
+
+		rc = mr_plot_draw(p, "series", tsv, base, args);
+	}
+	sb_free(&t);
+	sb_free(&pan);
+	sb_free(&col);
+	sb_free(&marks);
+	sb_free(&labels);
+	sb_free(&flags);
+	sb_free(&note);
+	return rc;
+}
+
 int
 mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 		const struct mr_chart_scan *s, int ki, const struct mr_figs *fs,
@@ -512,305 +844,47 @@ mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 	const struct mr_rd_case *k = &R->k[ki];
 	char *tsv = esprintf("%s/%s.series.tsv", outdir, k->name);
 	char *base = esprintf("%s/%s.series", outdir, k->name);
-	struct strbuf t = {0}, none = {0}, pan = {0}, col = {0}, marks = {0},
-		      labels = {0}, flags = {0}, note = {0}, ax[2] = {{0}};
-	struct mr_config *cf = ecalloc(k->ncfg + 1, sizeof *cf);
-	int *has = ecalloc(k->nrun + 1, sizeof *has), *idx = ecalloc(k->nrun + 1, sizeof *idx);
-	int *cfgof = ecalloc(k->ncfg + 1, sizeof *cfgof), *tmp = ecalloc(k->nrun + 1, sizeof *tmp);
-	struct srun *run = ecalloc(k->nrun + 1, sizeof *run);
-	const char **names = NULL, *panels = fs && fs->panels ? fs->panels : "allocator";
-	const char *ycol = "rss_kb", *yname = "RSS";
-	int nrun = 0, ncf = 0, nnames = 0, xmode = 0, lazy = 0, tree = 0, maxrep = 0;
-	int ymet = mr_ckpt_metric("rss_kb"), lf = mr_ckpt_metric("lazyfree_kb");
-	int tn = mr_ckpt_metric("tree_nproc"), tr = mr_ckpt_metric("tree_rss_kb");
-	int cgm = mr_ckpt_metric("cgroup_kb"), tp = mr_ckpt_metric("tree_pss_kb");
-	int tm = mr_ckpt_metric("t_ms"), i, j, rc = -1, nnone = 0;
-	double xmax = 0, ymax = 0;
-	struct lay L = {0};
-	FILE *f = NULL;
+	struct sc c;
+	int i, rc = -1;
 
+	memset(&c, 0, sizeof c);
+	c.k = k;
+	c.fs = fs;
+	c.ymet = mr_ckpt_metric("rss_kb");
+	c.ycol = "rss_kb";
+	c.yname = "RSS";
 	/* the report's figure is the address space: VSZ over time */
 	if (fs && fs->has_key && fs->key_ckpt && fs->key_metric == mr_ckpt_metric("vsz_kb")) {
-		ycol = "vsz_kb";
-		yname = "VSZ";
-		ymet = fs->key_metric;
+		c.ymet = fs->key_metric;
+		c.ycol = "vsz_kb";
+		c.yname = "VSZ";
 	}
 	/* the report's unit on x: the checkpoints PREFIX<number> */
-	for (i = 0; fs && fs->xprefix && i < k->nck && !xmode; i++)
-		xmode = !isnan(ck_x(fs, k->ck[i].name));
-	for (i = 0; i < k->nrun; i++) {
-		const struct mr_rd_run *r = &k->run[i];
-
-		if (xmode)
-			for (j = 0; j < r->nck && !has[i]; j++)
-				has[i] = !isnan(ck_x(fs, k->ck[r->ck[j]].name)) &&
-					 !isnan(k->ck[r->ck[j]].m[ymet]);
-		else
-			has[i] = s->nsamples[ki][i] > 0;
-	}
-	/* the configs with data, and their runs */
-	for (i = 0; i < k->ncfg; i++) {
-		int n = config_runs(k, i, has, tmp);
-
-		if (!n) {
-			if (none.len < MAX_NONE)
-				sb_printf(&none, "%s%s", nnone ? ", " : "", k->cfg[i].label);
-			nnone++;
-			continue;
-		}
-		cfgof[ncf] = i;
-		cf[ncf] = k->conf[i];
-		for (j = 0; j < n; j++) {
-			run[nrun].ri = tmp[j];
-			run[nrun].cfg = ncf;
-			run[nrun].peak = NAN;
-			idx[tmp[j]] = nrun + 1; /* 0: not drawn (shifted below) */
-			nrun++;
-		}
-		if (n > maxrep)
-			maxrep = n;
-		ncf++;
-	}
-	for (i = 0; i < k->nrun; i++)
-		idx[i]--;
-	/* what the drawn runs recorded at their checkpoints */
-	for (i = 0; i < nrun; i++) {
-		const struct mr_rd_run *r = &k->run[run[i].ri];
-
-		tree |= s->tree[ki][run[i].ri] > 1;
-		for (j = 0; j < r->nck; j++) {
-			const struct mr_rd_ck *c = &k->ck[r->ck[j]];
-			int l;
-
-			tree |= c->m[tn] > 1;
-			lazy |= c->m[lf] > 0 && ymet == mr_ckpt_metric("rss_kb");
-			for (l = 0; l < nnames; l++)
-				if (!strcmp(names[l], c->name))
-					break;
-			if (l == nnames && (!xmode || !isnan(ck_x(fs, c->name)))) {
-				names = erealloc(names, sizeof *names * (nnames + 1));
-				names[nnames++] = c->name;
-			}
-		}
-	}
-	if (ymet != mr_ckpt_metric("rss_kb"))
-		tree = 0; /* the tree's lines are RSS: not on a VSZ scale */
-	if (!xmode && nrun && read_samples(R, k, run, idx, ycol, &tree) < 0)
+	for (i = 0; fs && fs->xprefix && i < k->nck && !c.xmode; i++)
+		c.xmode = !isnan(ck_x(fs, k->ck[i].name));
+	c.run = ecalloc(k->nrun + 1, sizeof *c.run);
+	c.idx = ecalloc(k->nrun + 1, sizeof *c.idx);
+	c.cf = ecalloc(k->ncfg + 1, sizeof *c.cf);
+	c.cfgof = ecalloc(k->ncfg + 1, sizeof *c.cfgof);
+	sc_runs(&c, s, ki);
+	if (!c.xmode && c.nrun && read_samples(R, k, c.run, c.idx, c.ycol, &c.tree) < 0)
 		goto out;
-	/* the peak of each run, and which run of a config is drawn thick:
-	 * the one with the median peak (the lower of the two middle ones) */
-	for (i = 0; i < nrun; i++) {
-		const struct mr_rd_run *r = &k->run[run[i].ri];
-
-		if (xmode)
-			for (j = 0; j < r->nck; j++) {
-				const struct mr_rd_ck *c = &k->ck[r->ck[j]];
-
-				if (!isnan(ck_x(fs, c->name)) && !(c->m[ymet] <= run[i].peak))
-					run[i].peak = c->m[ymet];
-			}
-		else
-			for (j = 0; j < run[i].np; j++)
-				if (!(run[i].p[j].y <= run[i].peak))
-					run[i].peak = run[i].p[j].y;
-	}
-	for (i = 0; i < nrun;) {
-		int e = i, m, a, b;
-
-		while (e < nrun && run[e].cfg == run[i].cfg)
-			e++;
-		for (a = i + 1; a < e; a++) /* runs of a config by peak */
-			for (b = a; b > i && run[b - 1].peak > run[b].peak; b--) {
-				struct srun x = run[b];
-
-				run[b] = run[b - 1];
-				run[b - 1] = x;
-			}
-		m = i + (e - i - 1) / 2;
-		run[m].drawn = 1;
-		i = e;
-	}
-	for (i = 0; i < nrun; i++)
-		idx[run[i].ri] = i;
-
-	/* the derived table gnuplot reads */
-	if (!(f = mr_ch_create(tsv)))
-		goto out;
-	if (ncf)
-		lay_make(&L, cf, ncf, panels);
-	fprintf(f, "# memrepro report: %s over %s of every run drawn, by panel and colour\n",
-		yname, xmode ? "its checkpoints" : "time");
-	fprintf(f, "panel\tcolour\tdrawn\tmark\tx\ty_mib\tlazyfree_mib\ttree_mib\t"
-		   "tree_pss_mib\tconfig\trepeat\n");
-	for (i = 0; i < nrun; i++) {
-		const struct srun *sr = &run[i];
-		const struct mr_rd_run *r = &k->run[sr->ri];
-		int pa = L.panel[sr->cfg] + 1, co = L.col[sr->cfg] + 1, nck;
-		int *cki = ecalloc(r->nck + 1, sizeof *cki);
-		double *ckx = ecalloc(r->nck + 1, sizeof *ckx);
-		const char *cs = k->conf[cfgof[sr->cfg]].str;
-
-		for (j = 0; j < sr->np; j++) {
-			double y = sr->p[j].y / 1024;
-			double tv = !tree ? NAN : (tree == 1 ? sr->p[j].cg : sr->p[j].trss) / 1024;
-
-			fprintf(f, "%d\t%d\t%d\t0", pa, co, sr->drawn);
-			put_num(f, sr->p[j].x, "%.3f");
-			put_num(f, y, "%.3f");
-			put_num(f, NAN, "");
-			put_num(f, tv, "%.3f");
-			put_num(f, NAN, "");
-			fprintf(f, "\t%s\t%ld\n", cs, r->repeat);
-			if (sr->p[j].x > xmax)
-				xmax = sr->p[j].x;
-			if (y > ymax)
-				ymax = y;
-			if (tv > ymax)
-				ymax = tv;
-		}
-		if (sr->np)
-			fputc('\n', f);
-		/* its checkpoints: in x order on the report's axis (a
-		 * checkpoint line), else as recorded */
-		for (j = 0, nck = 0; j < r->nck; j++) {
-			const struct mr_rd_ck *c = &k->ck[r->ck[j]];
-			double x = xmode ? ck_x(fs, c->name) : c->m[tm] / 1000;
-			int l;
-
-			if (isnan(x) || isnan(c->m[ymet]))
-				continue;
-			for (l = nck++; xmode && l > 0 && ckx[l - 1] > x; l--) {
-				ckx[l] = ckx[l - 1];
-				cki[l] = cki[l - 1];
-			}
-			ckx[l] = x;
-			cki[l] = r->ck[j];
-		}
-		for (j = 0; j < nck; j++) {
-			const struct mr_rd_ck *c = &k->ck[cki[j]];
-			double y = c->m[ymet] / 1024, lz = NAN, tv = NAN, ps = NAN;
-			int l;
-
-			for (l = 0; l < nnames; l++)
-				if (!strcmp(names[l], c->name))
-					break;
-			if (lazy)
-				lz = c->m[lf] / 1024;
-			if (tree) {
-				tv = (tree == 1 ? c->m[cgm] : c->m[tr]) / 1024;
-				ps = c->m[tp] / 1024;
-			}
-			fprintf(f, "%d\t%d\t%d\t%d", pa, co, sr->drawn,
-				xmode || nnames > MAX_NAMED ? 1 : l + 1);
-			put_num(f, ckx[j], xmode ? "%g" : "%.3f");
-			put_num(f, y, "%.3f");
-			put_num(f, lz, "%.3f");
-			put_num(f, tv, "%.3f");
-			put_num(f, ps, "%.3f");
-			fprintf(f, "\t%s\t%ld\n", cs, r->repeat);
-			xmax = fmax(xmax, ckx[j]);
-			ymax = fmax(ymax, fmax(y, fmax(isnan(tv) ? 0 : tv, isnan(ps) ? 0 : ps)));
-		}
-		free(cki);
-		free(ckx);
-		fputc('\n', f);
-	}
-	if (mr_ch_close(f, tsv) < 0)
-		goto out;
-
-	/* the words of the script's arguments */
-	for (i = 0; i < L.npanel; i++)
-		sb_printf(&pan, "%s%s", i ? "|" : "", L.ptitle[i]);
-	for (i = 0; i < L.ncol; i++)
-		sb_printf(&col, "%s%s", i ? "|" : "", L.clabel[i]);
-	for (i = 0; !xmode && i < nnames && nnames <= MAX_NAMED; i++)
-		sb_printf(&marks, "%scheckpoint %s", i ? "|" : "", names[i]);
-	if (!xmode && nnames > MAX_NAMED)
-		sb_add(&marks, "a checkpoint");
-	if (xmode)
-		sb_printf(&labels, "%s (checkpoints %sN)|", fs->xunit ? fs->xunit : "x",
-			  fs->xprefix);
-	else
-		sb_add(&labels, "time since start (s)|");
-	sb_printf(&labels, "%s (MiB)", yname);
-	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d", L.npanel, L.ncol,
-		  !nnames ? 0 : xmode || nnames > MAX_NAMED ? 1 : nnames, xmax, ymax, xmode, lazy, tree == 1 ? 1 : tree ? 2 : 0,
-		  maxrep);
-	if (ncf)
-		lay_axes(&L, ax);
-	sb_printf(&t, "%s: %s over %s", k->name, yname, xmode ? fs->xunit ? fs->xunit : "x" : "time");
-	if (ax[0].len)
-		sb_printf(&t, ", a panel per %s", ax[0].s);
-	if (ax[1].len)
-		sb_printf(&t, ", colours by %s", ax[1].s);
-	if (title)
-		sb_printf(&t, "\n%s", title);
-	if (nnone && ncf) {
-		sb_printf(&t, "\n(no data: %s", none.s);
-		if (none.len >= MAX_NONE)
-			sb_printf(&t, ", ...: %d configs in all", nnone);
-		sb_add(&t, ")");
-	}
-	if (!ncf)
-		sb_add(&note, xmode ? "no run of this case recorded a checkpoint on its x axis"
-				    : "no run of this case has a memory sample");
-	else {
-		char buf[256];
-
-		if (maxrep > 1)
-			snprintf(buf, sizeof buf, "Thick: per config the repeat with the median "
-				 "peak %s (of up to %d); thin: its other repeats.", yname, maxrep);
-		else
-			snprintf(buf, sizeof buf, "One repeat of each config.");
-		note_add(&note, buf);
-		if (L.npanel > 1)
-			note_add(&note, xmode ? "The panels share their axes." :
-				 "The panels share their y axis; each has its own time axis.");
-		if (xmode) {
-			snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
-				 "joined by lines.", yname);
-			note_add(&note, buf);
-		}
-		if (lazy)
-			note_add(&note, "Shaded: the part of RSS that is LazyFree (freed with "
-				 "MADV_FREE, reclaimable), read at the checkpoints only.");
-		if (tree == 1)
-			note_add(&note, "Dashed: the run's memory cgroup (the case and its "
-				 "children, each page once).");
-		if (tree == 2)
-			note_add(&note, "Dashed: the RSS summed over the case and its children "
-				 "(a page they share counted in each).");
-		if (tree)
-			note_add(&note, "Circles: the tree's PSS at the checkpoints.");
-	}
-	{
-		const char *args[] = { t.s, pan.s ? pan.s : "", col.s ? col.s : "",
-				       marks.s ? marks.s : "", labels.s, flags.s, note.s, NULL };
-
-		rc = mr_plot_draw(p, "series", tsv, base, args);
-	}
+	sc_median(&c);
+	if (c.ncf)
+		lay_make(&c.L, c.cf, c.ncf, fs && fs->panels ? fs->panels : "allocator");
+	if (sc_write(&c, tsv) == 0)
+		rc = sc_draw(&c, p, title, tsv, base);
 out:
-	if (ncf)
-		lay_free(&L);
-	for (i = 0; i < nrun; i++)
-		free(run[i].p);
-	free(run);
-	free(names);
-	free(cf);
-	free(has);
-	free(idx);
-	free(cfgof);
-	free(tmp);
-	sb_free(&t);
-	sb_free(&none);
-	sb_free(&pan);
-	sb_free(&col);
-	sb_free(&marks);
-	sb_free(&labels);
-	sb_free(&flags);
-	sb_free(&note);
-	sb_free(&ax[0]);
-	sb_free(&ax[1]);
+	if (c.ncf)
+		lay_free(&c.L);
+	for (i = 0; i < c.nrun; i++)
+		free(c.run[i].p);
+	free(c.run);
+	free(c.idx);
+	free(c.cf);
+	free(c.cfgof);
+	free(c.names);
+	sb_free(&c.none);
 	free(tsv);
 	free(base);
 	return rc;
