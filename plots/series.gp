@@ -21,14 +21,15 @@
 #   MARKS    the legend's names of the checkpoint markers ("|"-separated,
 #            mark j of the TSV); "": none in the legend
 #   LABELS   "XLABEL|YLABEL"
-#   FLAGS    "NPANEL NCOLOUR NMARK XMAX YMAX XMODE LAZY TREE NREP": counts
+#   FLAGS    "NPANEL NCOLOUR NMARK XMAX YMAX XMODE LAZY TREE NREP NCOLS": counts
 #            of panels, colours and marker shapes; the axes' largest x and
 #            y (all panels share them); XMODE 1: x is the report's axis
 #            (checkpoints joined by lines), 0: time (samples as lines,
 #            checkpoints as markers); LAZY 1: shade LazyFree under RSS;
 #            TREE 1: dashed, the memory cgroup (2: the RSS summed over
 #            the process tree), circles the tree's PSS; NREP: most
-#            repeats of a config
+#            repeats of a config; NCOLS: columns of panels (a row per
+#            value of the first panel axis), 0: by the number of panels
 #   NOTE     lines said under the panels, "|"-separated; with NPANEL 0,
 #            why there is no data
 #
@@ -60,6 +61,7 @@ xmode = int(word(flags, 6))
 lazy = int(word(flags, 7))
 tree = int(word(flags, 8))
 nrep = int(word(flags, 9))
+ncols = int(word(flags, 10))
 
 # Split s on sep into the array A of n fields.
 nfields(s, sep) = strlen(s) == 0 ? 0 : 1 + sum [i=1:strlen(s)] (s[i:i] eq sep ? 1 : 0)
@@ -97,8 +99,11 @@ hex(v) = sprintf("#%06X", v)
 ndash = ncolour > 0 ? (ncolour - 1) / 12 + 1 : 1
 
 W = 1200.0
-# Panel grid: columns by the number of panels, rows as needed.
-ncols = npanel <= 3 ? npanel : (npanel == 4 ? 2 : (npanel <= 9 ? 3 : 4))
+# Panel grid: NCOLS columns (a row per value of the first panel axis),
+# else by the number of panels; rows as needed.
+if (ncols < 1) {
+	ncols = npanel <= 3 ? npanel : (npanel == 4 ? 2 : (npanel <= 9 ? 3 : 4))
+}
 ncols = ncols < 1 ? 1 : ncols
 nrows = npanel < 1 ? 1 : (npanel + ncols - 1) / ncols
 ph = nrows == 1 ? 460.0 : (nrows == 2 ? 330.0 : 270.0)

@@ -45,6 +45,8 @@ struct lay {
 	int *panel, npanel; /* [n]: panel, a group or a part of one */
 	char **ptitle;      /* [npanel] */
 	char **clabel;      /* [ncol] */
+	int ncols;          /* columns of panels, so that a row is one value
+	                       of the first panel axis; 0: the script's choice */
 };
 
 #define VI(L, i, a) ((L)->vi[(i) * (L)->nax + (a)])
@@ -243,6 +245,38 @@ pairs(const struct lay *L, int i, int panel)
 	return s;
 }
 
+/* When every value of the first panel axis has the same number of
+ * panels, 2 to 4 of them (its parts, or a second panel axis), a row of
+ * panels per value: L->ncols. */
+static void
+lay_columns(struct lay *L)
+{
+	int a, i, first = -1, run = 0, per = 0, same = 1, prev = -1;
+
+	L->ncols = 0;
+	for (a = 0; a < L->nax; a++)
+		if (L->pan[a] == 1)
+			first = a;
+	if (first < 0)
+		return;
+	for (i = 0; i < L->n; i++) {
+		int c = L->ord[i], v = VI(L, c, first);
+
+		if (i && L->panel[c] == L->panel[L->ord[i - 1]])
+			continue;
+		if (i && v != prev) {
+			same &= !per || run == per;
+			per = run;
+			run = 0;
+		}
+		prev = v;
+		run++;
+	}
+	same &= !per || run == per;
+	if (same && run >= 2 && run <= 4)
+		L->ncols = run;
+}
+
 /* Colours (the colour axes' values, in order, the same in every panel)
  * and panels (a group, split in parts of at most MAX_LINES colours). */
 static void
@@ -299,6 +333,7 @@ assign(struct lay *L)
 		free(t);
 		g0 = g1;
 	}
+	lay_columns(L);
 }
 
 /* The layout of configs cf[0..n-1] (n >= 1) with panel axis panels. */
@@ -815,9 +850,9 @@ sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *ts
 	else
 		sb_add(&labels, "time since start (s)|");
 	sb_printf(&labels, "%s (MiB)", c->yname);
-	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d", c->L.npanel, c->L.ncol,
+	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d %d", c->L.npanel, c->L.ncol,
 		  !c->nnames ? 0 : c->xmode || c->nnames > MAX_NAMED ? 1 : c->nnames,
-		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep);
+		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep, c->L.ncols);
 	sc_title(c, title, &t);
 	sc_note(c, &note);
 	{
