@@ -185,3 +185,20 @@ setup() {
 	draw
 	grep -q 'no data: no run of this case has a memory sample' "$SVG"
 }
+
+@test "4 allocators of 6 modes: each allocator's panel in 2 parts, a row of panels per allocator" {
+	local a m
+	for a in glibc jemalloc tcmalloc mimalloc; do
+		for m in a b c d e f; do
+			run_of "$R" "allocator=$a,mode=$m" 1 4096
+		done
+	done
+	run -0 timeout -k 5 120 "$MR" report --verbose --cases "$FIX" --expected "$EXP" "$R"
+	TSV=$R/plots/sx.series.tsv
+	[ "$(distinct 1)" -eq 8 ]
+	[ "$(most_colours)" -eq 3 ]
+	# FLAGS (plots/series.gp): 8 panels, 6 colours, ..., NCOLS 2
+	[[ "$output" == *"series.gp' '$TSV' '$R/plots/sx.series.svg' "*"'8 6 1 "*" 2' "* ]] || false
+	# 4 rows of panels: taller than 3 rows would be
+	grep -q 'viewBox="0 0 1200 1[2-9][0-9][0-9]"' "$R/plots/sx.series.svg"
+}
