@@ -118,6 +118,11 @@ setup() {
 	[ "$(distinct 2)" -eq 4 ]
 	grep -q 'a panel per mode, colours by allocator' "$SVG"
 	grep -q '>allocator=jemalloc<' "$SVG"
+	# an axis these runs do not vary: a panel per allocator
+	echo 'panels size' > "$EXP/sx.figures"
+	draw
+	[ "$(distinct 1)" -eq 4 ]
+	grep -q 'a panel per allocator, colours by mode' "$SVG"
 }
 
 @test "more than 4 values of the only colour axis: the panel in parts" {
@@ -156,6 +161,11 @@ setup() {
 	[ "$(rows | cut -f5 | tr '\n' ' ')" = "1000 2000 3000 " ]
 	grep -q 'ticks (checkpoints tick-N)' "$SVG"
 	grep -q 'sx: RSS over ticks' "$SVG"
+	# no checkpoint of the case on that axis: over time
+	printf 'x round- rounds\n' > "$EXP/sx.figures"
+	draw
+	[ "$(rows | awk -F'\t' '$4 == 0' | wc -l)" -eq $(($(wc -l < "$R/series.tsv") - 1)) ]
+	grep -q 'sx: RSS over time' "$SVG"
 }
 
 @test "LazyFree shaded and the process tree only where the runs have them" {

@@ -168,7 +168,7 @@ ncolour_axes(const struct lay *L)
 	return n;
 }
 
-/* Choose the panel axes: the declared one, then, while a panel would
+/* Choose the panel axes: the declared one (else allocator), then, while a panel would
  * have more than MAX_LINES colours and two colour axes or more are
  * left, the colour axis after whose move the fewest panels have at most
  * MAX_LINES colours (else the fewest colours). */
@@ -179,6 +179,10 @@ choose_axes(struct lay *L, const char *panels)
 
 	for (a = 0; a < L->nax; a++)
 		if (!strcmp(L->ax[a].key, panels))
+			to_panel(L, a);
+	/* a declared axis these runs do not vary: the default's */
+	for (a = 0; a < L->nax && !L->npan; a++)
+		if (!strcmp(L->ax[a].key, "allocator"))
 			to_panel(L, a);
 	most = absorb(L);
 	while (most > MAX_LINES && ncolour_axes(L) >= 2) {
