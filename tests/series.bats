@@ -212,3 +212,16 @@ setup() {
 	# 4 rows of panels: taller than 3 rows would be
 	grep -q 'viewBox="0 0 1200 1[2-9][0-9][0-9]"' "$R/plots/sx.series.svg"
 }
+
+@test "lines that coincide are said to, lines that differ are not" {
+	run_of "$R" 'mode=a' 1 8192
+	run_of "$R" 'mode=b' 1 8192
+	draw
+	grep -q 'Where lines coincide, the colour later in the legend is on top.' "$SVG"
+	results "$BATS_TEST_TMPDIR/r2"
+	R=$BATS_TEST_TMPDIR/r2
+	run_of "$R" 'mode=a' 1 8192
+	run_of "$R" 'mode=b' 1 9000
+	draw
+	run ! grep -q 'Where lines coincide' "$SVG"
+}

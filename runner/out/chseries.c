@@ -793,6 +793,43 @@ sc_title(const struct sc *c, const char *title, struct strbuf *t)
 	sb_free(&ax[1]);
 }
 
+/* Whether the drawn runs a and b recorded the same figures at their
+ * checkpoints (as many, each within 1 %): their lines likely coincide. */
+static int
+same_marks(const struct sc *c, const struct srun *a, const struct srun *b)
+{
+	const struct mr_rd_run *ra = &c->k->run[a->ri], *rb = &c->k->run[b->ri];
+	int j;
+
+	if (ra->nck != rb->nck || !ra->nck)
+		return 0;
+	for (j = 0; j < ra->nck; j++) {
+		double x = c->k->ck[ra->ck[j]].m[c->ymet], y = c->k->ck[rb->ck[j]].m[c->ymet];
+
+		if (!(fabs(x - y) <= 0.01 * fmax(x, y)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether two drawn lines of a panel likely coincide: the later colour
+ * then hides the earlier. */
+static int
+sc_coincide(const struct sc *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->nrun; i++)
+		for (j = i + 1; c->run[i].drawn && j < c->nrun; j++) {
+			const struct srun *a = &c->run[i], *b = &c->run[j];
+
+			if (b->drawn && c->L.panel[a->cfg] == c->L.panel[b->cfg] &&
+			    c->L.col[a->cfg] != c->L.col[b->cfg] && same_marks(c, a, b))
+				return 1;
+		}
+	return 0;
+}
+
 /* The note under the panels: how to read them; with no data, why. */
 static void
 sc_note(const struct sc *c, struct strbuf *note)
@@ -818,6 +855,8 @@ sc_note(const struct sc *c, struct strbuf *note)
 			 "joined by lines.", c->yname);
 		note_add(note, buf);
 	}
+	if (sc_coincide(c))
+		note_add(note, "Where lines coincide, the colour later in the legend is on top.");
 	if (c->lazy)
 		note_add(note, "Shaded: the part of RSS that is LazyFree (freed with "
 			 "MADV_FREE, reclaimable), read at the checkpoints only.");
