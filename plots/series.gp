@@ -1,156 +1,335 @@
-# series.gp: memory over time of every config of one case, on one chart.
+# series.gp: the memory over time of one case, as small multiples.
 #
-# Producer: memrepro report (runner/out/charts.c), over the results directory's
-# own series.tsv and checkpoints.tsv (docs/formats.md, "Results directory").
+# Producer: memrepro report (runner/out/chseries.c), which writes the derived
+# <case>.series.tsv from the results' series.tsv and checkpoints.tsv and
+# decides the layout: a panel per value of the case's panel axis, the other
+# axes as colours (docs/formats.md, "Plots").
 #
-#   gnuplot -c plots/series.gp series.tsv out.png|out.svg checkpoints.tsv \
-#           CASE TITLE RUNS XMAX CHECKPOINTS PANELS
+#   gnuplot -c plots/series.gp CASE.series.tsv out.png|out.svg TITLE PANELS \
+#           COLOURS MARKS LABELS FLAGS NOTE
 #
-#   series.tsv       columns case config repeat t_ms rss_kb tree_rss_kb
-#   checkpoints.tsv  columns case config repeat checkpoint t_ms rss_kb
-#                    lazyfree_kb tree_private_dirty_kb
-#   RUNS         the run drawn per config, words CONFIG#REPEAT#COLOUR#LABEL:
-#                its repeat, its colour (the config's index in the case, so
-#                that every chart of the case agrees) and its legend (the
-#                config's short form); "" when no run has a sample
-#   XMAX         the last sample's time in seconds; with no RUNS, why
-#                there is no data
-#   CHECKPOINTS  the checkpoint names the drawn runs recorded, one marker
-#                shape each
-#   PANELS       "rss", then "lazyfree" (LazyFree at the checkpoints) and
-#                "tree" (the RSS of the case and its descendants over time,
-#                their private dirty memory at the checkpoints) when the
-#                drawn runs have any
+#   CASE.series.tsv  columns panel colour drawn mark x y_mib lazyfree_mib
+#           tree_mib tree_pss_mib config repeat: per run a block of its
+#           samples (mark 0; none on a checkpoint axis), then a block of
+#           its checkpoints (mark: the marker's number); drawn 1 for the
+#           run drawn thick; "-": not measured
+#   TITLE    the chart's title, lines separated by newlines
+#   PANELS   the panels' titles, "|"-separated: panel i of the TSV is the
+#            i-th
+#   COLOURS  the legend's names of the colours, "|"-separated (colour i of
+#            the TSV), the same in every panel
+#   MARKS    the legend's names of the checkpoint markers ("|"-separated,
+#            mark j of the TSV); "": none in the legend
+#   LABELS   "XLABEL|YLABEL"
+#   FLAGS    "NPANEL NCOLOUR NMARK XMAX YMAX XMODE LAZY TREE NREP NCOLS": counts
+#            of panels, colours and marker shapes; the axes' largest x and
+#            y (all panels share them); XMODE 1: x is the report's axis
+#            (checkpoints joined by lines), 0: time (samples as lines,
+#            checkpoints as markers); LAZY 1: shade LazyFree under RSS;
+#            TREE 1: dashed, the memory cgroup (2: the RSS summed over
+#            the process tree), circles the tree's PSS; NREP: most
+#            repeats of a config; NCOLS: columns of panels (a row per
+#            value of the first panel axis), 0: by the number of panels
+#   NOTE     lines said under the panels, "|"-separated; with NPANEL 0,
+#            why there is no data
 #
-# Time in seconds, memory in MiB (the TSV has ms and KiB).
+# Size: 1200 px wide; the height grows with the rows of panels (460 px
+# for one row, 330 each for two, 270 each for more) and of the legend.
+# The legend stands above the panels, never over the data.
 
 set datafile separator tab
 set datafile columnheaders
+set datafile missing "-"
 set encoding utf8
 
-series = ARG1
+in = ARG1
 out = ARG2
-ckpts = ARG3
-kase = ARG4
-title = ARG5
-runs = ARG6
-xmax = ARG7
-cknames = ARG8
-panels = ARG9
+title = ARG3
+panels = ARG4
+colours = ARG5
+marks = ARG6
+labels = ARG7
+flags = ARG8
+note = ARG9
 
-if (out[strlen(out)-3:] eq ".svg") {
-	set terminal svg size 1200,750 dynamic font "sans,11" background "white"
-} else {
-	set terminal pngcairo size 1200,750 font "sans,11" background "white"
+npanel = int(word(flags, 1))
+ncolour = int(word(flags, 2))
+nmark = int(word(flags, 3))
+xmax = word(flags, 4) + 0.0
+ymax = word(flags, 5) + 0.0
+xmode = int(word(flags, 6))
+lazy = int(word(flags, 7))
+tree = int(word(flags, 8))
+nrep = int(word(flags, 9))
+ncols = int(word(flags, 10))
+
+# Split s on sep into the array A of n fields.
+nfields(s, sep) = strlen(s) == 0 ? 0 : 1 + sum [i=1:strlen(s)] (s[i:i] eq sep ? 1 : 0)
+array TL[nfields(title, "\n") + 1]
+ntl = 0
+rest = title
+while (strlen(rest) > 0) {
+	h = strstrt(rest, "\n")
+	ntl = ntl + 1
+	TL[ntl] = h ? rest[1:h - 1] : rest
+	rest = h ? rest[h + 1:] : ""
 }
-set output out
-
-set key noenhanced
-set title noenhanced
-
-if (words(runs) == 0) {
-	set title title font ",13"
-	unset border
-	unset tics
-	unset key
-	set xrange [0:1]
-	set yrange [0:1]
-	set label 1 "no data: ".xmax at 0.5, 0.5 center font ",14" noenhanced
-	plot NaN notitle
-	exit
+nnote = nfields(note, "|")
+array NL[nnote + 1]
+rest = note
+do for [i=1:nnote] {
+	h = strstrt(rest, "|")
+	NL[i] = h ? rest[1:h - 1] : rest
+	rest = h ? rest[h + 1:] : ""
 }
+h = strstrt(labels, "|")
+xlabel = labels[1:h - 1]
+ylabel = labels[h + 1:]
 
-# A qualitative palette (Okabe-Ito, then more): past twelve configs the
-# colours repeat with a dashed line.  The same in diff.gp and compare.gp.
+# A qualitative palette (Okabe-Ito, then more): past twelve colours they
+# repeat with a dashed line.  The other repeats: the same, half transparent.
 array C[12] = [0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, \
 	       0x56B4E9, 0x000000, 0x8C564B, 0x7F7F7F, 0xBCBD22, \
 	       0x17BECF, 0x9467BD]
 array P[6] = [7, 9, 5, 13, 11, 3]
-n = words(runs)
-nck = words(cknames)
-npan = words(panels)
+rgb(c) = C[(int(c) - 1) % 12 + 1]
+thin(c) = rgb(c) + 0x99000000
+dsh(c) = (int(c) - 1) / 12 + 1
+hex(v) = sprintf("#%06X", v)
+ndash = ncolour > 0 ? (ncolour - 1) / 12 + 1 : 1
 
-# The fields of each word of RUNS, once.
-array CFG[n]
-array REP[n]
-array COL[n]
-array LAB[n]
-do for [i=1:n] {
-	w = word(runs, i)
-	h = strstrt(w, "#")
-	CFG[i] = w[1:h - 1]
-	w = w[h + 1:]
-	h = strstrt(w, "#")
-	REP[i] = int(w[1:h - 1])
-	w = w[h + 1:]
-	h = strstrt(w, "#")
-	COL[i] = int(w[1:h - 1])
-	LAB[i] = w[h + 1:]
+W = 1200.0
+# Panel grid: NCOLS columns (a row per value of the first panel axis),
+# else by the number of panels; rows as needed.
+if (ncols < 1) {
+	ncols = npanel <= 3 ? npanel : (npanel == 4 ? 2 : (npanel <= 9 ? 3 : 4))
 }
-colour(i) = C[(COL[i] - 1) % 12 + 1]
-dash(i) = (COL[i] - 1) / 12 + 1
-# this run's rows only (the others are NaN: not drawn)
-mine(i) = strcol("case") eq kase && strcol("config") eq CFG[i] && column("repeat") == REP[i]
-s(i, v) = mine(i) ? v : NaN
-# the drawn run a checkpoint row belongs to (0: none), and its colour
-which(x) = sum [i=1:n] (mine(i) ? i : 0)
-rowc(x) = which(0) > 0 ? colour(which(0)) : 0
-c(j, v) = strcol("checkpoint") eq word(cknames, j) && which(0) > 0 ? v : NaN
-mib(kb) = kb / 1024.0
+ncols = ncols < 1 ? 1 : ncols
+nrows = npanel < 1 ? 1 : (npanel + ncols - 1) / ncols
+ph = nrows == 1 ? 460.0 : (nrows == 2 ? 330.0 : 270.0)
+
+# The legend: the colours, then what the line styles and markers mean.
+nmk = nfields(marks, "|")
+nemax = ncolour + nmk + 5
+array LT[nemax]
+array LK[nemax]
+array LV[nemax]
+ne = 0
+rest = colours
+do for [c=1:ncolour] {
+	h = strstrt(rest, "|")
+	ne = ne + 1
+	LT[ne] = h ? rest[1:h - 1] : rest
+	rest = h ? rest[h + 1:] : ""
+	LK[ne] = 1
+	LV[ne] = c
+}
+if (ncolour == 1 && strlen(LT[1]) == 0) {
+	LT[1] = ylabel[1:strstrt(ylabel, " (") - 1]
+}
+if (nrep > 1) {
+	ne = ne + 1
+	LT[ne] = "other repeats"
+	LK[ne] = 2
+	LV[ne] = 0
+}
+rest = marks
+do for [j=1:nmk] {
+	h = strstrt(rest, "|")
+	ne = ne + 1
+	LT[ne] = h ? rest[1:h - 1] : rest
+	rest = h ? rest[h + 1:] : ""
+	LK[ne] = 3
+	LV[ne] = j
+}
+if (lazy) {
+	ne = ne + 1
+	LT[ne] = "LazyFree, part of RSS (at checkpoints)"
+	LK[ne] = 4
+	LV[ne] = 0
+}
+if (tree) {
+	ne = ne + 1
+	LT[ne] = tree == 1 ? "memory cgroup: the case and its children" : "RSS summed over the process tree"
+	LK[ne] = 5
+	LV[ne] = 0
+	ne = ne + 1
+	LT[ne] = "PSS of the tree (at checkpoints)"
+	LK[ne] = 6
+	LV[ne] = 0
+}
+# 7.6 px a character of the legend's font is an upper bound for sans 10
+# (digits and lower case).  The colours fill the first rows, the styles
+# start a row of their own.
+maxlab = 4
+do for [e=1:ne] { maxlab = strlen(LT[e]) > maxlab ? strlen(LT[e]) : maxlab }
+colw = maxlab * 7.6 + 52
+lcols = int((W - 60) / colw)
+lcols = lcols < 1 ? 1 : (lcols > ne ? ne : lcols)
+array LS[nemax]
+slot = 0
+do for [e=1:ne] {
+	if (e > 1 && LK[e] != 1 && LK[e - 1] == 1 && slot % lcols != 0) {
+		slot = slot + lcols - slot % lcols
+	}
+	LS[e] = slot
+	slot = slot + 1
+}
+lrows = npanel > 0 ? (slot + lcols - 1) / lcols : 0
+
+# Vertical layout, in pixels from the top.
+ytitle = 10.0
+ylegend = ytitle + ntl * 19 + 8
+ypanels = ylegend + lrows * 19 + (lrows > 0 ? 12 : 0)
+ybottom = ypanels + nrows * ph
+H = int(ybottom + 30 + nnote * 16 + 10)
+H = npanel < 1 ? 500 : H
+xs(px) = px / W
+ys(px) = 1.0 - px / H
+
+if (out[strlen(out)-3:] eq ".svg") {
+	set terminal svg size 1200,H dynamic font "sans,11" background "white"
+} else {
+	set terminal pngcairo size 1200,H font "sans,11" background "white"
+}
+set output out
+set key noenhanced
+set title noenhanced
+unset key
+
+do for [i=1:ntl] {
+	set label 10 + i TL[i] at screen 0.5, screen ys(ytitle + i * 19 - 5) center font ",13" noenhanced
+}
+
+if (npanel < 1) {
+	unset border
+	unset tics
+	set xrange [0:1]
+	set yrange [0:1]
+	set label 1 "no data: ".note at 0.5, 0.5 center font ",14" noenhanced
+	plot NaN notitle
+	exit
+}
+
+# The legend, drawn with the first panel: a sample and a name per entry.
+do for [e=1:ne] {
+	lx = 30 + (LS[e] % lcols) * colw
+	ly = ylegend + (LS[e] / lcols) * 19 + 9
+	if (LK[e] == 1) {
+		set arrow 100 + e from screen xs(lx), screen ys(ly) to screen xs(lx + 28), screen ys(ly) \
+			nohead lw 2.5 lc rgb hex(rgb(LV[e])) dt dsh(LV[e])
+	}
+	if (LK[e] == 2) {
+		set arrow 100 + e from screen xs(lx), screen ys(ly) to screen xs(lx + 28), screen ys(ly) \
+			nohead lw 1 lc rgb "#99444444"
+	}
+	if (LK[e] == 3) {
+		set label 300 + e "" at screen xs(lx + 14), screen ys(ly) point pt P[(LV[e] - 1) % 6 + 1] ps 1 lc rgb "#444444"
+	}
+	if (LK[e] == 4) {
+		set object 100 + e rect from screen xs(lx + 9), screen ys(ly + 7) to screen xs(lx + 19), screen ys(ly - 7) \
+			fc rgb "#444444" fs transparent solid 0.3 noborder
+	}
+	if (LK[e] == 5) {
+		set arrow 100 + e from screen xs(lx), screen ys(ly) to screen xs(lx + 28), screen ys(ly) \
+			nohead lw 1.5 dt 2 lc rgb "#444444"
+	}
+	if (LK[e] == 6) {
+		set label 300 + e "" at screen xs(lx + 14), screen ys(ly) point pt 6 ps 1 lc rgb "#444444"
+	}
+	set label 500 + e LT[e] at screen xs(lx + 34), screen ys(ly) left font ",10" noenhanced
+}
+# The axes' names once, for all panels; the notes under them.
+set label 2 ylabel at screen xs(14), screen ys(ypanels + nrows * ph / 2) center rotate by 90 noenhanced
+set label 3 xlabel at screen 0.5, screen ys(ybottom + 16) center noenhanced
+do for [i=1:nnote] {
+	set label 30 + i NL[i] at screen xs(30), screen ys(ybottom + 30 + i * 16 - 4) left font ",10" noenhanced
+}
+
+array PT[npanel]
+rest = panels
+do for [i=1:npanel] {
+	h = strstrt(rest, "|")
+	PT[i] = h ? rest[1:h - 1] : rest
+	rest = h ? rest[h + 1:] : ""
+}
 
 set grid lc rgb "#dddddd"
 set border 3
 set tics nomirror
-set xrange [0:xmax * 1.02 + 0.001]
-set yrange [0:*]
-set offsets 0, 0, graph 0.05, 0
-# The legend to the right of the panels, which share their left and right
-# edges so that their time axes line up.
-# The longest legend entry decides how much room the legend takes.
-maxlab = strlen("checkpoint ") + 12
-do for [i=1:n] { maxlab = strlen(LAB[i]) > maxlab ? strlen(LAB[i]) : maxlab }
-right = 0.90 - maxlab * 0.0071
-right = right < 0.45 ? 0.45 : (right > 0.80 ? 0.80 : right)
-set lmargin at screen 0.08
-set rmargin at screen right
-set key at screen 0.995, screen 0.86 right top vertical Left reverse \
-	samplen 2.5 spacing 1.1 width -2 box lc rgb "#cccccc" opaque
-
-set multiplot title title font ",13" noenhanced
-top = 0.86
-bottom = 0.10
-# RSS gets the most room; each further panel a share below it.
-h1 = npan == 1 ? top - bottom : (npan == 2 ? 0.55 : 0.45) * (top - bottom)
-hk = npan == 1 ? 0 : (top - bottom - h1) / (npan - 1)
-
-set tmargin at screen top
-set bmargin at screen top - h1
-set xlabel (npan > 1 ? "" : "time since start (s)")
-set ylabel "RSS (MiB)"
-plot for [i=1:n] series using (s(i, column("t_ms") / 1000.0)):(s(i, mib(column("rss_kb")))) \
-	with lines lw 2 lc rgb colour(i) dt dash(i) title LAB[i], \
-     for [j=1:nck] ckpts using (c(j, column("t_ms") / 1000.0)):(c(j, mib(column("rss_kb")))):(rowc(0)) \
-	with points pt P[(j - 1) % 6 + 1] ps 1.1 lc rgb variable notitle, \
-     for [j=1:nck] NaN with points pt P[(j - 1) % 6 + 1] ps 1.1 lc rgb "#444444" \
-	title "checkpoint ".word(cknames, j)
-
-unset key
-do for [w=2:npan] {
-	t = top - h1 - (w - 2) * hk
-	set tmargin at screen t - 0.035
-	set bmargin at screen t - hk
-	set xlabel (w == npan ? "time since start (s)" : "")
-	if (word(panels, w) eq "lazyfree") {
-		set ylabel "LazyFree at checkpoints (MiB)"
-		plot for [j=1:nck] ckpts using (c(j, column("t_ms") / 1000.0)):(c(j, mib(column("lazyfree_kb")))):(rowc(0)) \
-			with points pt P[(j - 1) % 6 + 1] ps 1.1 lc rgb variable notitle
+set xtics font ",10"
+set ytics font ",10"
+# x: the report's axis is the same in every panel; time is each panel's
+# own (runs of one panel may take 20 times longer than another's)
+set xrange [0:(xmax > 0 ? xmax * 1.04 : 1)]
+set yrange [0:(ymax > 0 ? ymax * 1.06 : 1)]
+bw = (xmax > 0 ? xmax : 1) * 0.006
+cw = (W - 34 - 10) / ncols
+# A panel title wider than its panel (7.4 px a character of sans 11)
+# breaks at its last ", " that fits: two lines then, for every panel.
+fit = int((cw - 60) / 7.4)
+ptwo = 0
+do for [i=1:npanel] {
+	if (strlen(PT[i]) > fit) {
+		cut = 0
+		do for [j=1:fit] { cut = PT[i][j:j + 1] eq ", " ? j : cut }
+		if (cut > 0) {
+			PT[i] = PT[i][1:cut] . "\n" . PT[i][cut + 2:]
+			ptwo = 1
+		}
 	}
-	if (word(panels, w) eq "tree") {
-		set ylabel "tree: RSS, private at marks (MiB)"
-		plot for [i=1:n] series using (s(i, column("t_ms") / 1000.0)):(s(i, mib(column("tree_rss_kb")))) \
-			with lines lw 2 lc rgb colour(i) dt dash(i) notitle, \
-		     for [j=1:nck] ckpts using (c(j, column("t_ms") / 1000.0)):(c(j, mib(column("tree_private_dirty_kb")))):(rowc(0)) \
-			with points pt P[(j - 1) % 6 + 1] ps 1.1 lc rgb variable notitle
+}
+
+# The x of this panel's rows of a kind: drawn (d) or not, samples (m 0) or
+# checkpoints, colours of dash k; the other rows are put left of the axis
+# (out of range: not drawn, and a block is one run, all in or all out; an
+# undefined x would make gnuplot warn of a panel without such rows).
+sel(p, d, m) = column("panel") == p && column("drawn") == d && (m ? column("mark") > 0 : column("mark") == 0)
+X(p, d, m, k) = sel(p, d, m) && dsh(column("colour")) == k ? column("x") : -1
+Xa(p, d, m) = sel(p, d, m) ? column("x") : -1
+
+# The plot command of a panel p, of the parts this chart has (an empty
+# iteration of plot would still run once).
+M = xmode ? 1 : 0
+plot = 'plot for [k=1:ndash] in using (X(p, 0, M, k)):(column("y_mib")):(thin(column("colour"))) with lines lw 1 dt k lc rgb variable notitle'
+if (xmode) {
+	plot = plot.', for [k=1:ndash] in using (X(p, 1, 1, k)):(column("y_mib")):(rgb(column("colour"))) with linespoints lw 2 dt k pt 7 ps 0.6 lc rgb variable notitle'
+} else {
+	plot = plot.', for [k=1:ndash] in using (X(p, 1, 0, k)):(column("y_mib")):(rgb(column("colour"))) with lines lw 2 dt k lc rgb variable notitle'
+}
+if (tree) {
+	plot = plot.', in using (Xa(p, 1, M)):(column("tree_mib")):(rgb(column("colour"))) with lines lw 1.5 dt 2 lc rgb variable notitle'
+}
+if (lazy) {
+	plot = plot.', in using (Xa(p, 1, 1)):(column("y_mib")):(Xa(p, 1, 1) - bw):(Xa(p, 1, 1) + bw):(column("y_mib") - column("lazyfree_mib")):(column("y_mib")):(rgb(column("colour"))) with boxxyerror fs transparent solid 0.3 noborder lc rgb variable notitle'
+}
+if (!xmode && nmark > 0) {
+	plot = plot.', for [j=1:nmark] in using (sel(p, 1, 1) && column("mark") == j ? column("x") : -1):(column("y_mib")):(rgb(column("colour"))) with points pt P[(j - 1) % 6 + 1] ps 0.9 lc rgb variable notitle'
+}
+if (tree) {
+	plot = plot.', in using (Xa(p, 1, 1)):(column("tree_pss_mib")):(rgb(column("colour"))) with points pt 6 ps 1 lc rgb variable notitle'
+}
+
+set multiplot
+do for [p=1:npanel] {
+	r = (p - 1) / ncols
+	c = (p - 1) % ncols
+	set lmargin at screen xs(34 + c * cw + 58)
+	set rmargin at screen xs(34 + (c + 1) * cw - 14)
+	set tmargin at screen ys(ypanels + r * ph + 30 + ptwo * 15)
+	set bmargin at screen ys(ypanels + (r + 1) * ph - 26)
+	set title PT[p] offset 0, -0.7 font ",11" noenhanced
+	if (!xmode) {
+		stats in using (column("panel") == p ? column("x") : NaN) nooutput
+		pmax = STATS_max > 0 ? STATS_max : 1
+		set xrange [0:pmax * 1.02]
+		bw = pmax * 0.006
+	}
+	eval plot
+	if (p == 1) {
+		unset label
+		unset arrow
+		unset object
 	}
 }
 unset multiplot

@@ -109,8 +109,10 @@ report: $d/report.html" ]
 	# no baseline for the fixtures: the diff charts say it in their text
 	grep -q 'no data: no baseline for platform' "$d/plots/ok.diff.svg"
 	grep -q 'no data: no baseline for platform' "$d/plots/touch.diff.svg"
-	# the series chart has data: a legend entry per config
-	grep -q 'allocator=jemalloc,mode=c' "$d/plots/ok.series.svg"
+	# the series chart has data: a panel per allocator, a legend entry
+	# per mode
+	grep -q '>allocator=jemalloc<' "$d/plots/ok.series.svg"
+	grep -q '>mode=c<' "$d/plots/ok.series.svg"
 }
 
 @test "report draws the observed medians against a baseline, regressions ringed" {

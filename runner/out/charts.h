@@ -1,7 +1,8 @@
 /* charts: the charts of a results directory (docs/formats.md, "Plots").
  *
- * Per case: the memory over time of every config (plots/series.gp, over
- * the directory's own series.tsv and checkpoints.tsv) and the observed
+ * Per case: the memory over time of every config as small multiples
+ * (plots/series.gp, over <case>.series.tsv: the runs of the
+ * directory's series.tsv and checkpoints.tsv, laid out) and the observed
  * medians against the baseline (plots/diff.gp); across the cases: the
  * allocator matrix (plots/allocators.gp).  Where gnuplot needs a figure
  * the runner computes (a median, a deviation, a ratio), the chart's
@@ -10,8 +11,10 @@
  * <case>.series.{png,svg}, <case>.diff.{png,svg} and
  * allocators.{png,svg}.
  *
- * Colours follow the config: config i of a case (in order of appearance
- * in runs.tsv) has the same colour in its series and diff charts.
+ * Colours follow the config in the diff chart (config i of a case, in
+ * order of appearance in runs.tsv, has colour i); in the series chart
+ * they follow the values of the axes that are not panels, the same in
+ * every panel.
  */
 #ifndef MR_CHARTS_H
 #define MR_CHARTS_H
@@ -33,14 +36,21 @@ struct mr_chart_scan {
 int mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s);
 void mr_chart_scan_free(struct mr_chart_scan *s);
 
-/* The memory time series of case ki: one run per config (its first ok
- * run with samples, else a failed one; configs with none are named in
- * the title), checkpoints marked, LazyFree and the process tree in panels
- * of their own when the drawn runs have any.  title: the case's title, or
- * NULL.  Returns 0 or -1 (printed). */
+/* The memory over time of case ki as small multiples (chseries.c): a
+ * panel per value of fs->panels (allocator when NULL or fs is NULL),
+ * the other axes as colours (the same in every panel), at most 4 in a
+ * panel; every ok run with data, the one with the median peak of each
+ * config drawn thick; checkpoints marked; LazyFree shaded under RSS and
+ * the process tree's memory where the drawn runs have any.  x is
+ * fs->xunit where the case's checkpoints are fs->xprefix<number> (a
+ * checkpoint line), else time.  VSZ instead of RSS where fs's key figure
+ * is vsz_kb.  fs: the case's figures file (NULL: none).  title: the
+ * case's title, or NULL.  Writes <case>.series.tsv.  Returns 0 or -1
+ * (printed). */
+struct mr_figs;
 int mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
-		    const struct mr_chart_scan *s, int ki, const char *title,
-		    const char *outdir);
+		    const struct mr_chart_scan *s, int ki, const struct mr_figs *fs,
+		    const char *title, const char *outdir);
 
 /* Observed vs baseline of case ki, from the baseline rows of its
  * verdicts vk: each row's deviation from the blessed median in units of

@@ -1,4 +1,13 @@
-/* chseries: the memory-over-time chart of a case (charts.h). */
+/* chseries: the memory over time of a case as small multiples (charts.h).
+ *
+ * The layout is decided here, the drawing in plots/series.gp: one panel
+ * per value of the panel axis (the figures file's "panels", allocator
+ * when not declared), the other axes as colours, at most MAX_LINES
+ * colours in a panel.  A panel with more is split by a further axis (the
+ * one that leaves the fewest panels), else into parts.  An axis whose
+ * value follows from the panel's (jemalloc.dirty_decay_ms set only under
+ * allocator=jemalloc) is named in the panel's title, not coloured.
+ */
 #include "out/charts.h"
 
 #include <errno.h>
@@ -6,123 +15,955 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/figures.h"
+#include "core/safeio.h"
+#include "core/tsv.h"
 #include "core/util.h"
 #include "out/chutil.h"
 
-/* --- series -------------------------------------------------------------- */
+enum {
+	MAX_LINES = 4,  /* colours in one panel */
+	MAX_NAMED = 6,  /* checkpoint names with a marker shape of their own */
+	MAX_NONE = 160, /* characters of the title's list of configs without data */
+	NOTE_WIDTH = 140, /* characters of a line of the note (10 pt, 1200 px) */
+};
 
-/* The run drawn for config ci: its first ok run with samples, else a
- * failed one with samples (a crash is worth seeing); never a skipped one.
- * -1 when none. */
+/* --- the layout ---------------------------------------------------------- */
+
+struct lay {
+	int n;              /* configs with data */
+	const struct mr_config *cf; /* their configs (copies of k->conf[]) */
+	int nax;
+	struct mr_axis *ax; /* the axes over them, values sorted */
+	int *vi;            /* [n * nax]: config i's value of axis a */
+	int *pan;           /* [nax]: 0 a colour axis, else its rank among
+	                       the panel axes (1: the most significant) */
+	int npan;           /* panel axes */
+	int *ord;           /* configs by panel, then colour */
+	int *grp, ngrp;     /* [n]: group (panel axes' values) */
+	int *col, ncol;     /* [n]: colour */
+	int *panel, npanel; /* [n]: panel, a group or a part of one */
+	char **ptitle;      /* [npanel] */
+	char **clabel;      /* [ncol] */
+	int ncols;          /* columns of panels, so that a row is one value
+	                       of the first panel axis; 0: the script's choice */
+};
+
+#define VI(L, i, a) ((L)->vi[(i) * (L)->nax + (a)])
+
+/* Values in reading order: unset first, numbers by value, else as text. */
 static int
-drawn_run(const struct mr_rd_case *k, const struct mr_chart_scan *s, int ki, int ci)
+cmp_val(const void *pa, const void *pb)
 {
-	int best = -1, j;
+	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+	char *ea, *eb;
+	double x, y;
 
-	for (j = 0; j < k->cfg[ci].nrun; j++) {
-		int ri = k->cfg[ci].run[j];
+	if (!a || !b)
+		return !a - !b ? (!a ? -1 : 1) : 0;
+	x = strtod(a, &ea);
+	y = strtod(b, &eb);
+	if (ea != a && !*ea && eb != b && !*eb && x != y)
+		return x < y ? -1 : 1;
+	return strcmp(a, b);
+}
 
-		if (!s->nsamples[ki][ri] || k->run[ri].outcome == MR_RD_SKIPPED)
-			continue;
-		if (best < 0 || (k->run[ri].outcome == MR_RD_OK &&
-				 k->run[best].outcome != MR_RD_OK))
-			best = ri;
+/* Configs i and j over the panel axes (panel) or the colour axes. */
+static int
+cmp_tuple(const struct lay *L, int i, int j, int panel)
+{
+	int r, a;
+
+	if (panel) {
+		for (r = 1; r <= L->npan; r++)
+			for (a = 0; a < L->nax; a++)
+				if (L->pan[a] == r && VI(L, i, a) != VI(L, j, a))
+					return VI(L, i, a) - VI(L, j, a);
+		return 0;
 	}
-	return best;
+	for (a = 0; a < L->nax; a++)
+		if (!L->pan[a] && VI(L, i, a) != VI(L, j, a))
+			return VI(L, i, a) - VI(L, j, a);
+	return 0;
+}
+
+static int
+cmp_cfg(const struct lay *L, int i, int j)
+{
+	int c = cmp_tuple(L, i, j, 1);
+
+	return c ? c : cmp_tuple(L, i, j, 0);
+}
+
+/* Order the configs and group them by their panel axes: L->ord, grp,
+ * ngrp.  Returns the most colours in one group. */
+static int
+group(struct lay *L)
+{
+	int i, j, most = 0, ncol = 0;
+
+	for (i = 0; i < L->n; i++)
+		L->ord[i] = i;
+	for (i = 1; i < L->n; i++) /* insertion sort: a case has few configs */
+		for (j = i; j > 0 && cmp_cfg(L, L->ord[j - 1], L->ord[j]) > 0; j--) {
+			int t = L->ord[j];
+
+			L->ord[j] = L->ord[j - 1];
+			L->ord[j - 1] = t;
+		}
+	L->ngrp = 0;
+	for (i = 0; i < L->n; i++) {
+		int c = L->ord[i], p = i ? L->ord[i - 1] : -1;
+
+		if (p < 0 || cmp_tuple(L, p, c, 1)) {
+			L->ngrp++;
+			ncol = 0;
+		}
+		if (p < 0 || cmp_tuple(L, p, c, 1) || cmp_tuple(L, p, c, 0))
+			ncol++;
+		L->grp[c] = L->ngrp - 1;
+		if (ncol > most)
+			most = ncol;
+	}
+	return most;
+}
+
+/* Make axis a a panel axis, the least significant. */
+static void
+to_panel(struct lay *L, int a)
+{
+	L->pan[a] = ++L->npan;
+}
+
+/* Colour axes whose value is the same throughout every group say
+ * nothing a panel's title cannot: they become panel axes. */
+static int
+absorb(struct lay *L)
+{
+	int a, i, most = group(L);
+
+	for (a = 0; a < L->nax; a++) {
+		int same = 1;
+
+		if (L->pan[a])
+			continue;
+		for (i = 1; i < L->n && same; i++)
+			same = L->grp[L->ord[i]] != L->grp[L->ord[i - 1]] ||
+			       VI(L, L->ord[i], a) == VI(L, L->ord[i - 1], a);
+		if (same) {
+			to_panel(L, a);
+			most = group(L);
+		}
+	}
+	return most;
+}
+
+static int
+ncolour_axes(const struct lay *L)
+{
+	int a, n = 0;
+
+	for (a = 0; a < L->nax; a++)
+		n += !L->pan[a];
+	return n;
+}
+
+/* Choose the panel axes: the declared one (else allocator), then, while a panel would
+ * have more than MAX_LINES colours and two colour axes or more are
+ * left, the colour axis after whose move the fewest panels have at most
+ * MAX_LINES colours (else the fewest colours). */
+static void
+choose_axes(struct lay *L, const char *panels)
+{
+	int a, most;
+
+	for (a = 0; a < L->nax; a++)
+		if (!strcmp(L->ax[a].key, panels))
+			to_panel(L, a);
+	/* a declared axis these runs do not vary: the default's */
+	for (a = 0; a < L->nax && !L->npan; a++)
+		if (!strcmp(L->ax[a].key, "allocator"))
+			to_panel(L, a);
+	most = absorb(L);
+	while (most > MAX_LINES && ncolour_axes(L) >= 2) {
+		int best = -1, bfit = 0, bgrp = 0, bmost = 0;
+
+		for (a = 0; a < L->nax; a++) {
+			int m, fit;
+
+			if (L->pan[a])
+				continue;
+			L->pan[a] = L->npan + 1;
+			L->npan++;
+			m = group(L);
+			fit = m <= MAX_LINES;
+			if (best < 0 || fit > bfit ||
+			    (fit == bfit && (L->ngrp < bgrp || (L->ngrp == bgrp && m < bmost)))) {
+				best = a;
+				bfit = fit;
+				bgrp = L->ngrp;
+				bmost = m;
+			}
+			L->npan--;
+			L->pan[a] = 0;
+		}
+		to_panel(L, best);
+		most = absorb(L);
+	}
+	/* Panels of one line each, and few of them: one panel whose lines
+	 * are the panel axis' values reads better. */
+	if (!ncolour_axes(L) && L->ngrp > 1 && L->ngrp <= MAX_LINES) {
+		for (a = 0; a < L->nax; a++)
+			L->pan[a] = 0;
+		L->npan = 0;
+	}
+	group(L);
+}
+
+/* "key=value" of config i over the panel axes (panel) or the colour
+ * axes, ", "-separated: an unset key is left out of a panel's title and
+ * said "key unset" in a colour's name.  '|' (the script's separator)
+ * becomes '/'. */
+static char *
+pairs(const struct lay *L, int i, int panel)
+{
+	struct strbuf b = {0};
+	int r, a;
+	char *s;
+
+	for (r = panel ? 1 : 0; r <= (panel ? L->npan : 0); r++)
+		for (a = 0; a < L->nax; a++) {
+			const char *v = L->ax[a].val[VI(L, i, a)];
+
+			if (panel ? L->pan[a] != r : L->pan[a] != 0)
+				continue;
+			if (panel && !v)
+				continue;
+			sb_printf(&b, "%s%s%s%s", b.len ? ", " : "", L->ax[a].key,
+				  v ? "=" : " unset", v ? v : "");
+		}
+	s = b.s ? b.s : estrdup("");
+	for (r = 0; s[r]; r++)
+		if (s[r] == '|')
+			s[r] = '/';
+	return s;
+}
+
+/* When every value of the first panel axis has the same number of
+ * panels, 2 to 4 of them (its parts, or a second panel axis), a row of
+ * panels per value: L->ncols. */
+static void
+lay_columns(struct lay *L)
+{
+	int a, i, first = -1, run = 0, per = 0, same = 1, prev = -1;
+
+	L->ncols = 0;
+	for (a = 0; a < L->nax; a++)
+		if (L->pan[a] == 1)
+			first = a;
+	if (first < 0)
+		return;
+	for (i = 0; i < L->n; i++) {
+		int c = L->ord[i], v = VI(L, c, first);
+
+		if (i && L->panel[c] == L->panel[L->ord[i - 1]])
+			continue;
+		if (i && v != prev) {
+			same &= !per || run == per;
+			per = run;
+			run = 0;
+		}
+		prev = v;
+		run++;
+	}
+	same &= !per || run == per;
+	if (same && run >= 2 && run <= 4)
+		L->ncols = run;
+}
+
+/* Colours (the colour axes' values, in order, the same in every panel)
+ * and panels (a group, split in parts of at most MAX_LINES colours). */
+static void
+assign(struct lay *L)
+{
+	int *byc = ecalloc(L->n + 1, sizeof *byc), i, j, g0;
+
+	for (i = 0; i < L->n; i++)
+		byc[i] = i;
+	for (i = 1; i < L->n; i++)
+		for (j = i; j > 0 && cmp_tuple(L, byc[j - 1], byc[j], 0) > 0; j--) {
+			int t = byc[j];
+
+			byc[j] = byc[j - 1];
+			byc[j - 1] = t;
+		}
+	L->ncol = 0;
+	L->clabel = ecalloc(L->n + 1, sizeof *L->clabel);
+	for (i = 0; i < L->n; i++) {
+		if (!i || cmp_tuple(L, byc[i - 1], byc[i], 0))
+			L->clabel[L->ncol++] = pairs(L, byc[i], 0);
+		L->col[byc[i]] = L->ncol - 1;
+	}
+	free(byc);
+	/* each group's colours, in parts */
+	L->npanel = 0;
+	L->ptitle = ecalloc(L->n + 1, sizeof *L->ptitle);
+	for (g0 = 0; g0 < L->n;) {
+		int g1 = g0, m = 0, parts, per, part;
+		char *t;
+
+		while (g1 < L->n && L->grp[L->ord[g1]] == L->grp[L->ord[g0]])
+			g1++;
+		for (i = g0; i < g1; i++)
+			m += i == g0 || L->col[L->ord[i]] != L->col[L->ord[i - 1]];
+		parts = m > MAX_LINES ? (m + MAX_LINES - 1) / MAX_LINES : 1;
+		per = (m + parts - 1) / parts;
+		t = pairs(L, L->ord[g0], 1);
+		if (!*t && L->n == 1) {
+			free(t);
+			t = estrdup(L->cf[0].str);
+		}
+		for (part = 0, m = 0, i = g0; i < g1; i++) {
+			m += i == g0 || L->col[L->ord[i]] != L->col[L->ord[i - 1]];
+			if (i == g0 || (m - 1) / per != part) {
+				part = (m - 1) / per;
+				L->ptitle[L->npanel++] = parts > 1 ?
+					esprintf("%s%s(part %d of %d)", t, *t ? " " : "",
+						 part + 1, parts) :
+					estrdup(t);
+			}
+			L->panel[L->ord[i]] = L->npanel - 1;
+		}
+		free(t);
+		g0 = g1;
+	}
+	lay_columns(L);
+}
+
+/* The layout of configs cf[0..n-1] (n >= 1) with panel axis panels. */
+static void
+lay_make(struct lay *L, const struct mr_config *cf, int n, const char *panels)
+{
+	int a, i;
+
+	memset(L, 0, sizeof *L);
+	L->n = n;
+	L->cf = cf;
+	L->nax = mr_config_axes(cf, n, &L->ax);
+	for (a = 0; a < L->nax; a++)
+		qsort(L->ax[a].val, L->ax[a].nval, sizeof *L->ax[a].val, cmp_val);
+	L->vi = ecalloc((size_t)n * L->nax + 1, sizeof *L->vi);
+	for (i = 0; i < n; i++)
+		for (a = 0; a < L->nax; a++) {
+			const char *v = mr_config_get(&cf[i], L->ax[a].key);
+			int j;
+
+			for (j = 0; j < L->ax[a].nval; j++)
+				if (mr_config_same(L->ax[a].val[j], v))
+					break;
+			VI(L, i, a) = j;
+		}
+	L->pan = ecalloc(L->nax + 1, sizeof *L->pan);
+	L->ord = ecalloc(n + 1, sizeof *L->ord);
+	L->grp = ecalloc(n + 1, sizeof *L->grp);
+	L->col = ecalloc(n + 1, sizeof *L->col);
+	L->panel = ecalloc(n + 1, sizeof *L->panel);
+	choose_axes(L, panels);
+	assign(L);
+}
+
+static void
+lay_free(struct lay *L)
+{
+	int i;
+
+	for (i = 0; i < L->npanel; i++)
+		free(L->ptitle[i]);
+	for (i = 0; i < L->ncol; i++)
+		free(L->clabel[i]);
+	free(L->ptitle);
+	free(L->clabel);
+	mr_config_axes_free(L->ax, L->nax);
+	free(L->vi);
+	free(L->pan);
+	free(L->ord);
+	free(L->grp);
+	free(L->col);
+	free(L->panel);
+	memset(L, 0, sizeof *L);
+}
+
+/* The names of the panel axes (b[0]) and the colour axes (b[1]) for the
+ * title: "a, b and c". */
+static void
+lay_axes(const struct lay *L, struct strbuf *b)
+{
+	int r, a, n, i, m[2] = {0, 0};
+
+	for (a = 0; a < L->nax; a++)
+		m[!L->pan[a]]++;
+	for (i = 0; i < 2; i++)
+		for (r = i ? 0 : 1, n = 0; r <= (i ? 0 : L->npan); r++)
+			for (a = 0; a < L->nax; a++)
+				if (L->pan[a] == r) {
+					sb_printf(&b[i], "%s%s", !n ? "" : n == m[i] - 1 ?
+						  " and " : ", ", L->ax[a].key);
+					n++;
+				}
+}
+
+/* --- the data ------------------------------------------------------------ */
+
+/* A sample: time (s), the y metric, the tree's RSS and the cgroup's
+ * charge (KiB; NAN: not measured). */
+struct pt {
+	double x, y, trss, cg;
+};
+
+/* A run that is drawn. */
+struct srun {
+	int ri;            /* in k->run */
+	int cfg;           /* index into the layout's configs */
+	int drawn;         /* the config's median run: drawn thick */
+	struct pt *p;      /* its samples, in time order */
+	int np, cap;
+	double peak;       /* largest y, KiB */
+};
+
+/* The x of checkpoint name on fs's axis ("x PREFIX UNIT"), or NAN. */
+static double
+ck_x(const struct mr_figs *fs, const char *name)
+{
+	return fs ? mr_figs_x(fs, name) : NAN;
+}
+
+/* Read the samples of case k's runs in run[] (idx: by k->run index,
+ * -1 for a run not drawn) from series.tsv; ycol: the y metric's column.
+ * When *tree, the tree's line is the run's memory cgroup where every
+ * sample drawn has it (*tree stays 1), else the RSS summed over the tree
+ * (*tree becomes 2).  Returns 0 or -1 (printed). */
+static int
+read_samples(const struct mr_rd *R, const struct mr_rd_case *k, struct srun *run,
+	     const int *idx, const char *ycol, int *tree)
+{
+	enum { C_CASE, C_CONFIG, C_REPEAT, C_T, C_Y, NREQ };
+	const char *req[NREQ] = { "case", "config", "repeat", "t_ms", ycol };
+	struct mr_tsv t;
+	int col[NREQ], ccg, ctr, rc, i, all_cg = 1;
+
+	if (mr_tsv_open_in(&t, R->dir, "series.tsv", MR_SIO_SERIES_MAX) < 0)
+		return -1; /* read once already: mr_chart_scan said why */
+	for (i = 0; i < NREQ; i++)
+		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
+			goto fail;
+	ccg = mr_tsv_col(&t, "cgroup_kb");
+	ctr = mr_tsv_col(&t, "tree_rss_kb");
+	while ((rc = mr_tsv_next(&t)) > 0) {
+		long long repeat;
+		double tm, y, tr = NAN, cg = NAN;
+		struct srun *s;
+		int ci, ri;
+
+		if (strcmp(mr_tsv_get(&t, col[C_CASE]), k->name) ||
+		    (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0)
+			continue;
+		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0 ||
+		    mr_rd_metric_num(&t, col[C_T], 0, &tm) < 0 ||
+		    mr_rd_metric_num(&t, col[C_Y], 1, &y) < 0 ||
+		    (ctr >= 0 && mr_rd_metric_num(&t, ctr, 1, &tr) < 0) ||
+		    (ccg >= 0 && mr_rd_metric_num(&t, ccg, 1, &cg) < 0))
+			goto fail;
+		if ((ri = mr_rd_run_of(k, ci, (long)repeat)) < 0 || idx[ri] < 0 || isnan(y))
+			continue;
+		s = &run[idx[ri]];
+		if (s->np == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 64;
+			s->p = erealloc(s->p, sizeof *s->p * s->cap);
+		}
+		s->p[s->np].x = tm / 1000;
+		s->p[s->np].y = y;
+		s->p[s->np].trss = tr;
+		s->p[s->np].cg = cg;
+		all_cg &= !isnan(cg);
+		s->np++;
+	}
+	if (rc < 0)
+		goto fail;
+	mr_tsv_close(&t);
+	if (*tree && !all_cg)
+		*tree = 2;
+	return 0;
+fail:
+	mr_tsv_close(&t);
+	return -1;
+}
+
+/* --- the chart ----------------------------------------------------------- */
+
+/* Add sentence s to the note's lines ('|'-separated), a new line when
+ * the current one would pass NOTE_WIDTH characters. */
+static void
+note_add(struct strbuf *b, const char *s)
+{
+	const char *last = b->len ? strrchr(b->s, '|') : NULL;
+	size_t cur = !b->len ? 0 : last ? strlen(last + 1) : b->len;
+
+	if (b->len)
+		sb_add(b, cur + 1 + strlen(s) > NOTE_WIDTH ? "|" : " ");
+	sb_add(b, s);
+}
+
+/* The runs of config ci that are drawn, into *out: its ok runs with
+ * data, else its failed ones (a crash is worth seeing); never a skipped
+ * one.  has[ri]: run ri has data.  Returns how many. */
+static int
+config_runs(const struct mr_rd_case *k, int ci, const int *has, int *out)
+{
+	int j, n = 0, ok;
+
+	for (ok = 1; ok >= 0 && !n; ok--)
+		for (j = 0; j < k->cfg[ci].nrun; j++) {
+			int ri = k->cfg[ci].run[j];
+
+			if (has[ri] && k->run[ri].outcome != MR_RD_SKIPPED &&
+			    (k->run[ri].outcome == MR_RD_OK) == ok)
+				out[n++] = ri;
+		}
+	return n;
+}
+
+static void
+put_num(FILE *f, double v, const char *fmt)
+{
+	if (isnan(v))
+		fputs("\t-", f);
+	else {
+		fputc('\t', f);
+		fprintf(f, fmt, v);
+	}
+}
+
+/* What one chart is drawn from. */
+struct sc {
+	const struct mr_rd_case *k;
+	const struct mr_figs *fs; /* NULL: none */
+	int xmode;              /* x is the report's axis (fs's "x") */
+	int ymet;               /* the checkpoint metric on y */
+	const char *ycol, *yname; /* its series.tsv column, its name */
+	int lazy;               /* LazyFree is shaded */
+	int tree;               /* 1: the tree's line is the cgroup, 2: the
+	                           tree's summed RSS; 0: no tree */
+	int maxrep;             /* most runs drawn of a config */
+	struct srun *run;       /* the runs drawn, config by config */
+	int nrun;
+	int *idx;               /* [k->nrun]: index into run[], or -1 */
+	struct mr_config *cf;   /* the configs with data (copies) */
+	int *cfgof;             /* their index in k */
+	int ncf;
+	const char **names;     /* checkpoint names recorded (into k) */
+	int nnames;
+	struct strbuf none;     /* the configs without data, for the title */
+	int nnone;
+	double xmax, ymax;      /* of everything drawn (x: s or fs's unit, y: MiB) */
+	struct lay L;
+};
+
+/* The configs with data and their runs drawn; what their checkpoints
+ * recorded (names, LazyFree, a tree). */
+static void
+sc_runs(struct sc *c, const struct mr_chart_scan *s, int ki)
+{
+	const struct mr_rd_case *k = c->k;
+	int *has = ecalloc(k->nrun + 1, sizeof *has), *tmp = ecalloc(k->nrun + 1, sizeof *tmp);
+	int lf = mr_ckpt_metric("lazyfree_kb"), tn = mr_ckpt_metric("tree_nproc");
+	int cg = mr_ckpt_metric("cgroup_kb"), nocg = 0, i, j, l;
+
+	for (i = 0; i < k->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[i];
+
+		c->idx[i] = -1;
+		if (c->xmode)
+			for (j = 0; j < r->nck && !has[i]; j++)
+				has[i] = !isnan(ck_x(c->fs, k->ck[r->ck[j]].name)) &&
+					 !isnan(k->ck[r->ck[j]].m[c->ymet]);
+		else
+			has[i] = s->nsamples[ki][i] > 0;
+	}
+	for (i = 0; i < k->ncfg; i++) {
+		int n = config_runs(k, i, has, tmp);
+
+		if (!n) {
+			if (c->none.len < MAX_NONE)
+				sb_printf(&c->none, "%s%s", c->nnone ? ", " : "", k->cfg[i].label);
+			c->nnone++;
+			continue;
+		}
+		c->cfgof[c->ncf] = i;
+		c->cf[c->ncf] = k->conf[i];
+		for (j = 0; j < n; j++) {
+			c->run[c->nrun].ri = tmp[j];
+			c->run[c->nrun].cfg = c->ncf;
+			c->run[c->nrun].peak = NAN;
+			c->idx[tmp[j]] = c->nrun++;
+		}
+		if (n > c->maxrep)
+			c->maxrep = n;
+		c->ncf++;
+	}
+	for (i = 0; i < c->nrun; i++) {
+		const struct mr_rd_run *r = &k->run[c->run[i].ri];
+
+		c->tree |= s->tree[ki][c->run[i].ri] > 1;
+		for (j = 0; j < r->nck; j++) {
+			const struct mr_rd_ck *ck = &k->ck[r->ck[j]];
+
+			c->tree |= ck->m[tn] > 1;
+			c->lazy |= ck->m[lf] > 0;
+			nocg |= isnan(ck->m[cg]);
+			for (l = 0; l < c->nnames; l++)
+				if (!strcmp(c->names[l], ck->name))
+					break;
+			if (l == c->nnames && (!c->xmode || !isnan(ck_x(c->fs, ck->name)))) {
+				c->names = erealloc(c->names, sizeof *c->names * (c->nnames + 1));
+				c->names[c->nnames++] = ck->name;
+			}
+		}
+	}
+	/* on the report's axis the tree's line is from the checkpoints: the
+	 * cgroup where every one has it (over time: read_samples decides) */
+	if (c->tree && c->xmode && nocg)
+		c->tree = 2;
+	/* LazyFree and the tree's lines are RSS: not on a VSZ scale */
+	if (c->ymet != mr_ckpt_metric("rss_kb"))
+		c->lazy = c->tree = 0;
+	free(has);
+	free(tmp);
+}
+
+/* Each run's peak, and the run of each config drawn thick: the one with
+ * the median peak (the lower of the two middle ones). */
+static void
+sc_median(struct sc *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->nrun; i++) {
+		struct srun *sr = &c->run[i];
+		const struct mr_rd_run *r = &c->k->run[sr->ri];
+
+		if (c->xmode)
+			for (j = 0; j < r->nck; j++) {
+				const struct mr_rd_ck *ck = &c->k->ck[r->ck[j]];
+
+				if (!isnan(ck_x(c->fs, ck->name)) && !(ck->m[c->ymet] <= sr->peak))
+					sr->peak = ck->m[c->ymet];
+			}
+		else
+			for (j = 0; j < sr->np; j++)
+				if (!(sr->p[j].y <= sr->peak))
+					sr->peak = sr->p[j].y;
+	}
+	for (i = 0; i < c->nrun;) {
+		int e = i, a, b;
+
+		while (e < c->nrun && c->run[e].cfg == c->run[i].cfg)
+			e++;
+		for (a = i + 1; a < e; a++) /* the config's runs by peak */
+			for (b = a; b > i && c->run[b - 1].peak > c->run[b].peak; b--) {
+				struct srun x = c->run[b];
+
+				c->run[b] = c->run[b - 1];
+				c->run[b - 1] = x;
+			}
+		c->run[i + (e - i - 1) / 2].drawn = 1;
+		i = e;
+	}
+	for (i = 0; i < c->nrun; i++)
+		c->idx[c->run[i].ri] = i;
+}
+
+/* One row of the derived table. */
+static void
+sc_row(struct sc *c, FILE *f, const struct srun *sr, int mark, double x, double y,
+       double lz, double tv, double ps)
+{
+	const struct mr_rd_run *r = &c->k->run[sr->ri];
+
+	fprintf(f, "%d\t%d\t%d\t%d", c->L.panel[sr->cfg] + 1, c->L.col[sr->cfg] + 1,
+		sr->drawn, mark);
+	put_num(f, x, c->xmode ? "%g" : "%.3f");
+	put_num(f, y, "%.3f");
+	put_num(f, lz, "%.3f");
+	put_num(f, tv, "%.3f");
+	put_num(f, ps, "%.3f");
+	fprintf(f, "\t%s\t%ld\n", c->k->conf[c->cfgof[sr->cfg]].str, r->repeat);
+	c->xmax = fmax(c->xmax, x);
+	c->ymax = fmax(c->ymax, fmax(y, fmax(isnan(tv) ? 0 : tv, isnan(ps) ? 0 : ps)));
+}
+
+/* A run's blocks: its samples, then its checkpoints (in x order on the
+ * report's axis: a checkpoint line; else as recorded). */
+static void
+sc_write_run(struct sc *c, FILE *f, const struct srun *sr)
+{
+	const struct mr_rd_case *k = c->k;
+	const struct mr_rd_run *r = &k->run[sr->ri];
+	int *cki = ecalloc(r->nck + 1, sizeof *cki), nck = 0, j, l;
+	double *ckx = ecalloc(r->nck + 1, sizeof *ckx);
+	int lf = mr_ckpt_metric("lazyfree_kb"), tr = mr_ckpt_metric("tree_rss_kb");
+	int cgm = mr_ckpt_metric("cgroup_kb"), tp = mr_ckpt_metric("tree_pss_kb");
+	int tm = mr_ckpt_metric("t_ms");
+
+	for (j = 0; j < sr->np; j++)
+		sc_row(c, f, sr, 0, sr->p[j].x, sr->p[j].y / 1024, NAN,
+		       !c->tree ? NAN : (c->tree == 1 ? sr->p[j].cg : sr->p[j].trss) / 1024, NAN);
+	if (sr->np)
+		fputc('\n', f);
+	for (j = 0; j < r->nck; j++) {
+		const struct mr_rd_ck *ck = &k->ck[r->ck[j]];
+		double x = c->xmode ? ck_x(c->fs, ck->name) : ck->m[tm] / 1000;
+
+		if (isnan(x) || isnan(ck->m[c->ymet]))
+			continue;
+		for (l = nck++; c->xmode && l > 0 && ckx[l - 1] > x; l--) {
+			ckx[l] = ckx[l - 1];
+			cki[l] = cki[l - 1];
+		}
+		ckx[l] = x;
+		cki[l] = r->ck[j];
+	}
+	for (j = 0; j < nck; j++) {
+		const struct mr_rd_ck *ck = &k->ck[cki[j]];
+
+		for (l = 0; l < c->nnames; l++)
+			if (!strcmp(c->names[l], ck->name))
+				break;
+		sc_row(c, f, sr, c->xmode || c->nnames > MAX_NAMED ? 1 : l + 1, ckx[j],
+		       ck->m[c->ymet] / 1024, c->lazy ? ck->m[lf] / 1024 : NAN,
+		       !c->tree ? NAN : (c->tree == 1 ? ck->m[cgm] : ck->m[tr]) / 1024,
+		       c->tree ? ck->m[tp] / 1024 : NAN);
+	}
+	fputc('\n', f);
+	free(cki);
+	free(ckx);
+}
+
+/* The derived table gnuplot reads.  Returns 0 or -1 (printed). */
+static int
+sc_write(struct sc *c, const char *tsv)
+{
+	FILE *f = mr_ch_create(tsv);
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# memrepro report: %s over %s of every run drawn, by panel and colour\n",
+		c->yname, c->xmode ? "its checkpoints" : "time");
+	fprintf(f, "panel\tcolour\tdrawn\tmark\tx\ty_mib\tlazyfree_mib\ttree_mib\t"
+		   "tree_pss_mib\tconfig\trepeat\n");
+	for (i = 0; i < c->nrun; i++)
+		sc_write_run(c, f, &c->run[i]);
+	return mr_ch_close(f, tsv);
+}
+
+/* The title: the case, what is drawn over what, the axes; the configs
+ * without data. */
+static void
+sc_title(const struct sc *c, const char *title, struct strbuf *t)
+{
+	struct strbuf ax[2] = {{0}, {0}};
+
+	if (c->ncf)
+		lay_axes(&c->L, ax);
+	sb_printf(t, "%s: %s over %s", c->k->name, c->yname,
+		  c->xmode ? c->fs->xunit ? c->fs->xunit : "x" : "time");
+	if (ax[0].len)
+		sb_printf(t, ", a panel per %s", ax[0].s);
+	if (ax[1].len)
+		sb_printf(t, ", colours by %s", ax[1].s);
+	if (title)
+		sb_printf(t, "\n%s", title);
+	if (c->nnone && c->ncf) {
+		sb_printf(t, "\n(no data: %s", c->none.s);
+		if (c->none.len >= MAX_NONE)
+			sb_printf(t, ", ...: %d configs in all", c->nnone);
+		sb_add(t, ")");
+	}
+	sb_free(&ax[0]);
+	sb_free(&ax[1]);
+}
+
+/* Whether the drawn runs a and b recorded the same figures at their
+ * checkpoints (as many, each within 1 %): their lines likely coincide. */
+static int
+same_marks(const struct sc *c, const struct srun *a, const struct srun *b)
+{
+	const struct mr_rd_run *ra = &c->k->run[a->ri], *rb = &c->k->run[b->ri];
+	int j;
+
+	if (ra->nck != rb->nck || !ra->nck)
+		return 0;
+	for (j = 0; j < ra->nck; j++) {
+		double x = c->k->ck[ra->ck[j]].m[c->ymet], y = c->k->ck[rb->ck[j]].m[c->ymet];
+
+		if (!(fabs(x - y) <= 0.01 * fmax(x, y)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether two drawn lines of a panel likely coincide: the later colour
+ * then hides the earlier. */
+static int
+sc_coincide(const struct sc *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->nrun; i++)
+		for (j = i + 1; c->run[i].drawn && j < c->nrun; j++) {
+			const struct srun *a = &c->run[i], *b = &c->run[j];
+
+			if (b->drawn && c->L.panel[a->cfg] == c->L.panel[b->cfg] &&
+			    c->L.col[a->cfg] != c->L.col[b->cfg] && same_marks(c, a, b))
+				return 1;
+		}
+	return 0;
+}
+
+/* The note under the panels: how to read them; with no data, why. */
+static void
+sc_note(const struct sc *c, struct strbuf *note)
+{
+	char buf[256];
+
+	if (!c->ncf) {
+		sb_add(note, c->xmode ? "no run of this case recorded a checkpoint on its x axis"
+				      : "no run of this case has a memory sample");
+		return;
+	}
+	if (c->maxrep > 1)
+		snprintf(buf, sizeof buf, "Thick: per config the repeat with the median "
+			 "peak %s (of up to %d); thin: its other repeats.", c->yname, c->maxrep);
+	else
+		snprintf(buf, sizeof buf, "One repeat of each config.");
+	note_add(note, buf);
+	if (c->L.npanel > 1)
+		note_add(note, c->xmode ? "The panels share their axes." :
+			 "The panels share their y axis; each has its own time axis.");
+	if (c->xmode) {
+		snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
+			 "joined by lines.", c->yname);
+		note_add(note, buf);
+	}
+	if (sc_coincide(c))
+		note_add(note, "Where lines coincide, the colour later in the legend is on top.");
+	if (c->lazy)
+		note_add(note, "Shaded: the part of RSS that is LazyFree (freed with "
+			 "MADV_FREE, reclaimable), read at the checkpoints only.");
+	if (c->tree == 1)
+		note_add(note, "Dashed: the run's memory cgroup (the case and its "
+			 "children, each page once).");
+	if (c->tree == 2)
+		note_add(note, "Dashed: the RSS summed over the case and its children "
+			 "(a page they share counted in each).");
+	if (c->tree)
+		note_add(note, "Circles: the tree's PSS at the checkpoints.");
+}
+
+/* Draw: the script's arguments (plots/series.gp's header). */
+static int
+sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *tsv,
+	const char *base)
+{
+	struct strbuf t = {0}, pan = {0}, col = {0}, marks = {0}, labels = {0},
+		      flags = {0}, note = {0};
+	int i, rc;
+
+	for (i = 0; i < c->L.npanel; i++)
+		sb_printf(&pan, "%s%s", i ? "|" : "", c->L.ptitle[i]);
+	for (i = 0; i < c->L.ncol; i++)
+		sb_printf(&col, "%s%s", i ? "|" : "", c->L.clabel[i]);
+	for (i = 0; !c->xmode && i < c->nnames && c->nnames <= MAX_NAMED; i++)
+		sb_printf(&marks, "%scheckpoint %s", i ? "|" : "", c->names[i]);
+	if (!c->xmode && c->nnames > MAX_NAMED)
+		sb_add(&marks, "a checkpoint");
+	if (c->xmode)
+		sb_printf(&labels, "%s (checkpoints %sN)|", c->fs->xunit ? c->fs->xunit : "x",
+			  c->fs->xprefix);
+	else
+		sb_add(&labels, "time since start (s)|");
+	sb_printf(&labels, "%s (MiB)", c->yname);
+	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d %d", c->L.npanel, c->L.ncol,
+		  !c->nnames ? 0 : c->xmode || c->nnames > MAX_NAMED ? 1 : c->nnames,
+		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep, c->L.ncols);
+	sc_title(c, title, &t);
+	sc_note(c, &note);
+	{
+		const char *args[] = { t.s, pan.s ? pan.s : "", col.s ? col.s : "",
+				       marks.s ? marks.s : "", labels.s, flags.s, note.s, NULL };
+
+		rc = mr_plot_draw(p, "series", tsv, base, args);
+	}
+	sb_free(&t);
+	sb_free(&pan);
+	sb_free(&col);
+	sb_free(&marks);
+	sb_free(&labels);
+	sb_free(&flags);
+	sb_free(&note);
+	return rc;
 }
 
 int
 mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
-		const struct mr_chart_scan *s, int ki, const char *title,
-		const char *outdir)
+		const struct mr_chart_scan *s, int ki, const struct mr_figs *fs,
+		const char *title, const char *outdir)
 {
 	const struct mr_rd_case *k = &R->k[ki];
-	struct strbuf runs = {0}, cks = {0}, panels = {0}, t = {0}, none = {0};
-	const char **names = NULL;
-	char *series = mr_rd_path(R->dir, "series.tsv");
-	char *ckpts = mr_rd_path(R->dir, "checkpoints.tsv");
+	char *tsv = esprintf("%s/%s.series.tsv", outdir, k->name);
 	char *base = esprintf("%s/%s.series", outdir, k->name);
-	char xmax[64];
-	int nnames = 0, drawn = 0, lazy = 0, tree = 0, lf = mr_ckpt_metric("lazyfree_kb");
-	int tn = mr_ckpt_metric("tree_nproc"), i, j, l, rc;
-	long rep = 0;
-	double tmax = 0;
+	struct sc c;
+	int i, rc = -1;
 
-	for (i = 0; i < k->ncfg; i++) {
-		int ri = drawn_run(k, s, ki, i);
-		const struct mr_rd_run *r;
-		struct strbuf w = {0};
-
-		if (ri < 0) {
-			sb_printf(&none, "%s%s", none.len ? ", " : "", k->cfg[i].label);
-			continue;
-		}
-		r = &k->run[ri];
-		drawn++;
-		tree |= s->tree[ki][ri] > 1;
-		if (s->tmax[ki][ri] > tmax)
-			tmax = s->tmax[ki][ri];
-		rep = !rep ? r->repeat : rep != r->repeat ? -1 : rep;
-		/* what its checkpoints recorded: their names, LazyFree */
-		for (j = 0; j < r->nck; j++) {
-			const struct mr_rd_ck *c = &k->ck[r->ck[j]];
-
-			lazy |= c->m[lf] > 0;
-			tree |= c->m[tn] > 1;
-			if (c->m[mr_ckpt_metric("t_ms")] > tmax)
-				tmax = c->m[mr_ckpt_metric("t_ms")];
-			for (l = 0; l < nnames; l++)
-				if (!strcmp(names[l], c->name))
-					break;
-			if (l == nnames) {
-				names = erealloc(names, sizeof *names * (nnames + 1));
-				names[nnames++] = c->name;
-			}
-		}
-		/* CONFIG#REPEAT#COLOUR#LABEL: the colour is the config's
-		 * index, as in the case's other charts */
-		sb_printf(&w, "%s#%ld#%d#%s", k->conf[i].str, r->repeat, i + 1,
-			  k->cfg[i].label);
-		mr_ch_word(&runs, w.s);
-		sb_free(&w);
+	memset(&c, 0, sizeof c);
+	c.k = k;
+	c.fs = fs;
+	c.ymet = mr_ckpt_metric("rss_kb");
+	c.ycol = "rss_kb";
+	c.yname = "RSS";
+	/* the report's figure is the address space: VSZ over time */
+	if (fs && fs->has_key && fs->key_ckpt && fs->key_metric == mr_ckpt_metric("vsz_kb")) {
+		c.ymet = fs->key_metric;
+		c.ycol = "vsz_kb";
+		c.yname = "VSZ";
 	}
-	for (i = 0; i < nnames; i++)
-		mr_ch_word(&cks, names[i]);
-	free(names);
-	sb_add(&panels, "rss");
-	if (lazy)
-		sb_add(&panels, " lazyfree");
-	if (tree)
-		sb_add(&panels, " tree");
-	sb_printf(&t, "%s: memory over time", k->name);
-	if (rep > 0)
-		sb_printf(&t, ", repeat %ld of each config", rep);
-	else if (rep < 0)
-		sb_add(&t, ", one repeat of each config");
-	if (title)
-		sb_printf(&t, "\n%s", title);
-	if (none.len && drawn)
-		sb_printf(&t, "\n(no samples: %s)", none.s);
-	if (drawn)
-		snprintf(xmax, sizeof xmax, "%g", tmax / 1000);
-	else
-		snprintf(xmax, sizeof xmax, "no run of this case has a memory sample");
-	sb_add(&runs, "");
-	sb_add(&cks, "");
-	{
-		const char *args[] = { ckpts, k->name, t.s, runs.s, xmax, cks.s,
-				       panels.s, NULL };
-
-		rc = mr_plot_draw(p, "series", series, base, args);
-	}
-	sb_free(&runs);
-	sb_free(&cks);
-	sb_free(&panels);
-	sb_free(&t);
-	sb_free(&none);
-	free(series);
-	free(ckpts);
+	/* the report's unit on x: the checkpoints PREFIX<number> */
+	for (i = 0; fs && fs->xprefix && i < k->nck && !c.xmode; i++)
+		c.xmode = !isnan(ck_x(fs, k->ck[i].name));
+	c.run = ecalloc(k->nrun + 1, sizeof *c.run);
+	c.idx = ecalloc(k->nrun + 1, sizeof *c.idx);
+	c.cf = ecalloc(k->ncfg + 1, sizeof *c.cf);
+	c.cfgof = ecalloc(k->ncfg + 1, sizeof *c.cfgof);
+	sc_runs(&c, s, ki);
+	if (!c.xmode && c.nrun && read_samples(R, k, c.run, c.idx, c.ycol, &c.tree) < 0)
+		goto out;
+	sc_median(&c);
+	if (c.ncf)
+		lay_make(&c.L, c.cf, c.ncf, fs && fs->panels ? fs->panels : "allocator");
+	if (sc_write(&c, tsv) == 0)
+		rc = sc_draw(&c, p, title, tsv, base);
+out:
+	if (c.ncf)
+		lay_free(&c.L);
+	for (i = 0; i < c.nrun; i++)
+		free(c.run[i].p);
+	free(c.run);
+	free(c.idx);
+	free(c.cf);
+	free(c.cfgof);
+	free(c.names);
+	sb_free(&c.none);
+	free(tsv);
 	free(base);
 	return rc;
 }
-
