@@ -28,9 +28,10 @@ figure - allocator=jemalloc,mode=a peak_rss_kb 9000 KiB
 FIG
 }
 
-# The median of the numbers on stdin (odd count), in MiB with 2 decimals.
+# The median of the numbers on stdin (odd count), in MiB as the table
+# writes it: 2 decimals below 10 MiB, 1 from there.
 median_mib() {
-	sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[(NR + 1) / 2] / 1024 }'
+	sort -n | awk '{ v[NR] = $1 } END { m = v[(NR + 1) / 2] / 1024; printf (m < 10 ? "%.2f" : "%.1f"), m }'
 }
 
 @test "corpus sets each printed figure beside the median measured for the configs that match" {
