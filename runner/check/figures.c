@@ -359,6 +359,7 @@ parse_line(struct mr_figs *fs, const struct line *l)
 			return -1;
 		free(fs->panels);
 		fs->panels = estrdup(l->w[1].s);
+		fs->panels_line = l->no;
 		return 0;
 	}
 	if (!strcmp(d, "compare")) {
@@ -514,6 +515,13 @@ mr_figs_check(const struct mr_figs *fs, const struct mr_config *cfg, int ncfg,
 				 "no checkpoint \"%s\" in this case (its --describe)", f->at);
 			return -1;
 		}
+	}
+	for (l = 0; fs->panels_line && l < ncfg && !mr_config_get(&cfg[l], fs->panels); l++)
+		;
+	if (fs->panels_line && ncfg && l == ncfg) {
+		mr_errat(fs->path, fs->panels_line, 8,
+			 "panels: no run of this case has the parameter \"%s\"", fs->panels);
+		return -1;
 	}
 	if (fs->key_checkpoint && names) {
 		for (l = 0; l < nnames && strcmp(names[l], fs->key_checkpoint); l++)

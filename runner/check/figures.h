@@ -46,6 +46,7 @@ struct mr_figs {
 	char *xunit;
 	char *panels;      /* the axis of the small multiples; "allocator"
 	                      when not declared */
+	int panels_line;   /* where it is declared, 0: not */
 	int growth;        /* "compare growth": series minus their first
 	                      point; 0: totals */
 	char **note;       /* "note" texts, in order */
@@ -66,8 +67,9 @@ int mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs 
 
 void mr_figs_free(struct mr_figs *fs);
 
-/* Check fs against a case: every key of a figure's config is a key of
- * some config of cfg[0..ncfg-1] (ncfg 0: not checked), every checkpoint
+/* Check fs against a case: every key of a figure's config, and a declared
+ * panels axis, is a key of some config of cfg[0..ncfg-1] (ncfg 0: not
+ * checked), every checkpoint
  * one of names[0..nnames-1] (names NULL: not checked).  Returns 0, or -1
  * printed as path:line:column. */
 int mr_figs_check(const struct mr_figs *fs, const struct mr_config *cfg, int ncfg,
