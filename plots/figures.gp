@@ -1,0 +1,175 @@
+# figures.gp: "the report and here": the figures a case's report printed
+# beside ours, on the report's own axis.
+#
+# Producer: memrepro report (runner/out/chfig.c), which writes the derived
+# <case>.figures.tsv from expected/<case>.figures and the results:
+#
+#   gnuplot -c plots/figures.gp CASE.figures.tsv out.png|out.svg TITLE \
+#           ROWS SIDES LEGEND NOTES
+#
+#   CASE.figures.tsv  columns row side cfg config at metric x y lo hi
+#                     value unit n drawn tag note: one line per point, side
+#                     "report" (y: the figure in the unit the report
+#                     printed, lo = hi = y) or "here" (y: the median of our
+#                     matching config's ok runs, lo..hi the repeats' min
+#                     and max, in MiB, s or a count); cfg the report
+#                     config's colour; x the point's position (the
+#                     checkpoint's number under the figures file's "x"
+#                     directive, else the category's index); tag the value
+#                     label drawn beside it ("" for none).  With "compare
+#                     growth" y, lo and hi of a checkpoint row are already
+#                     minus the config's first point.
+#   TITLE   the chart's title (lines)
+#   ROWS    one quoted word per row of panels, fields ending in "|":
+#           LEFT|RIGHT|XTICS|XLABEL|RCFGS|HCFGS|  the y labels of the
+#           report's panel and ours, the x tics ("auto": numeric, else a
+#           gnuplot tics list of the categories), the x label, the colours
+#           (report configs) with points on each side ("" on our side:
+#           nothing measured, said in the panel)
+#   SIDES   two quoted words: the headings of the report's column and ours
+#   LEGEND  one quoted word per report config, colour i for config i
+#   NOTES   lines said under the chart (how the report's labels map, what
+#           is not measured here, which of our configs is drawn)
+#
+# Layout: 1200 px wide; 250 px per row of panels, plus the title, the
+# legend and the notes, so the height grows with the rows and the notes.
+# Report points are open marks on dashed lines, ours filled marks on solid
+# lines with the repeats' range as error bars; in a category row the
+# configs sit side by side within their category.
+
+set datafile separator tab
+set datafile columnheaders
+set encoding utf8
+
+in = ARG1
+out = ARG2
+title = ARG3
+rows = ARG4
+sides = ARG5
+legend = ARG6
+notes = ARG7
+
+fld(s, i) = i <= 1 ? s[1:strstrt(s, "|") - 1] : fld(s[strstrt(s, "|") + 1:], i - 1)
+# Lines in a string.
+nlines(s) = strlen(s) == 0 ? 0 : 1 + (strstrt(s, "\n") ? nlines(s[strstrt(s, "\n") + 1:]) : 0)
+
+nr = words(rows)
+nc = words(legend)
+ntitle = nlines(title)
+nnotes = nlines(notes)
+# Legend: up to three entries a line.
+nleg = int((nc + 2) / 3)
+
+title_px = 18 + 17 * ntitle
+head_px = 26
+leg_px = 20 * nleg + 10
+row_px = 250
+notes_px = nnotes > 0 ? 16 * nnotes + 20 : 10
+H = title_px + leg_px + head_px + nr * row_px + notes_px
+H = H < 400 ? 400 : H
+
+if (out[strlen(out)-3:] eq ".svg") {
+	set terminal svg size 1200,H dynamic font "sans,11" background "white"
+} else {
+	set terminal pngcairo size 1200,H font "sans,11" background "white"
+}
+set output out
+set key noenhanced
+set title noenhanced
+set xtics noenhanced
+set ytics noenhanced
+
+# Same colours as series.gp, config for config (here: report config i).
+array C[12] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", \
+	       "#56B4E9", "#000000", "#8C564B", "#7F7F7F", "#BCBD22", \
+	       "#17BECF", "#9467BD"]
+colour(i) = C[(i - 1) % 12 + 1]
+
+# Screen y of a pixel distance from the top.
+sy(px) = 1.0 - px / (H * 1.0)
+
+sel(r, s, c) = column("row") == r && strcol("side") eq s && column("cfg") == c
+# Configs side by side within a category (not on a numeric axis).
+dx = nc > 1 ? (0.6 / nc < 0.14 ? 0.6 / nc : 0.14) : 0
+xoff(c, numx) = numx ? 0 : (c - (nc + 1) / 2.0) * dx
+
+set multiplot
+# Title, column headings, legend and notes as screen labels.
+set label 1 title at screen 0.5, sy(14) center front font ",13" noenhanced
+set label 2 word(sides, 1) at screen 0.275, sy(title_px + leg_px + 16) center front font ",11" noenhanced
+set label 3 word(sides, 2) at screen 0.765, sy(title_px + leg_px + 16) center front font ",11" noenhanced
+if (nnotes > 0) {
+	set label 4 notes at screen 0.02, sy(title_px + leg_px + head_px + nr * row_px + 14) left front font ",10" noenhanced
+}
+
+# The legend: a row of marks and labels under the title.
+do for [c=1:nc] {
+	lx = 0.03 + ((c - 1) % 3) * 0.33
+	ly = sy(title_px + 12 + 20 * int((c - 1) / 3))
+	set object 100 + c circle at screen lx, ly size screen 0.004 fc rgb colour(c) fs solid 1.0 noborder front
+	set label 100 + c word(legend, c) at screen lx + 0.01, ly left front font ",10" noenhanced
+}
+
+do for [r=1:nr] {
+	spec = word(rows, r)
+	numx = fld(spec, 3) eq "auto"
+	top = title_px + leg_px + head_px + (r - 1) * row_px
+	do for [side=1:2] {
+		sname = side == 1 ? "report" : "here"
+		cfgs = fld(spec, 4 + side)
+		set tmargin at screen sy(top + 8)
+		set bmargin at screen sy(top + row_px - 46)
+		set lmargin at screen (side == 1 ? 0.08 : 0.57)
+		set rmargin at screen (side == 1 ? 0.47 : 0.96)
+		set ylabel fld(spec, side) noenhanced
+		set xlabel fld(spec, 4) noenhanced offset 0, 0.4
+		if (numx) {
+			set xtics autofreq nomirror
+			set autoscale x
+			set offsets graph 0.03, graph 0.12, graph 0.12, graph 0.04
+		} else {
+			eval "set xtics nomirror ".fld(spec, 3)
+			set xrange [0.5:words(fld(spec, 3)) / 2 + 0.5]
+			set offsets 0, 0, graph 0.22, graph 0.04
+		}
+		set ytics nomirror
+		set border 3
+		set grid ytics lc rgb "#e8e8e8"
+		unset key
+		unset object 1
+		set yzeroaxis lt 1 lc rgb "#bbbbbb"
+		if (strlen(cfgs) == 0) {
+			set yrange [0:1]
+			unset ytics
+			set object 1 rect from graph 0, graph 0 to graph 1, graph 1 fc rgb "#f6f6f6" fs solid 1.0 noborder behind
+			set label 5 "not measured here (see the notes below)" at graph 0.5, graph 0.5 center front noenhanced
+			plot NaN notitle
+			unset label 5
+			set ytics
+			set autoscale y
+		} else {
+			set autoscale y
+			if (side == 1) {
+				plot for [c in cfgs] in using ((sel(r, sname, int(c)) ? column("x") + xoff(int(c), numx) : NaN)):(column("y")) \
+					with linespoints dt 2 lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
+				     for [c in cfgs] in using ((sel(r, sname, int(c)) && strlen(strcol("tag")) > 1 ? column("x") + xoff(int(c), numx) : NaN)):(column("y")):(strcol("tag")) \
+					with labels rotate by (numx ? 0 : 90) left offset (numx ? 1 : 0), (numx ? 0 : 0.9) font ",8" tc rgb colour(int(c)) notitle
+			} else {
+				plot for [c in cfgs] in using ((sel(r, sname, int(c)) ? column("x") + xoff(int(c), numx) : NaN)):(column("y")):(column("lo")):(column("hi")) \
+					with yerrorlines lw 1.5 pt 7 ps 1.1 lc rgb colour(int(c)) notitle, \
+				     for [c in cfgs] in using ((sel(r, sname, int(c)) && strlen(strcol("tag")) > 1 ? column("x") + xoff(int(c), numx) : NaN)):(column("y")):(strcol("tag")) \
+					with labels rotate by (numx ? 0 : 90) left offset (numx ? 1 : 0), (numx ? 0 : 0.9) font ",8" tc rgb colour(int(c)) notitle
+			}
+		}
+		# the title, legend and notes are drawn once
+		unset label 1
+		unset label 2
+		unset label 3
+		unset label 4
+		do for [c=1:nc] {
+			unset object 100 + c
+			unset label 100 + c
+		}
+	}
+}
+unset multiplot
