@@ -128,6 +128,7 @@ RUNNER_SRC := \
 	runner/results/values.c \
 	runner/results/merge.c \
 	runner/check/claims.c \
+	runner/check/figures.c \
 	runner/check/config.c \
 	runner/check/version.c \
 	runner/check/lex.c \
@@ -255,7 +256,8 @@ FUZZ := \
 	record \
 	proc \
 	children \
-	registry
+	registry \
+	figures
 FUZZ_REPLAY := $(FUZZ:%=$(B)/fuzz/%)
 FUZZ_CC := clang
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \

@@ -6,15 +6,20 @@
 #   gnuplot -c plots/allocators.gp allocators.tsv out.png|out.svg TITLE \
 #           CASES ALLOCATORS NOTE
 #
-#   allocators.tsv  columns row col log2 state label: one cell per case
-#                   (row) and allocator (col), log2 of its key figure
-#                   relative to glibc (clipped to [-1, 1]: 0.5x to 2x),
-#                   its state (ref, ok, skipped, nodata, none) and its text
-#   CASES       "case=figure" words, top row first
+#   allocators.tsv  columns row col tone state label: one cell per case
+#                   (row) and allocator (col), the tone of its key figure
+#                   relative to glibc (log2 of the ratio clipped to
+#                   [-1, 1], 0.5x to 2x, negated where higher is better:
+#                   -1 better, 1 worse), its state (ref, ok, skipped,
+#                   nodata, none) and its text
+#   CASES       "case=figure" words, top row first (the figure: its key
+#               figure, from expected/<case>.figures)
 #   ALLOCATORS  the column names
 #   NOTE        non-empty: no data, and why
 #
-# Blue: less memory than glibc, red: more; grey: the allocator did not run.
+# Blue: better than glibc (less memory, for a lower-is-better figure),
+# red: worse; grey: the allocator did not run.  750 px high up to 10
+# cases, 60 px more per case beyond, so two-line row labels never touch.
 
 set datafile separator tab
 set datafile columnheaders
@@ -31,10 +36,12 @@ note = ARG6
 # for its text, and the column names slanted.
 na = words(allocs)
 width = na > 7 ? 300 + na * 130 : 1200
+nc = words(cases)
+height = nc > 10 ? 150 + nc * 60 : 750
 if (out[strlen(out)-3:] eq ".svg") {
-	set terminal svg size width,750 dynamic font "sans,11" background "white"
+	set terminal svg size width,height dynamic font "sans,11" background "white"
 } else {
-	set terminal pngcairo size width,750 font "sans,11" background "white"
+	set terminal pngcairo size width,height font "sans,11" background "white"
 }
 set output out
 set key noenhanced
@@ -52,7 +59,6 @@ if (strlen(note) > 0) {
 	exit
 }
 
-nc = words(cases)
 name(w) = w[1:strstrt(w, "=") - 1]
 fig(w) = w[strstrt(w, "=") + 1:]
 shown(s) = strcol("state") eq s
@@ -75,7 +81,7 @@ set lmargin at screen (na > 7 ? 240.0 / width : 0.20)
 set rmargin at screen (na > 7 ? 1 - 190.0 / width : 0.84)
 set palette defined (-1 "#2166AC", -0.5 "#92C5DE", 0 "#F7F7F7", 0.5 "#F4A582", 1 "#B2182B")
 set cbrange [-1:1]
-set cbtics ("0.5× (less)" -1, "0.71×" -0.5, "1× (= glibc)" 0, "1.41×" 0.5, "2× (more)" 1)
+set cbtics ("2× better" -1, "1.41× better" -0.5, "= glibc" 0, "1.41× worse" 0.5, "2× worse" 1)
 set colorbox user origin screen (na > 7 ? 1 - 160.0 / width : 0.87), screen 0.15 \
 	size screen (na > 7 ? 30.0 / width : 0.025), screen 0.65
 set xlabel "allocator (LD_PRELOAD)" noenhanced
@@ -84,7 +90,7 @@ unset key
 
 plot in using (shown("skipped") || shown("nodata") || shown("none") ? column("col") : NaN):(column("row")):(0.48):(0.48) \
 	with boxxyerror fs solid 1.0 noborder fc rgb "#dddddd", \
-     in using (known(0) ? column("col") : NaN):(column("row")):(0.48):(0.48):(known(0) ? column("log2") : 0) \
+     in using (known(0) ? column("col") : NaN):(column("row")):(0.48):(0.48):(known(0) ? column("tone") : 0) \
 	with boxxyerror fs solid 1.0 noborder fc palette, \
-     in using (column("col")):(column("row")):(strcol("label")):(known(0) ? ink(column("log2")) : 0x222222) \
+     in using (column("col")):(column("row")):(strcol("label")):(known(0) ? ink(column("tone")) : 0x222222) \
 	with labels font ",13" tc rgb variable

@@ -23,3 +23,4 @@ replay() {
 @test "fuzz regressions and corpus: /proc status and smaps_rollup" { replay proc; }
 @test "fuzz regressions and corpus: /proc children files" { replay children; }
 @test "fuzz regressions and corpus: allocator registry" { replay registry; }
+@test "fuzz regressions and corpus: figures files" { replay figures; }

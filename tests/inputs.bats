@@ -240,3 +240,11 @@ teardown() {
 	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = precious ]
 	[ ! -L "$r/report.md" ]
 }
+
+@test "every malformed figures file names its file:line:column" {
+	for d in "$DATA"/bad-figures/*/; do
+		name=bad-figures/$(basename "$d")
+		check_bad "$name" "$DATA/results-held" "$d" --cases "$DATA/cases"
+		[[ "$stderr" == *"$name/fixture-stacks.figures:"[0-9]*:[0-9]*": "* ]] || false
+	done
+}

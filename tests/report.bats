@@ -224,3 +224,28 @@ report: $d/report.html" ]
 	run -2 "$MR" trend "$BATS_FILE_TMPDIR/base"
 	[[ "$output" == *"trend needs two results directories or more"* ]] || false
 }
+
+@test "the allocator matrix uses each case's declared key figure, and sets an allocator's versions side by side, old to new" {
+	d=$(results base keyed)
+	mkdir -p "$BATS_TEST_TMPDIR/exp"
+	printf '%s\n' '# the key figure of ok: its peak, not its last checkpoint' \
+		'key peak_rss_kb lower' > "$BATS_TEST_TMPDIR/exp/ok.figures"
+	# every jemalloc run twice, as jemalloc@10.0 and jemalloc@9.0: "10.0"
+	# sorts before "9.0" as a string, after it as a version
+	for f in runs checkpoints series; do
+		awk -F'\t' -v OFS='\t' 'NR == 1 || $2 !~ /allocator=jemalloc/ { print; next }
+			{ l = $0; sub(/allocator=jemalloc/, "allocator=jemalloc@10.0", l); print l
+			  sub(/allocator=jemalloc/, "allocator=jemalloc@9.0"); print }' \
+			"$d/$f.tsv" > "$d/$f.tsv.new"
+		mv "$d/$f.tsv.new" "$d/$f.tsv"
+	done
+	run -0 "$MR" report --cases "$ROOT/build/fixtures" --expected "$BATS_TEST_TMPDIR/exp" "$d"
+	a=$d/plots/allocators.tsv
+	# column order: glibc, then the versions old to new
+	[ "$(awk -F'\t' '$1 == "ok" { printf "%s %s,", $4, $3 }' "$a")" = "1 glibc,2 jemalloc@9.0,3 jemalloc@10.0," ]
+	# ok's figure is the declared one; touch, with no figures file, keeps the default
+	[ "$(awk -F'\t' '$1 == "ok" { print $5 }' "$a" | sort -u)" = peak_rss_kb ]
+	[ "$(awk -F'\t' '$1 == "touch" { print $5 }' "$a" | sort -u)" = "rss_kb@$(awk -F'\t' 'NR > 1 && $1 == "touch" { c = $4 } END { print c }' "$d/checkpoints.tsv")" ]
+	# a ratio, in a cell of its own
+	awk -F'\t' '$1 == "ok" && $3 == "jemalloc@9.0" { r = $6 } END { exit !(r > 0) }' "$a"
+}

@@ -63,7 +63,8 @@ struct expect {
  * they are, and a checkpoint no run recorded skips them with
  * "no checkpoint NAME recorded".  Returns 0 or -1 (printed). */
 static int
-check_ckpts(const struct mr_claims *cs, const char *cases_dir, const char *name)
+check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, const char *cases_dir,
+	    const char *name)
 {
 	struct mr_cases_desc desc;
 	struct strbuf err = {0};
@@ -73,6 +74,7 @@ check_ckpts(const struct mr_claims *cs, const char *cases_dir, const char *name)
 	for (i = 0; i < cs->n && !any; i++)
 		for (j = 0; j < cs->v[i].nref && !any; j++)
 			any = cs->v[i].ref[j].checkpoint != NULL;
+	any |= fs->n > 0 || fs->key_checkpoint;
 	/* the name comes from runs.tsv: never a path out of cases_dir */
 	if (!any || !cases_dir || !mr_cases_valid_name(name))
 		return 0;
@@ -83,7 +85,8 @@ check_ckpts(const struct mr_claims *cs, const char *cases_dir, const char *name)
 	names = ecalloc((size_t)desc.nckpts + 1, sizeof *names);
 	for (i = 0; i < desc.nckpts; i++)
 		names[i] = desc.ckpts[i].name;
-	if (mr_claims_check_ckpts(cs, name, names, desc.nckpts) < 0)
+	if (mr_claims_check_ckpts(cs, name, names, desc.nckpts) < 0 ||
+	    mr_figs_check(fs, NULL, 0, names, desc.nckpts) < 0)
 		rc = -1;
 	free(names);
 	mr_cases_free(&desc);
@@ -106,9 +109,12 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	if (rc == -1)
 		return -1;
 	vk->has_claims = rc == 0;
-	if (vk->has_claims &&
-	    (mr_claims_check_keys(&e->claims, k->conf, k->ncfg) < 0 ||
-	     check_ckpts(&e->claims, cases_dir, k->name) < 0))
+	if ((rc = mr_figs_load(exp, k->name, &vk->figs)) < 0)
+		return -1;
+	vk->has_figs = rc == 0;
+	if ((vk->has_claims && mr_claims_check_keys(&e->claims, k->conf, k->ncfg) < 0) ||
+	    mr_figs_check(&vk->figs, k->conf, k->ncfg, NULL, 0) < 0 ||
+	    check_ckpts(&e->claims, &vk->figs, cases_dir, k->name) < 0)
 		return -1;
 	dir = mr_rd_path(exp, R->platform);
 	vk->bl_path = esprintf("%s/%s.tsv", dir, k->name);

@@ -4,11 +4,8 @@
 #include "check/claims.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/suggest.h"
 #include "core/tsv.h"
@@ -80,56 +77,11 @@ int
 mr_claims_read(const char *path, struct mr_claims *cs)
 {
 	struct strbuf b = {0};
-	char chunk[8192];
-	struct stat st;
-	ssize_t n;
-	int fd, rc;
+	int rc;
 
 	memset(cs, 0, sizeof *cs);
-	/* O_NONBLOCK: a FIFO in its place must not hang the open. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		mr_errat(path, 0, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		mr_errat(path, 0, 0, "not a regular file");
-		close(fd);
-		return -1;
-	}
-	sb_add(&b, "");
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			mr_errat(path, 0, 0, "read: %s", strerror(errno));
-			close(fd);
-			sb_free(&b);
-			return -1;
-		}
-		sb_addn(&b, chunk, (size_t)n);
-		if (b.len > MR_CLAIMS_MAX_BYTES) {
-			mr_errat(path, 0, 0, "larger than %d KiB (the limit of a claims file)",
-				 MR_CLAIMS_MAX_BYTES >> 10);
-			close(fd);
-			sb_free(&b);
-			return -1;
-		}
-	}
-	close(fd);
-	if (strlen(b.s) != b.len) {
-		size_t off = strlen(b.s), bol = 0, i;
-		long line = 1;
-
-		for (i = 0; i < off; i++)
-			if (b.s[i] == '\n')
-				line++, bol = i + 1;
-		mr_errat(path, line, (long)(off - bol) + 1, "NUL byte in a text file");
-		sb_free(&b);
-		return -1;
-	}
+	if ((rc = mr_read_text(path, MR_CLAIMS_MAX_BYTES, "claims file", &b)) < 0)
+		return rc;
 	rc = mr_claims_parse(path, b.s, b.len, cs);
 	sb_free(&b);
 	return rc;

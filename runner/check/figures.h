@@ -24,6 +24,7 @@ struct mr_fig {
 	                      for *_kb, ms for *_ms, 1 for a count) */
 	char *note;        /* the report's own label of it, or NULL */
 	int line;          /* where it is written */
+	int col_at, col_cfg; /* ... its checkpoint and its config */
 };
 
 struct mr_figs {
@@ -37,6 +38,7 @@ struct mr_figs {
 	char *key_checkpoint; /* NULL: a run metric, or the last checkpoint
 	                         is meant when key_ckpt (written "METRIC@") */
 	int key_lower;     /* 1: lower is better, 0: higher */
+	int key_line;      /* where it is written */
 	char *xprefix;     /* "x PREFIX UNIT": checkpoints PREFIX<number> sit
 	                      at x = number; NULL: no such axis */
 	char *xunit;
@@ -61,6 +63,13 @@ int mr_figs_load(const char *expected_dir, const char *kase, struct mr_figs *fs)
 int mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs);
 
 void mr_figs_free(struct mr_figs *fs);
+
+/* Check fs against a case: every key of a figure's config is a key of
+ * some config of cfg[0..ncfg-1] (ncfg 0: not checked), every checkpoint
+ * one of names[0..nnames-1] (names NULL: not checked).  Returns 0, or -1
+ * printed as path:line:column. */
+int mr_figs_check(const struct mr_figs *fs, const struct mr_config *cfg, int ncfg,
+		  const char *const *names, int nnames);
 
 /* The x of checkpoint name under fs's "x" directive, or NAN when fs has
  * none or name is not PREFIX<number>. */

@@ -114,6 +114,7 @@ mr_vds_free(struct mr_vds *vs)
 		free(k->v);
 		free(k->name);
 		free(k->claims_path);
+		mr_figs_free(&k->figs);
 		free(k->bl_path);
 	}
 	free(vs->k);

@@ -8,6 +8,8 @@
 #ifndef MR_VERDICT_H
 #define MR_VERDICT_H
 
+#include "check/figures.h"
+
 enum mr_vd_word {
 	MR_VD_HELD,        /* a holds claim that held, a row within tolerance */
 	MR_VD_REGRESSED,   /* a holds claim that failed, a row above tolerance */
@@ -115,6 +117,9 @@ struct mr_vd_case {
 	int has_claims;     /* the file exists */
 	char *bl_path;      /* <expected>/<platform>/<case>.tsv */
 	int has_bl;         /* the file exists */
+	struct mr_figs figs; /* <expected>/<case>.figures: the report's
+	                        figures and how the case is shown */
+	int has_figs;       /* the file exists */
 	int notrun_rows;    /* baseline rows of configs not run here */
 	int notrun_cfgs;    /* ... and their configs */
 	int lw;             /* widest config label of the case */

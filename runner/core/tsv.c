@@ -1,10 +1,13 @@
 #include "core/tsv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/safeio.h"
 #include "core/util.h"
@@ -289,4 +292,61 @@ mr_tsv_close(struct mr_tsv *t)
 	free(t->buf);
 	free(t->path);
 	memset(t, 0, sizeof *t);
+}
+
+int
+mr_read_text(const char *path, size_t max, const char *what, struct strbuf *out)
+{
+	struct strbuf b = {0};
+	char chunk[8192];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	/* O_NONBLOCK: a FIFO in its place must not hang the open. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		mr_errat(path, 0, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		mr_errat(path, 0, 0, "not a regular file");
+		close(fd);
+		return -1;
+	}
+	sb_add(&b, "");
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			mr_errat(path, 0, 0, "read: %s", strerror(errno));
+			close(fd);
+			sb_free(&b);
+			return -1;
+		}
+		sb_addn(&b, chunk, (size_t)n);
+		if (b.len > max) {
+			mr_errat(path, 0, 0, "larger than %zu KiB (the limit of a %s)",
+				 max >> 10, what);
+			close(fd);
+			sb_free(&b);
+			return -1;
+		}
+	}
+	close(fd);
+	if (strlen(b.s) != b.len) {
+		size_t off = strlen(b.s), bol = 0, i;
+		long line = 1;
+
+		for (i = 0; i < off; i++)
+			if (b.s[i] == '\n')
+				line++, bol = i + 1;
+		mr_errat(path, line, (long)(off - bol) + 1, "NUL byte in a text file");
+		sb_free(&b);
+		return -1;
+	}
+	*out = b;
+	return 0;
 }

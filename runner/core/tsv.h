@@ -34,6 +34,14 @@ void mr_verrat(const char *path, long line, long col, const char *fmt, va_list a
 void mr_errat(const char *path, long line, long col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The whole text file path into *out (a fresh strbuf, NUL-terminated):
+ * a regular file (a FIFO does not hang the open) of at most max bytes and
+ * no NUL byte; what names it in the message ("claims file").  Returns 0;
+ * -ENOENT when it does not exist (nothing printed); -1 otherwise
+ * (printed as path[:line:col]: why). */
+struct strbuf;
+int mr_read_text(const char *path, size_t max, const char *what, struct strbuf *out);
+
 /* Open path and read its header.  Returns 0; -ENOENT when the file does
  * not exist (nothing printed); -1 on any other problem (printed).  On
  * failure nothing needs closing. */

@@ -7,19 +7,26 @@
 #include <string.h>
 
 #include "check/stats.h"
+#include "check/version.h"
 #include "core/util.h"
 #include "out/chutil.h"
 
 /* --- allocators ---------------------------------------------------------- */
 
 int
-mr_chart_key_ref(const struct mr_rd_case *k, struct mr_ref *ref)
+mr_chart_key_ref(const struct mr_rd_case *k, const struct mr_figs *fs, struct mr_ref *ref)
 {
 	const char **names;
-	int n = mr_rd_ck_names(k, -1, &names);
+	int n = mr_rd_ck_names(k, -1, &names), lower = 1;
 
 	memset(ref, 0, sizeof *ref);
-	if (n > 0) {
+	if (fs && fs->has_key) {
+		ref->ckpt = fs->key_ckpt;
+		ref->metric = fs->key_metric;
+		ref->checkpoint = fs->key_checkpoint ? fs->key_checkpoint
+			: fs->key_ckpt && n > 0 ? (char *)names[n - 1] : NULL;
+		lower = fs->key_lower;
+	} else if (n > 0) {
 		ref->ckpt = 1;
 		ref->metric = mr_ckpt_metric("rss_kb");
 		ref->checkpoint = (char *)names[n - 1];
@@ -27,7 +34,10 @@ mr_chart_key_ref(const struct mr_rd_case *k, struct mr_ref *ref)
 		ref->metric = mr_run_metric("peak_rss_kb");
 	}
 	free(names);
-	return 0;
+	/* "rss_kb@" with no checkpoint recorded: nothing to show */
+	if (ref->ckpt && !ref->checkpoint)
+		ref->checkpoint = (char *)"-";
+	return lower;
 }
 
 /* Config ci of k without its allocator pair, for matching. */
@@ -56,49 +66,91 @@ cfg_median(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 	return m;
 }
 
+/* The version an allocator value stands for: after '@', else the host's
+ * (env.tsv), else NULL. */
+static const char *
+spec_version(const struct mr_rd *R, const char *spec, char *buf, size_t n)
+{
+	const char *at = strchr(spec, '@');
+	char key[160];
+	const char *v;
+
+	if (at)
+		return at + 1;
+	snprintf(key, sizeof key, "allocator.%s.version", spec);
+	v = mr_rd_env(R, key);
+	return v ? mr_version_lead(v, buf, n) : NULL;
+}
+
+/* How long the allocator's name is in spec ("jemalloc@5.2.1": 8). */
+static size_t
+name_len(const char *spec)
+{
+	const char *at = strchr(spec, '@');
+
+	return at ? (size_t)(at - spec) : strlen(spec);
+}
+
+/* Whether column a goes after b: glibc first, then the allocators by
+ * name (the order of runs.tsv depends on the schedule), each one's
+ * versions old to new. */
+static int
+col_after(const struct mr_rd *R, const char *a, const char *b)
+{
+	char ba[64], bb[64];
+	const char *va, *vb;
+	size_t na = name_len(a), nb = name_len(b);
+	int ga = !strcmp(a, "glibc"), gb = !strcmp(b, "glibc"), c;
+
+	if (ga != gb)
+		return gb;
+	if ((c = strncmp(a, b, na < nb ? na : nb)) || na != nb)
+		return c ? c > 0 : na > nb;
+	va = spec_version(R, a, ba, sizeof ba);
+	vb = spec_version(R, b, bb, sizeof bb);
+	if (va && vb && mr_version_cmp(va, vb))
+		return mr_version_cmp(va, vb) > 0;
+	return strcmp(a, b) > 0;
+}
+
 /* The allocator columns of the cases sel[0..nsel) of R, into *names
  * (free it): glibc first when some config has it (*have_glibc), then the
- * allocators in the order they appear.  Returns their number. */
+ * allocators by name, the versions of one side by side from old to new.
+ * Returns their number. */
 static int
 allocator_columns(const struct mr_rd *R, const int *sel, int nsel, const char ***names,
 		  int *have_glibc)
 {
-	const char **al_names = NULL;
-	int nal = 0, i, a;
+	const char **al = NULL;
+	int nal = 0, i, a, b, c;
 
 	*have_glibc = 0;
 	for (i = 0; i < nsel; i++) {
 		const struct mr_rd_case *k = &R->k[sel[i]];
-		int c;
 
 		for (c = 0; c < k->ncfg; c++) {
-			const char *al = mr_config_get(&k->conf[c], "allocator");
+			const char *v = mr_config_get(&k->conf[c], "allocator");
 
-			if (al && strcmp(al, "glibc") == 0)
-				*have_glibc = 1;
-		}
-	}
-	if (*have_glibc) {
-		al_names = erealloc(al_names, sizeof *al_names);
-		al_names[nal++] = "glibc";
-	}
-	for (i = 0; i < nsel; i++) {
-		const struct mr_rd_case *k = &R->k[sel[i]];
-		int c;
-
-		for (c = 0; c < k->ncfg; c++) {
-			const char *al = mr_config_get(&k->conf[c], "allocator");
-
-			for (a = 0; al && a < nal; a++)
-				if (strcmp(al_names[a], al) == 0)
-					break;
-			if (al && a == nal) {
-				al_names = erealloc(al_names, (size_t)(nal + 1) * sizeof *al_names);
-				al_names[nal++] = al;
+			if (!v)
+				continue;
+			*have_glibc |= !strcmp(v, "glibc");
+			for (a = 0; a < nal && strcmp(al[a], v); a++)
+				;
+			if (a == nal) {
+				al = erealloc(al, (size_t)(nal + 1) * sizeof *al);
+				al[nal++] = v;
 			}
 		}
 	}
-	*names = al_names;
+	/* insertion sort: a few dozen columns at most */
+	for (a = 1; a < nal; a++) {
+		const char *v = al[a];
+
+		for (b = a; b > 0 && col_after(R, al[b - 1], v); b--)
+			al[b] = al[b - 1];
+		al[b] = v;
+	}
+	*names = al;
 	return nal;
 }
 
@@ -151,7 +203,7 @@ allocator_pairs(const struct mr_rd_case *k, const struct mr_ref *ref, const char
  * cell with a ratio other than glibc's own, else 0. */
 static int
 allocator_cell(FILE *f, const struct mr_rd_case *k, const struct mr_ref *ref, const char *fig,
-	       int row, const char *al, int col)
+	       int lower, int row, const char *al, int col)
 {
 	int ref_col = strcmp(al, "glibc") == 0;
 	double logsum, ratio;
@@ -179,17 +231,19 @@ allocator_cell(FILE *f, const struct mr_rd_case *k, const struct mr_ref *ref, co
 	if (pairs) {
 		double l = log2(exp(logsum / pairs));
 
-		fprintf(f, "%.4f\t%.4f", exp(logsum / pairs), l < -1 ? -1 : l > 1 ? 1 : l);
+		l = l < -1 ? -1 : l > 1 ? 1 : l;
+		/* tone: the colour, -1 (better than glibc) .. 1 (worse) */
+		fprintf(f, "%.4f\t%.4f\t%.4f", exp(logsum / pairs), l, lower ? l : -l);
 	} else {
-		fputs("-\t-", f);
+		fputs("-\t-\t-", f);
 	}
-	fprintf(f, "\t%s\t%s\t%d\n", state, label, pairs);
+	fprintf(f, "\t%s\t%s\t%d\t%s\n", state, label, pairs, lower ? "lower" : "higher");
 	return pairs && !ref_col;
 }
 
 int
 mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
-		    int nsel, const char *outdir)
+		    const struct mr_figs *const *figs, int nsel, const char *outdir)
 {
 	char *tsv = esprintf("%s/allocators.tsv", outdir);
 	char *base = esprintf("%s/allocators", outdir);
@@ -204,23 +258,24 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	if (!(f = mr_ch_create(tsv)))
 		goto out;
 	fprintf(f, "# memrepro report: each case's key figure per allocator, relative to glibc\n");
-	fprintf(f, "case\trow\tallocator\tcol\tfigure\tratio\tlog2\tstate\tlabel\tpairs\n");
+	fprintf(f, "case\trow\tallocator\tcol\tfigure\tratio\tlog2\ttone\tstate\tlabel\tpairs\tbetter\n");
 	for (i = 0; i < nsel; i++) {
 		const struct mr_rd_case *k = &R->k[sel[i]];
 		struct mr_ref ref;
 		char *fig;
 		int row = nsel - i; /* the first case on top */
 
-		mr_chart_key_ref(k, &ref);
+		int lower = mr_chart_key_ref(k, figs ? figs[i] : NULL, &ref);
+
 		fig = mr_rd_ref_name(&ref);
 		{
-			char *w = esprintf("%s=%s", k->name, fig);
+			char *w = esprintf("%s=%s%s", k->name, fig, lower ? "" : " (higher is better)");
 
 			mr_ch_word(&cases, w);
 			free(w);
 		}
 		for (a = 0; a < nal; a++)
-			cells += allocator_cell(f, k, &ref, fig, row, al_names[a], a + 1);
+			cells += allocator_cell(f, k, &ref, fig, lower, row, al_names[a], a + 1);
 		free(fig);
 	}
 	if (mr_ch_close(f, tsv) < 0)

@@ -50,17 +50,23 @@ int mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 		  const struct mr_vd_case *vk, const char *outdir);
 
 /* The key figure of each case under each allocator relative to glibc:
- * rss_kb at the case's last checkpoint (peak_rss_kb for a case without
- * checkpoints), per config the ratio of medians to the config that
- * differs only in allocator=glibc, per cell the geometric mean of those
- * ratios.  sel: the cases (indices into R->k).  Writes allocators.tsv.
+ * the figure its figures file declares (figs[i] of case sel[i], NULL or
+ * no key: rss_kb at the case's last checkpoint, peak_rss_kb for a case
+ * without checkpoints), per config the ratio of medians to the config
+ * that differs only in allocator=glibc, per cell the geometric mean of
+ * those ratios, coloured by better (blue) or worse (red) than glibc.
+ * Columns: glibc, then each allocator's versions old to new.  sel: the
+ * cases (indices into R->k); figs may be NULL.  Writes allocators.tsv.
  * Returns 0 or -1 (printed). */
 int mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R,
-			const int *sel, int nsel, const char *outdir);
+			const int *sel, const struct mr_figs *const *figs, int nsel,
+			const char *outdir);
 
-/* The key figure chart_allocators uses for case k, into *ref (its
- * checkpoint points into k).  Returns 0, or -1 when it has none. */
-int mr_chart_key_ref(const struct mr_rd_case *k, struct mr_ref *ref);
+/* The key figure of case k (fs: its figures file, or NULL) into *ref
+ * (its checkpoint points into k or fs; "-" when the key names the last
+ * checkpoint and none was recorded).  Returns 1 when lower is better,
+ * 0 when higher is. */
+int mr_chart_key_ref(const struct mr_rd_case *k, const struct mr_figs *fs, struct mr_ref *ref);
 
 struct mr_figs;
 

@@ -207,13 +207,12 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	write_verdicts(d, vs);
 	mr_doc_heading(d, 2, "allocators", "Allocators");
 	mr_doc_para(d);
-	mr_doc_text(d, "Each cell: the case's key figure (");
-	mr_doc_code(d, "rss_kb");
-	mr_doc_text(d, " at its last checkpoint, else ");
-	mr_doc_code(d, "peak_rss_kb");
-	mr_doc_text(d, ") under that allocator, as a ratio to the same config under glibc "
-		"(the geometric mean over the configs that differ only in their "
-		"allocator). Blue: less memory than glibc; red: more.");
+	mr_doc_text(d, "Each cell: the case's key figure (declared in ");
+	mr_doc_code(d, "expected/<case>.figures");
+	mr_doc_text(d, "; named under the case) under that allocator, as a ratio to the same "
+		"config under glibc (the geometric mean over the configs that differ only "
+		"in their allocator). Blue: better than glibc (for a memory figure: less); "
+		"red: worse.");
 	mr_doc_para_end(d);
 	mr_repcase_image(d, "allocator matrix", "plots/allocators");
 	for (i = 0; i < vs->nk; i++)
@@ -231,26 +230,30 @@ draw_charts(const struct mr_report_opts *o, const struct mr_rd *R,
 	struct mr_plot p;
 	struct mr_chart_scan scan;
 	int *sel = ecalloc(vs->nk + 1, sizeof *sel), i, rc = 0;
+	const struct mr_figs **figs = ecalloc(vs->nk + 1, sizeof *figs);
 
 	*note = NULL;
 	if (mr_plot_init(&p, o->plots_dir, o->verbose) < 0) {
 		*note = esprintf("not drawn (no gnuplot, or no scripts in %s)", o->plots_dir);
 		free(sel);
+		free(figs);
 		return -1;
 	}
 	if (mr_chart_scan(R, &scan) < 0) {
 		mr_plot_free(&p);
 		free(sel);
+		free(figs);
 		return -2;
 	}
 	for (i = 0; i < vs->nk; i++) {
 		int ki = (int)(mr_rd_case(R, vs->k[i].name) - R->k);
 
 		sel[i] = ki;
+		figs[i] = &vs->k[i].figs;
 		mr_chart_series(&p, R, &scan, ki, ab[i].title, outdir);
 		mr_chart_diff(&p, R, ki, &vs->k[i], outdir);
 	}
-	mr_chart_allocators(&p, R, sel, vs->nk, outdir);
+	mr_chart_allocators(&p, R, sel, figs, vs->nk, outdir);
 	if (p.failed) {
 		*note = esprintf("%d could not be drawn (see the messages of memrepro report)",
 				 p.failed);
@@ -259,6 +262,7 @@ draw_charts(const struct mr_report_opts *o, const struct mr_rd *R,
 	mr_chart_scan_free(&scan);
 	mr_plot_free(&p);
 	free(sel);
+	free(figs);
 	return rc;
 }
 

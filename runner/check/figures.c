@@ -1,0 +1,514 @@
+/* figures: expected/<case>.figures — see figures.h. */
+#include "check/figures.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/tsv.h"
+#include "core/util.h"
+#include "proto/schema.h"
+
+/* A figures file is a page of text; this is far above any. */
+#define FIGS_MAX_BYTES (1u << 20)
+#define FIGS_MAX_WORDS 8
+
+/* One word of a line: its text (fresh) and where it starts.  quoted: it
+ * was written "...". */
+struct word {
+	char *s;
+	int col, quoted;
+};
+
+struct line {
+	const char *path;
+	int no;
+	struct word w[FIGS_MAX_WORDS];
+	int n;
+};
+
+static void
+line_free(struct line *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->w[i].s);
+	l->n = 0;
+}
+
+/* Split the n bytes at s (one line, no newline) into words; a '#' outside
+ * a string starts a comment.  Returns 0, or -1 (printed). */
+static int
+split_line(struct line *l, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	l->n = 0;
+	while (i < n) {
+		struct strbuf b = {0};
+		size_t start;
+
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+			i++;
+			continue;
+		}
+		if (s[i] == '#')
+			break;
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			mr_errat(l->path, l->no, (long)i + 1, "control character 0x%02x",
+				 (unsigned)(unsigned char)s[i]);
+			return -1;
+		}
+		if (l->n == FIGS_MAX_WORDS) {
+			mr_errat(l->path, l->no, (long)i + 1, "more than %d words on a line",
+				 FIGS_MAX_WORDS);
+			return -1;
+		}
+		start = i;
+		sb_add(&b, "");
+		if (s[i] == '"') {
+			for (i++; i < n && s[i] != '"'; i++) {
+				if (s[i] == '\\' && i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\\'))
+					i++;
+				else if ((unsigned char)s[i] < 0x20 && s[i] != '\t')
+					break;
+				sb_addn(&b, s + i, 1);
+			}
+			if (i >= n || s[i] != '"') {
+				mr_errat(l->path, l->no, (long)start + 1, "unterminated string");
+				sb_free(&b);
+				return -1;
+			}
+			i++;
+			l->w[l->n].quoted = 1;
+		} else {
+			while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '#' &&
+			       s[i] != '"' && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
+				sb_addn(&b, s + i++, 1);
+			l->w[l->n].quoted = 0;
+		}
+		l->w[l->n].s = b.s;
+		l->w[l->n].col = (int)start + 1;
+		l->n++;
+	}
+	return 0;
+}
+
+static int
+bad(const struct line *l, int w, const char *fmt, const char *arg)
+{
+	mr_errat(l->path, l->no, w < l->n ? l->w[w].col : 0, fmt, arg);
+	return -1;
+}
+
+/* Word w is a plain word (not a string). */
+static int
+plain(const struct line *l, int w, const char *what)
+{
+	if (w >= l->n)
+		return bad(l, l->n, "missing %s", what);
+	if (l->w[w].quoted)
+		return bad(l, w, "expected %s, got a string", what);
+	return 0;
+}
+
+/* Word w is a string. */
+static int
+quoted(const struct line *l, int w, const char *what)
+{
+	if (w >= l->n)
+		return bad(l, l->n, "missing %s", what);
+	if (!l->w[w].quoted)
+		return bad(l, w, "expected %s (a \"string\")", what);
+	return 0;
+}
+
+static int
+words(const struct line *l, int min, int max)
+{
+	if (l->n > max)
+		return bad(l, max, "unexpected %s at the end of the line", l->w[max].s);
+	if (l->n < min)
+		return plain(l, l->n, l->n == 1 ? "its arguments" : "more words");
+	return 0;
+}
+
+/* A metric name into (*ckpt, *metric). */
+static int
+metric(const struct line *l, int w, const char *name, int *ckpt, int *metric)
+{
+	int m;
+
+	if ((m = mr_ckpt_metric(name)) >= 0) {
+		*ckpt = 1;
+		*metric = m;
+		return 0;
+	}
+	if ((m = mr_run_metric(name)) >= 0) {
+		*ckpt = 0;
+		*metric = m;
+		return 0;
+	}
+	return bad(l, w, "unknown metric %s (memrepro help metrics lists them)", name);
+}
+
+/* A checkpoint name, as the claims spell them. */
+static int
+ckpt_name(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return 0;
+	return i > 0 && i <= 64;
+}
+
+/* How many of a metric's own unit (KiB, ms, a count) one of unit is;
+ * 0: not a unit of that metric. */
+static double
+unit_scale(const char *metric_name, const char *unit)
+{
+	static const struct { const char *u; double kib; } mem[] = {
+		{ "B", 1.0 / 1024 }, { "KiB", 1 }, { "kB", 1000.0 / 1024 },
+		{ "KB", 1000.0 / 1024 }, { "MiB", 1024 }, { "MB", 1e6 / 1024 },
+		{ "GiB", 1024.0 * 1024 }, { "GB", 1e9 / 1024 },
+	};
+	size_t n = strlen(metric_name), i;
+
+	if (n > 3 && !strcmp(metric_name + n - 3, "_kb")) {
+		for (i = 0; i < sizeof mem / sizeof *mem; i++)
+			if (!strcmp(unit, mem[i].u))
+				return mem[i].kib;
+		return 0;
+	}
+	if (n > 3 && !strcmp(metric_name + n - 3, "_ms"))
+		return !strcmp(unit, "ms") ? 1 : !strcmp(unit, "s") ? 1000 : 0;
+	return !strcmp(unit, "-");
+}
+
+static const char *
+unit_list(const char *metric_name)
+{
+	size_t n = strlen(metric_name);
+
+	if (n > 3 && !strcmp(metric_name + n - 3, "_kb"))
+		return "B, KiB, kB, KB, MiB, MB, GiB or GB";
+	if (n > 3 && !strcmp(metric_name + n - 3, "_ms"))
+		return "ms or s";
+	return "- (a count)";
+}
+
+static int
+parse_figure(struct mr_figs *fs, const struct line *l)
+{
+	struct mr_fig f;
+	const char *why;
+	char *end;
+	int i;
+
+	memset(&f, 0, sizeof f);
+	f.line = l->no;
+	f.x = NAN;
+	f.col_at = l->n > 1 ? l->w[1].col : 0;
+	f.col_cfg = l->n > 2 ? l->w[2].col : 0;
+	if (!fs->nsrc)
+		return bad(l, 0, "%s before any source line (which seed is it from?)", "figure");
+	if (words(l, 6, 7) < 0)
+		return -1;
+	for (i = 1; i < 6; i++)
+		if (plain(l, i, "a word") < 0)
+			return -1;
+	if (l->n == 7 && quoted(l, 6, "a note") < 0)
+		return -1;
+	f.src = fs->nsrc - 1;
+	if (strcmp(l->w[1].s, "-")) {
+		if (!ckpt_name(l->w[1].s))
+			return bad(l, 1, "%s is not a checkpoint name ([A-Za-z0-9_-], or - for a whole run)",
+				   l->w[1].s);
+		f.at = estrdup(l->w[1].s);
+		f.x = mr_figs_x(fs, f.at);
+	}
+	if (strcmp(l->w[2].s, "-") && mr_config_parse(l->w[2].s, &f.cfg, &why) < 0) {
+		free(f.at);
+		mr_errat(l->path, l->no, l->w[2].col, "config %s: %s", l->w[2].s, why);
+		return -1;
+	}
+	if (metric(l, 3, l->w[3].s, &f.ckpt, &f.metric) < 0)
+		goto fail;
+	if (f.at && !f.ckpt) {
+		bad(l, 3, "%s is a metric of the whole run: write - for its checkpoint", l->w[3].s);
+		goto fail;
+	}
+	if (!f.at && f.ckpt) {
+		bad(l, 3, "%s is a checkpoint metric: name the checkpoint", l->w[3].s);
+		goto fail;
+	}
+	errno = 0;
+	f.value = strtod(l->w[4].s, &end);
+	if (*end || end == l->w[4].s || errno || !isfinite(f.value)) {
+		bad(l, 4, "%s is not a number (as printed, without thousands separators)",
+		    l->w[4].s);
+		goto fail;
+	}
+	if (!(f.scale = unit_scale(l->w[3].s, l->w[5].s))) {
+		mr_errat(l->path, l->no, l->w[5].col, "unit %s is not one of %s (for %s)",
+			 l->w[5].s, unit_list(l->w[3].s), l->w[3].s);
+		goto fail;
+	}
+	f.unit = estrdup(l->w[5].s);
+	f.note = l->n == 7 ? estrdup(l->w[6].s) : NULL;
+	fs->f = erealloc(fs->f, sizeof *fs->f * (size_t)(fs->n + 1));
+	fs->f[fs->n++] = f;
+	return 0;
+fail:
+	free(f.at);
+	mr_config_free(&f.cfg);
+	return -1;
+}
+
+static int
+parse_key(struct mr_figs *fs, const struct line *l)
+{
+	const char *s = l->w[1].s, *at = strchr(s, '@');
+	char *name;
+	int rc;
+
+	if (fs->has_key)
+		return bad(l, 0, "a second %s line (one key figure per case)", "key");
+	if (words(l, 3, 3) < 0 || plain(l, 1, "a metric") < 0 || plain(l, 2, "lower or higher") < 0)
+		return -1;
+	name = at ? estrndup(s, (size_t)(at - s)) : estrdup(s);
+	rc = metric(l, 1, name, &fs->key_ckpt, &fs->key_metric);
+	free(name);
+	if (rc < 0)
+		return -1;
+	if (at && !fs->key_ckpt)
+		return bad(l, 1, "%s: a metric of the whole run has no checkpoint", s);
+	if (!at && fs->key_ckpt)
+		return bad(l, 1, "%s: a checkpoint metric needs @CHECKPOINT (or @ for the last)", s);
+	if (at && at[1] && !ckpt_name(at + 1))
+		return bad(l, 1, "%s: not a checkpoint name after @", s);
+	if (!strcmp(l->w[2].s, "lower"))
+		fs->key_lower = 1;
+	else if (strcmp(l->w[2].s, "higher"))
+		return bad(l, 2, "expected lower or higher (which is better), got %s", l->w[2].s);
+	fs->key_checkpoint = at && at[1] ? estrdup(at + 1) : NULL;
+	fs->has_key = 1;
+	fs->key_line = l->no;
+	return 0;
+}
+
+/* One line that is not empty. */
+static int
+parse_line(struct mr_figs *fs, const struct line *l)
+{
+	const char *d = l->w[0].s;
+
+	if (l->w[0].quoted)
+		return bad(l, 0, "expected a directive, got a string%s", "");
+	if (!strcmp(d, "figure"))
+		return parse_figure(fs, l);
+	if (!strcmp(d, "key"))
+		return parse_key(fs, l);
+	if (!strcmp(d, "source")) {
+		if (words(l, 3, 3) < 0 || plain(l, 1, "a seed file") < 0 ||
+		    quoted(l, 2, "how the chart names the report") < 0)
+			return -1;
+		if (strncmp(l->w[1].s, "seeds/", 6) || strstr(l->w[1].s, ".."))
+			return bad(l, 1, "%s: a seed is cited as seeds/FILE", l->w[1].s);
+		fs->src = erealloc(fs->src, sizeof *fs->src * (size_t)(fs->nsrc + 1));
+		fs->src_label = erealloc(fs->src_label, sizeof *fs->src_label * (size_t)(fs->nsrc + 1));
+		fs->src[fs->nsrc] = estrdup(l->w[1].s);
+		fs->src_label[fs->nsrc++] = estrdup(l->w[2].s);
+		return 0;
+	}
+	if (!strcmp(d, "x")) {
+		if (fs->xprefix)
+			return bad(l, 0, "a second %s line", "x");
+		if (fs->n)
+			return bad(l, 0, "%s after the first figure (the figures' x comes from it)", "x");
+		if (words(l, 3, 3) < 0 || plain(l, 1, "a checkpoint prefix") < 0 ||
+		    plain(l, 2, "a unit") < 0)
+			return -1;
+		if (!ckpt_name(l->w[1].s))
+			return bad(l, 1, "%s: not the start of a checkpoint name", l->w[1].s);
+		fs->xprefix = estrdup(l->w[1].s);
+		fs->xunit = estrdup(l->w[2].s);
+		return 0;
+	}
+	if (!strcmp(d, "panels")) {
+		if (words(l, 2, 2) < 0 || plain(l, 1, "an axis") < 0)
+			return -1;
+		free(fs->panels);
+		fs->panels = estrdup(l->w[1].s);
+		return 0;
+	}
+	if (!strcmp(d, "compare")) {
+		if (words(l, 2, 2) < 0 || plain(l, 1, "total or growth") < 0)
+			return -1;
+		if (strcmp(l->w[1].s, "growth") && strcmp(l->w[1].s, "total"))
+			return bad(l, 1, "expected total or growth, got %s", l->w[1].s);
+		fs->growth = !strcmp(l->w[1].s, "growth");
+		return 0;
+	}
+	if (!strcmp(d, "note")) {
+		if (words(l, 2, 2) < 0 || quoted(l, 1, "the note") < 0)
+			return -1;
+		fs->note = erealloc(fs->note, sizeof *fs->note * (size_t)(fs->nnote + 1));
+		fs->note[fs->nnote++] = estrdup(l->w[1].s);
+		return 0;
+	}
+	return bad(l, 0, "unknown directive %s (source, key, x, panels, compare, note, figure)", d);
+}
+
+int
+mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs)
+{
+	struct line l;
+	size_t pos = 0;
+	int rc = 0;
+
+	memset(fs, 0, sizeof *fs);
+	memset(&l, 0, sizeof l);
+	fs->path = estrdup(path);
+	fs->panels = estrdup("allocator");
+	l.path = path;
+	while (pos < len && rc == 0) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		l.no++;
+		if (memchr(buf + pos, '\0', n)) {
+			mr_errat(path, l.no, 0, "NUL byte in a text file");
+			rc = -1;
+		} else if ((rc = split_line(&l, buf + pos, n)) == 0 && l.n) {
+			rc = parse_line(fs, &l);
+		}
+		line_free(&l);
+		pos += n + 1;
+	}
+	if (rc < 0) {
+		mr_figs_free(fs);
+		return -1;
+	}
+	return 0;
+}
+
+int
+mr_figs_load(const char *expected_dir, const char *kase, struct mr_figs *fs)
+{
+	size_t n = strlen(expected_dir);
+	struct strbuf b = {0};
+	char *path;
+	int rc;
+
+	while (n > 1 && expected_dir[n - 1] == '/')
+		n--;
+	path = esprintf("%.*s/%s.figures", (int)n, expected_dir, kase);
+	rc = mr_read_text(path, FIGS_MAX_BYTES, "figures file", &b);
+
+	if (rc == -ENOENT) {
+		memset(fs, 0, sizeof *fs);
+		fs->panels = estrdup("allocator");
+		free(path);
+		return 1;
+	}
+	if (rc < 0) {
+		memset(fs, 0, sizeof *fs);
+		free(path);
+		return -1;
+	}
+	rc = mr_figs_parse(path, b.s, b.len, fs);
+	sb_free(&b);
+	free(path);
+	return rc;
+}
+
+void
+mr_figs_free(struct mr_figs *fs)
+{
+	int i;
+
+	for (i = 0; i < fs->n; i++) {
+		free(fs->f[i].at);
+		free(fs->f[i].unit);
+		free(fs->f[i].note);
+		mr_config_free(&fs->f[i].cfg);
+	}
+	for (i = 0; i < fs->nsrc; i++) {
+		free(fs->src[i]);
+		free(fs->src_label[i]);
+	}
+	for (i = 0; i < fs->nnote; i++)
+		free(fs->note[i]);
+	free(fs->f);
+	free(fs->src);
+	free(fs->src_label);
+	free(fs->note);
+	free(fs->path);
+	free(fs->key_checkpoint);
+	free(fs->xprefix);
+	free(fs->xunit);
+	free(fs->panels);
+	memset(fs, 0, sizeof *fs);
+}
+
+double
+mr_figs_x(const struct mr_figs *fs, const char *checkpoint)
+{
+	size_t n;
+	char *end;
+	double x;
+
+	if (!fs->xprefix || !checkpoint)
+		return NAN;
+	n = strlen(fs->xprefix);
+	if (strncmp(checkpoint, fs->xprefix, n) || !checkpoint[n])
+		return NAN;
+	errno = 0;
+	x = strtod(checkpoint + n, &end);
+	return *end || errno || !isfinite(x) ? NAN : x;
+}
+
+int
+mr_figs_check(const struct mr_figs *fs, const struct mr_config *cfg, int ncfg,
+	      const char *const *names, int nnames)
+{
+	int i, j, l;
+
+	for (i = 0; i < fs->n; i++) {
+		const struct mr_fig *f = &fs->f[i];
+
+		for (j = 0; j < f->cfg.n && ncfg; j++) {
+			for (l = 0; l < ncfg && !mr_config_get(&cfg[l], f->cfg.key[j]); l++)
+				;
+			if (l == ncfg) {
+				mr_errat(fs->path, f->line, f->col_cfg,
+					 "unknown parameter \"%s\" (no run of this case has it)",
+					 f->cfg.key[j]);
+				return -1;
+			}
+		}
+		for (l = 0; f->at && names && l < nnames && strcmp(names[l], f->at); l++)
+			;
+		if (f->at && names && l == nnames) {
+			mr_errat(fs->path, f->line, f->col_at,
+				 "no checkpoint \"%s\" in this case (its --describe)", f->at);
+			return -1;
+		}
+	}
+	if (fs->key_checkpoint && names) {
+		for (l = 0; l < nnames && strcmp(names[l], fs->key_checkpoint); l++)
+			;
+		if (l == nnames) {
+			mr_errat(fs->path, fs->key_line, 5, "key: no checkpoint \"%s\" in this case",
+				 fs->key_checkpoint);
+			return -1;
+		}
+	}
+	return 0;
+}
