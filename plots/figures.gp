@@ -21,11 +21,14 @@
 #                     minus the config's first point.
 #   TITLE   the chart's title (lines)
 #   ROWS    one quoted word per row of panels, fields ending in "|":
-#           LEFT|RIGHT|XTICS|XLABEL|RCFGS|HCFGS|  the y labels of the
-#           report's panel and ours, the x tics ("auto": numeric, else a
-#           gnuplot tics list of the categories), the x label, the colours
-#           (report configs) with points on each side ("" on our side:
-#           nothing measured, said in the panel)
+#           LEFT|RIGHT|XTICS|XLABEL|RCFGS|HCFGS|NCAT|LINES|GROWTH|  the y labels
+#           of the report's panel and ours, the x tics ("auto": numeric,
+#           else a gnuplot tics list of the categories), the x label, the
+#           colours (report configs) with points on each side ("" on our
+#           side: nothing measured, said in the panel), the number of
+#           categories, and 1 when a config's points are joined by lines
+#           (checkpoints: one series) or 0 (whole-run figures), and 1
+#           when the row is growth (its y axis need not start at 0)
 #   SIDES   two quoted words: the headings of the report's column and ours
 #   LEGEND  one quoted word per report config, colour i for config i
 #   NOTES   lines said under the chart (how the report's labels map, what
@@ -92,12 +95,20 @@ sel(r, s, c) = column("row") == r && strcol("side") eq s && column("cfg") == c
 # Configs side by side within a category (not on a numeric axis).
 dx = nc > 1 ? (0.6 / nc < 0.14 ? 0.6 / nc : 0.14) : 0
 xoff(c, numx) = numx ? 0 : (c - (nc + 1) / 2.0) * dx
+# The x of a point of config c in the row r and side sname being drawn
+# (NaN: not this series); pt the same for points with a value label.
+px(c) = sel(r, sname, c) ? column("x") + xoff(c, numx) : NaN
+pt(c) = sel(r, sname, c) && strlen(strcol("tag")) > 1 ? column("x") + xoff(c, numx) : NaN
+# y, lo and hi too must be NaN off the series: autoscaling counts them.
+py(c) = sel(r, sname, c) ? column("y") : NaN
+plo(c) = sel(r, sname, c) ? column("lo") : NaN
+phi(c) = sel(r, sname, c) ? column("hi") : NaN
 
 set multiplot
 # Title, column headings, legend and notes as screen labels.
 set label 1 title at screen 0.5, sy(14) center front font ",13" noenhanced
-set label 2 word(sides, 1) at screen 0.275, sy(title_px + leg_px + 16) center front font ",11" noenhanced
-set label 3 word(sides, 2) at screen 0.765, sy(title_px + leg_px + 16) center front font ",11" noenhanced
+set label 2 word(sides, 1) at screen 0.2825, sy(title_px + leg_px + 16) center front font ",11" noenhanced
+set label 3 word(sides, 2) at screen 0.7725, sy(title_px + leg_px + 16) center front font ",11" noenhanced
 if (nnotes > 0) {
 	set label 4 notes at screen 0.02, sy(title_px + leg_px + head_px + nr * row_px + 14) left front font ",10" noenhanced
 }
@@ -116,23 +127,26 @@ do for [r=1:nr] {
 	top = title_px + leg_px + head_px + (r - 1) * row_px
 	do for [side=1:2] {
 		sname = side == 1 ? "report" : "here"
+		joined = int(fld(spec, 8))
 		cfgs = fld(spec, 4 + side)
 		set tmargin at screen sy(top + 8)
 		set bmargin at screen sy(top + row_px - 46)
-		set lmargin at screen (side == 1 ? 0.08 : 0.57)
+		set lmargin at screen (side == 1 ? 0.095 : 0.585)
 		set rmargin at screen (side == 1 ? 0.47 : 0.96)
 		set ylabel fld(spec, side) noenhanced
 		set xlabel fld(spec, 4) noenhanced offset 0, 0.4
 		if (numx) {
 			set xtics autofreq nomirror
 			set autoscale x
-			set offsets graph 0.03, graph 0.12, graph 0.12, graph 0.04
+			set offsets graph 0.03, graph 0.14, graph 0.12, graph 0.04
 		} else {
 			eval "set xtics nomirror ".fld(spec, 3)
-			set xrange [0.5:words(fld(spec, 3)) / 2 + 0.5]
-			set offsets 0, 0, graph 0.22, graph 0.04
+			set xrange [0.5:int(fld(spec, 7)) + 0.5]
+			# room above for the rotated value labels
+			set offsets 0, 0, graph 0.45, graph 0.04
 		}
 		set ytics nomirror
+		set format y "%.10g"
 		set border 3
 		set grid ytics lc rgb "#e8e8e8"
 		unset key
@@ -148,17 +162,37 @@ do for [r=1:nr] {
 			set ytics
 			set autoscale y
 		} else {
-			set autoscale y
-			if (side == 1) {
-				plot for [c in cfgs] in using ((sel(r, sname, int(c)) ? column("x") + xoff(int(c), numx) : NaN)):(column("y")) \
-					with linespoints dt 2 lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
-				     for [c in cfgs] in using ((sel(r, sname, int(c)) && strlen(strcol("tag")) > 1 ? column("x") + xoff(int(c), numx) : NaN)):(column("y")):(strcol("tag")) \
-					with labels rotate by (numx ? 0 : 90) left offset (numx ? 1 : 0), (numx ? 0 : 0.9) font ",8" tc rgb colour(int(c)) notitle
+			if (int(fld(spec, 9))) {
+				set autoscale y
 			} else {
-				plot for [c in cfgs] in using ((sel(r, sname, int(c)) ? column("x") + xoff(int(c), numx) : NaN)):(column("y")):(column("lo")):(column("hi")) \
+				set yrange [0:*]
+			}
+			lrot = numx ? 0 : 90
+			lox = numx ? 1 : 0.7
+			loy = numx ? 0 : 0.6
+			if (side == 1 && joined) {
+				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) \
+					with linespoints dt 2 lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
+				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
+			}
+			if (side == 1 && !joined) {
+				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) \
+					with points lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
+				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
+			}
+			if (side == 2 && joined) {
+				plot for [c in cfgs] in using (px(int(c))):(py(int(c))):(plo(int(c))):(phi(int(c))) \
 					with yerrorlines lw 1.5 pt 7 ps 1.1 lc rgb colour(int(c)) notitle, \
-				     for [c in cfgs] in using ((sel(r, sname, int(c)) && strlen(strcol("tag")) > 1 ? column("x") + xoff(int(c), numx) : NaN)):(column("y")):(strcol("tag")) \
-					with labels rotate by (numx ? 0 : 90) left offset (numx ? 1 : 0), (numx ? 0 : 0.9) font ",8" tc rgb colour(int(c)) notitle
+				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
+			}
+			if (side == 2 && !joined) {
+				plot for [c in cfgs] in using (px(int(c))):(py(int(c))):(plo(int(c))):(phi(int(c))) \
+					with yerrorbars lw 1.5 pt 7 ps 1.1 lc rgb colour(int(c)) notitle, \
+				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
 			}
 		}
 		# the title, legend and notes are drawn once

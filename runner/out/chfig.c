@@ -97,18 +97,20 @@ cfg_matches(const struct mr_config *r, const struct mr_config *c)
 	return 1;
 }
 
-/* The pairs of c that r does not name, "k=v k=v". */
+/* How config c differs from config d, "k=v,k=v" (a key of d that c
+ * lacks: "k unset"). */
 static void
-extra_pairs(struct strbuf *b, const struct mr_config *r, const struct mr_config *c)
+diff_pairs(struct strbuf *b, const struct mr_config *c, const struct mr_config *d)
 {
-	int i, first = 1;
+	size_t len0 = b->len;
+	int i;
 
-	for (i = 0; i < c->n; i++) {
-		if (mr_config_get(r, c->key[i]))
-			continue;
-		sb_printf(b, "%s%s=%s", first ? "" : ",", c->key[i], c->val[i]);
-		first = 0;
-	}
+	for (i = 0; i < c->n; i++)
+		if (!mr_config_same(mr_config_get(d, c->key[i]), c->val[i]))
+			sb_printf(b, "%s%s=%s", b->len > len0 ? "," : "", c->key[i], c->val[i]);
+	for (i = 0; i < d->n; i++)
+		if (!mr_config_get(c, d->key[i]))
+			sb_printf(b, "%s%s unset", b->len > len0 ? "," : "", d->key[i]);
 }
 
 static void
@@ -127,7 +129,7 @@ match(const struct mr_rd_case *k, struct fcfg *fc)
 			continue;
 		if (fc->also.len)
 			sb_add(&fc->also, "; ");
-		extra_pairs(&fc->also, fc->cfg, &k->conf[i]);
+		diff_pairs(&fc->also, &k->conf[i], &k->conf[fc->ours]);
 	}
 }
 
@@ -286,24 +288,18 @@ cfg_label(const struct fcfg *fc, int nc, int i)
 	return b.s;
 }
 
-/* A value for a point's label, in the row's unit. */
+/* A value for a point's label (the axis names its unit). */
 static void
-tag(char *buf, size_t size, double y, const char *unit)
+tag(char *buf, size_t size, double y)
 {
-	char num[48];
-
-	if (isnan(y)) {
+	if (isnan(y))
 		buf[0] = 0;
-		return;
-	}
-	if (fabs(y) >= 100 || y == floor(y))
-		snprintf(num, sizeof num, "%.0f", y);
+	else if (fabs(y) >= 100 || y == floor(y))
+		snprintf(buf, size, "%.0f", y);
 	else if (fabs(y) >= 10)
-		snprintf(num, sizeof num, "%.1f", y);
+		snprintf(buf, size, "%.1f", y);
 	else
-		snprintf(num, sizeof num, "%.3g", y);
-	snprintf(buf, size, "%s%s%s", num, unit && strcmp(unit, "-") ? " " : "",
-		 unit && strcmp(unit, "-") ? unit : "");
+		snprintf(buf, size, "%.3g", y);
 }
 
 /* Remove what an earlier report drew of the case: a chart that is not
@@ -360,8 +356,8 @@ wrapped(struct strbuf *b, const char *text, size_t width)
  * not measured here. */
 static void
 write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
-	     struct frow *rows, int nrow, const struct fcfg *fc, int nc,
-	     char *has, struct strbuf *notes)
+	     char *const *fcat, const int *frow, struct frow *rows, int nrow,
+	     const struct fcfg *fc, int nc, char *has, struct strbuf *notes)
 {
 	int r, c, i, j, nnotes = 0, more = 0;
 
@@ -374,8 +370,7 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 			int npts = 0, last = -1;
 
 			for (i = 0; i < fs->n; i++)
-				if (same_cfg(&fs->f[i].cfg, fc[c].cfg) &&
-				    row_of(&rows, &nrow, fs, &fs->f[i]) == r) {
+				if (same_cfg(&fs->f[i].cfg, fc[c].cfg) && frow[i] == r) {
 					npts++;
 					last = i;
 				}
@@ -386,20 +381,23 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 				char t[64];
 				int ci;
 
-				if (!same_cfg(&g->cfg, fc[c].cfg) || row_of(&rows, &nrow, fs, g) != r)
+				if (!same_cfg(&g->cfg, fc[c].cfg) || frow[i] != r)
 					continue;
-				cat = w->ckpt ? g->at : mr_run_metrics[g->metric];
+				cat = fcat[i];
 				ci = add_cat(w, cat, 0);
 				y = g->value;
 				if (!isnan(g->scale) && !isnan(w->rscale) && w->rscale > 0 &&
 				    strcmp(g->unit, w->runit))
 					y = g->value * g->scale / w->rscale;
+				tag(t, sizeof t, y);
 				if (fs->growth && w->ckpt) {
+					/* the first point is 0 by construction: no label */
 					if (isnan(base0))
-						base0 = y;
+						base0 = y, t[0] = 0;
 					y -= base0;
+					if (t[0])
+						tag(t, sizeof t, y);
 				}
-				tag(t, sizeof t, y, w->runit);
 				fprintf(f, "%d\treport\t%d\t%s\t", r + 1, c + 1, cstr(fc[c].cfg));
 				field(f, cat);
 				fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t1\t-\t",
@@ -420,7 +418,7 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 			if (oi < 0)
 				continue;
 			for (j = 0; j < w->ncat; j++) {
-				double med = NAN, lo = NAN, hi = NAN;
+				double med = NAN, lo = NAN, hi = NAN, raw;
 				char *why, t[64];
 				int n = ours(k, oi, w, j, &med, &lo, &hi, &why);
 
@@ -440,22 +438,26 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 					free(why);
 					continue;
 				}
+				raw = med;
 				med = here_unit(w->unit, med);
 				lo = here_unit(w->unit, lo);
 				hi = here_unit(w->unit, hi);
+				tag(t, sizeof t, med);
 				if (fs->growth && w->ckpt) {
 					if (isnan(base0))
-						base0 = med;
+						base0 = med, t[0] = 0;
 					lo -= base0;
 					hi -= base0;
 					med -= base0;
+					if (t[0])
+						tag(t, sizeof t, med);
 				}
-				tag(t, sizeof t, med, here_unit_name(w->unit));
 				fprintf(f, "%d\there\t%d\t%s\t", r + 1, c + 1, cstr(fc[c].cfg));
 				field(f, w->cat[j]);
 				fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%d\t%s\t",
 					w->ckpt ? mr_ckpt_metrics[w->metric] : w->cat[j],
-					w->pos[j], med, lo, hi, med, here_unit_name(w->unit), n,
+					w->pos[j], med, lo, hi, raw,
+					w->unit == MR_UNIT_KB ? "KiB" : w->unit == MR_UNIT_MS ? "ms" : "-", n,
 					k->conf[oi].str);
 				field(f, w->ncat * nc <= FIG_LABEL_ALL || j == w->ncat - 1 ? t : "");
 				fputs("\t-\n", f);
@@ -479,8 +481,8 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	struct frow *rows = NULL;
 	struct fcfg *fc = NULL;
 	const char *profile = mr_rd_env(R, "profile");
-	char *has = NULL;
-	int nrow = 0, nc = 0, r, i, c, rc = -1;
+	char *has = NULL, **fcat = NULL;
+	int *frow = NULL, nrow = 0, nc = 0, r, i, c, rc = -1;
 	FILE *f = NULL;
 
 	if (!fs->n) {
@@ -489,10 +491,25 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		free(tsv);
 		return 1;
 	}
-	/* The report's configs (colours) and the rows, in order of writing. */
+	/* The report's configs (colours), the rows and their categories, in
+	 * order of writing.  A checkpoint a config's figures name more than
+	 * once (foo, foo, gc, foo) is its occurrences #1, #2, ... in turn. */
+	fcat = ecalloc((size_t)fs->n + 1, sizeof *fcat);
+	frow = ecalloc((size_t)fs->n + 1, sizeof *frow);
 	for (i = 0; i < fs->n; i++) {
 		const struct mr_fig *g = &fs->f[i];
 		struct frow *w;
+		int occ = 0, tot = 0, j;
+
+		for (j = 0; g->at && j < fs->n; j++)
+			if (fs->f[j].at && !strcmp(fs->f[j].at, g->at) &&
+			    fs->f[j].metric == g->metric && fs->f[j].ckpt == g->ckpt &&
+			    same_cfg(&fs->f[j].cfg, &g->cfg)) {
+				tot++;
+				occ += j <= i;
+			}
+		fcat[i] = !g->at ? estrdup(mr_run_metrics[g->metric])
+			: tot > 1 ? esprintf("%s#%d", g->at, occ) : estrdup(g->at);
 
 		for (c = 0; c < nc; c++)
 			if (same_cfg(fc[c].cfg, &g->cfg))
@@ -506,12 +523,9 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		}
 		if (!fc[c].note && g->note)
 			fc[c].note = g->note;
-		r = row_of(&rows, &nrow, fs, g);
+		r = frow[i] = row_of(&rows, &nrow, fs, g);
 		w = &rows[r];
-		if (w->ckpt)
-			add_cat(w, g->at, w->numx && !isnan(g->x) ? g->x : w->ncat + 1);
-		else
-			add_cat(w, mr_run_metrics[g->metric], w->ncat + 1);
+		add_cat(w, fcat[i], w->numx && !isnan(g->x) ? g->x : w->ncat + 1);
 	}
 	has = ecalloc((size_t)nrow * nc + 1, 1);
 	sb_add(&missing, "");
@@ -520,7 +534,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	fprintf(f, "# memrepro report: the report's figures (expected/%s.figures) beside ours\n",
 		k->name);
 	fprintf(f, "row\tside\tcfg\tconfig\tat\tmetric\tx\ty\tlo\thi\tvalue\tunit\tn\tdrawn\ttag\tnote\n");
-	write_points(f, k, fs, rows, nrow, fc, nc, has, &missing);
+	write_points(f, k, fs, fcat, frow, rows, nrow, fc, nc, has, &missing);
 	if (mr_ch_close(f, tsv) < 0)
 		goto out;
 
@@ -560,8 +574,8 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 				sb_printf(&a, "%s'%s' %g", i ? ", " : "", q.s, w->pos[i]);
 				sb_free(&q);
 			}
-			sb_add(&a, ")");
-			rowfield(&x, a.s);
+			sb_add(&a, ")|");
+			sb_add(&x, a.s); /* its quotes are the tics' own */
 			sb_free(&a);
 		}
 		rowfield(&x, w->numx ? (fs->xunit ? fs->xunit : "") : w->ckpt ? "checkpoint" : "whole run");
@@ -573,7 +587,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 			rowfield(&x, a.s);
 			sb_free(&a);
 		}
-		sb_printf(&x, "%d|%d|", w->ncat, w->ckpt);
+		sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
 		quoted(&rowspec, x.s);
 		sb_free(&x);
 	}
@@ -607,8 +621,9 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 			sb_printf(&l, "not measured here: %s (no config of these results has all its pairs)",
 				  cstr(fc[c].cfg));
 		else if (fc[c].also.len)
-			sb_printf(&l, "here, %s: drawn %s; also matching, not drawn: %s",
-				  cstr(fc[c].cfg), k->cfg[fc[c].ours].label, fc[c].also.s);
+			sb_printf(&l, "here, %s: of our configs with all its pairs, the one with"
+				  " the case's defaults is drawn; also measured, not drawn: %s",
+				  cstr(fc[c].cfg), fc[c].also.s);
 		if (l.len)
 			wrapped(&notes, l.s, FIG_NOTE_WIDTH);
 		sb_free(&l);
@@ -631,6 +646,10 @@ out:
 		sb_free(&fc[c].also);
 	free(fc);
 	free(has);
+	for (i = 0; fcat && i < fs->n; i++)
+		free(fcat[i]);
+	free(fcat);
+	free(frow);
 	sb_free(&title);
 	sb_free(&rowspec);
 	sb_free(&sides);
