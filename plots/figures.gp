@@ -29,7 +29,8 @@
 #           categories, and 1 when a config's points are joined by lines
 #           (checkpoints: one series) or 0 (whole-run figures), and 1
 #           when the row is growth (its y axis need not start at 0)
-#   SIDES   two quoted words: the headings of the report's column and ours
+#   SIDES   four quoted words: the heading of the report's column and its
+#           second line, the same of ours
 #   LEGEND  one quoted word per report config, colour i for config i
 #   NOTES   lines said under the chart (how the report's labels map, what
 #           is not measured here, which of our configs is drawn)
@@ -60,11 +61,15 @@ nr = words(rows)
 nc = words(legend)
 ntitle = nlines(title)
 nnotes = nlines(notes)
-# Legend: up to three entries a line.
-nleg = int((nc + 2) / 3)
+# Legend: as many entries a line as the longest fits (1 to 4).
+maxlab = 1
+do for [c=1:nc] { maxlab = strlen(word(legend, c)) > maxlab ? strlen(word(legend, c)) : maxlab }
+legcols = int(1150 / (maxlab * 6.3 + 30))
+legcols = legcols < 1 ? 1 : (legcols > 4 ? 4 : legcols)
+nleg = int((nc + legcols - 1) / legcols)
 
 title_px = 18 + 17 * ntitle
-head_px = 26
+head_px = 40
 leg_px = 20 * nleg + 10
 row_px = 250
 notes_px = nnotes > 0 ? 16 * nnotes + 20 : 10
@@ -107,16 +112,16 @@ phi(c) = sel(r, sname, c) ? column("hi") : NaN
 set multiplot
 # Title, column headings, legend and notes as screen labels.
 set label 1 title at screen 0.5, sy(14) center front font ",13" noenhanced
-set label 2 word(sides, 1) at screen 0.2825, sy(title_px + leg_px + 16) center front font ",11" noenhanced
-set label 3 word(sides, 2) at screen 0.7725, sy(title_px + leg_px + 16) center front font ",11" noenhanced
+set label 2 word(sides, 1)."\n".word(sides, 2) at screen 0.2825, sy(title_px + leg_px + 12) center front font ",11" noenhanced
+set label 3 word(sides, 3)."\n".word(sides, 4) at screen 0.7725, sy(title_px + leg_px + 12) center front font ",11" noenhanced
 if (nnotes > 0) {
 	set label 4 notes at screen 0.02, sy(title_px + leg_px + head_px + nr * row_px + 14) left front font ",10" noenhanced
 }
 
 # The legend: a row of marks and labels under the title.
 do for [c=1:nc] {
-	lx = 0.03 + ((c - 1) % 3) * 0.33
-	ly = sy(title_px + 12 + 20 * int((c - 1) / 3))
+	lx = 0.03 + ((c - 1) % legcols) * (0.96 / legcols)
+	ly = sy(title_px + 12 + 20 * int((c - 1) / legcols))
 	set object 100 + c circle at screen lx, ly size screen 0.004 fc rgb colour(c) fs solid 1.0 noborder front
 	set label 100 + c word(legend, c) at screen lx + 0.01, ly left front font ",10" noenhanced
 }
@@ -168,7 +173,7 @@ do for [r=1:nr] {
 				set yrange [0:*]
 			}
 			lrot = numx ? 0 : 90
-			lox = numx ? 1 : 0.7
+			lox = numx ? 1 : 0.9
 			loy = numx ? 0 : 0.6
 			if (side == 1 && joined) {
 				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) \

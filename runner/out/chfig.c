@@ -12,10 +12,10 @@
  *
  * Each config the report names has one colour on both sides.  Ours for
  * it is the config of ours whose pairs include all of the report
- * config's: of several, the one with the fewest pairs (the keys of the
- * claims' axis directives, a tunable, left unset: the case's defaults),
- * then the first in order of appearance; the others are named under the
- * chart as also matching.  With "compare growth" a checkpoint row is
+ * config's: of several, one with ok runs, then the one with the fewest
+ * pairs (the keys of the claims' axis directives, a tunable, left unset:
+ * the case's defaults), then the first in order of appearance; the others
+ * with ok runs are named under the chart ("also measured, not drawn").  With "compare growth" a checkpoint row is
  * each config's series minus its first point, on both sides.
  */
 #include "out/charts.h"
@@ -113,6 +113,17 @@ diff_pairs(struct strbuf *b, const struct mr_config *c, const struct mr_config *
 			sb_printf(b, "%s%s unset", b->len > len0 ? "," : "", d->key[i]);
 }
 
+/* Whether our config i is a better one to draw than j: one with ok runs
+ * before one without, then the fewest pairs (the case's defaults), then
+ * the first. */
+static int
+better(const struct mr_rd_case *k, int i, int j)
+{
+	if ((k->cfg[i].nok > 0) != (k->cfg[j].nok > 0))
+		return k->cfg[i].nok > 0;
+	return k->conf[i].n < k->conf[j].n;
+}
+
 static void
 match(const struct mr_rd_case *k, struct fcfg *fc)
 {
@@ -120,12 +131,11 @@ match(const struct mr_rd_case *k, struct fcfg *fc)
 
 	fc->ours = -1;
 	for (i = 0; i < k->ncfg; i++)
-		if (cfg_matches(fc->cfg, &k->conf[i]) &&
-		    (fc->ours < 0 || k->conf[i].n < k->conf[fc->ours].n))
+		if (cfg_matches(fc->cfg, &k->conf[i]) && (fc->ours < 0 || better(k, i, fc->ours)))
 			fc->ours = i;
 	sb_add(&fc->also, "");
 	for (i = 0; i < k->ncfg; i++) {
-		if (i == fc->ours || !cfg_matches(fc->cfg, &k->conf[i]))
+		if (i == fc->ours || !k->cfg[i].nok || !cfg_matches(fc->cfg, &k->conf[i]))
 			continue;
 		if (fc->also.len)
 			sb_add(&fc->also, "; ");
@@ -552,6 +562,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		struct frow *w = &rows[r];
 		struct strbuf a = {0}, x = {0};
 		const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
+			: w->ncat == 1 ? w->cat[0]
 			: w->unit == MR_UNIT_MS ? "time" : w->unit == MR_UNIT_KB ? "memory" : "count";
 		const char *what = w->ckpt && fs->growth ? " growth" : "";
 
@@ -597,11 +608,12 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		sb_add(&a, "the report: ");
 		for (i = 0; i < fs->nsrc; i++)
 			sb_printf(&a, "%s%s", i ? "; " : "", fs->src_label[i]);
-		sb_add(&a, "  (open marks, as printed)");
-		sb_printf(&b, "here: %s%smedians of the repeats  (filled marks, bars: min..max)",
-			  profile ? profile : "", profile ? " profile, " : "");
+		sb_printf(&b, "here: memrepro%s%s%s", profile ? ", " : "",
+			  profile ? profile : "", profile ? " profile" : "");
 		quoted(&sides, a.s);
+		quoted(&sides, "open marks: the figures as printed");
 		quoted(&sides, b.s);
+		quoted(&sides, "filled marks: medians of the repeats, bars: min..max");
 		sb_free(&a);
 		sb_free(&b);
 	}
@@ -614,18 +626,45 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	sb_add(&notes, "");
 	for (i = 0; i < fs->nnote; i++)
 		wrapped(&notes, fs->note[i], FIG_NOTE_WIDTH);
-	for (c = 0; c < nc; c++) {
-		struct strbuf l = {0};
+	for (c = 0; c < nc; c++)
+		if (fc[c].ours < 0) {
+			struct strbuf l = {0};
 
-		if (fc[c].ours < 0)
 			sb_printf(&l, "not measured here: %s (no config of these results has all its pairs)",
 				  cstr(fc[c].cfg));
-		else if (fc[c].also.len)
-			sb_printf(&l, "here, %s: of our configs with all its pairs, the one with"
-				  " the case's defaults is drawn; also measured, not drawn: %s",
-				  cstr(fc[c].cfg), fc[c].also.s);
-		if (l.len)
 			wrapped(&notes, l.s, FIG_NOTE_WIDTH);
+			sb_free(&l);
+		}
+	/* the configs of ours not drawn, once per distinct difference */
+	for (c = 0; c < nc; c++) {
+		struct strbuf l = {0};
+		int n = 0, d, first = -1;
+
+		if (!fc[c].also.len)
+			continue;
+		for (d = 0; d < c && first < 0; d++)
+			if (!strcmp(fc[d].also.s, fc[c].also.s))
+				first = d;
+		if (first >= 0)
+			continue;
+		for (d = c; d < nc; d++)
+			n += !strcmp(fc[d].also.s, fc[c].also.s);
+		sb_printf(&l, "here, a report config is drawn with the config of ours that has all its pairs"
+			  " and the case's defaults otherwise; also measured, not drawn: %s (beside ",
+			  fc[c].also.s);
+		if (n == nc)
+			sb_add(&l, nc == 1 ? "it)" : "each)");
+		else if (n > 2)
+			sb_printf(&l, "%d of the report's configs)", n);
+		else {
+			int m = 0;
+
+			for (d = c; d < nc; d++)
+				if (!strcmp(fc[d].also.s, fc[c].also.s))
+					sb_printf(&l, "%s%s", m++ ? "; " : "", cstr(fc[d].cfg));
+			sb_add(&l, ")");
+		}
+		wrapped(&notes, l.s, FIG_NOTE_WIDTH);
 		sb_free(&l);
 	}
 	if (missing.len)
