@@ -21,14 +21,17 @@
 #                     minus the config's first point.
 #   TITLE   the chart's title (lines)
 #   ROWS    one quoted word per row of panels, fields ending in "|":
-#           LEFT|RIGHT|XTICS|XLABEL|RCFGS|HCFGS|NCAT|LINES|GROWTH|  the y labels
+#           LEFT|RIGHT|XTICS|XLABEL|RCFGS|HCFGS|NCAT|LINES|GROWTH|YL|YR|
+#           the y labels
 #           of the report's panel and ours, the x tics ("auto": numeric,
 #           else a gnuplot tics list of the categories), the x label, the
 #           colours (report configs) with points on each side ("" on our
 #           side: nothing measured, said in the panel), the number of
 #           categories, and 1 when a config's points are joined by lines
 #           (checkpoints: one series) or 0 (whole-run figures), and 1
-#           when the row is growth (its y axis need not start at 0)
+#           when the row is growth (its y axis need not start at 0), and
+#           for each side "MIN:MAX" when its points are all one value
+#           (a range around it), else "" (autoscaled)
 #   SIDES   four quoted words: the heading of the report's column and its
 #           second line, the same of ours
 #   LEGEND  one quoted word per report config, colour i for config i
@@ -64,7 +67,7 @@ nnotes = nlines(notes)
 # Legend: as many entries a line as the longest fits (1 to 4).
 maxlab = 1
 do for [c=1:nc] { maxlab = strlen(word(legend, c)) > maxlab ? strlen(word(legend, c)) : maxlab }
-legcols = int(1150 / (maxlab * 6.3 + 30))
+legcols = int(1150 / (maxlab * 7.2 + 40))
 legcols = legcols < 1 ? 1 : (legcols > 4 ? 4 : legcols)
 nleg = int((nc + legcols - 1) / legcols)
 
@@ -142,7 +145,7 @@ do for [r=1:nr] {
 		set xlabel fld(spec, 4) noenhanced offset 0, 0.4
 		if (numx) {
 			set xtics autofreq nomirror
-			set autoscale x
+			set autoscale xfix
 			set offsets graph 0.03, graph 0.14, graph 0.12, graph 0.04
 		} else {
 			eval "set xtics nomirror ".fld(spec, 3)
@@ -167,36 +170,43 @@ do for [r=1:nr] {
 			set ytics
 			set autoscale y
 		} else {
-			if (int(fld(spec, 9))) {
-				set autoscale y
+			yfix = fld(spec, 9 + side)
+			if (strlen(yfix) > 0) {
+				eval "set yrange [".yfix."]"
 			} else {
-				set yrange [0:*]
+				if (int(fld(spec, 9))) {
+					set autoscale y
+				} else {
+					set yrange [0:*]
+				}
 			}
 			lrot = numx ? 0 : 90
-			lox = numx ? 1 : 0.9
-			loy = numx ? 0 : 0.6
+			# a value above its point (ours: above its bar), or right of
+			# the last point on a numeric axis
+			lox = numx ? 1 : 0.45
+			loy = numx ? 0 : 0.5
 			if (side == 1 && joined) {
 				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) \
 					with linespoints dt 2 lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
-				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+				     for [c in cfgs] in using (pt(int(c))):(phi(int(c))):(strcol("tag")) \
 					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
 			}
 			if (side == 1 && !joined) {
 				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) \
 					with points lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
-				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+				     for [c in cfgs] in using (pt(int(c))):(phi(int(c))):(strcol("tag")) \
 					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
 			}
 			if (side == 2 && joined) {
 				plot for [c in cfgs] in using (px(int(c))):(py(int(c))):(plo(int(c))):(phi(int(c))) \
 					with yerrorlines lw 1.5 pt 7 ps 1.1 lc rgb colour(int(c)) notitle, \
-				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+				     for [c in cfgs] in using (pt(int(c))):(phi(int(c))):(strcol("tag")) \
 					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
 			}
 			if (side == 2 && !joined) {
 				plot for [c in cfgs] in using (px(int(c))):(py(int(c))):(plo(int(c))):(phi(int(c))) \
 					with yerrorbars lw 1.5 pt 7 ps 1.1 lc rgb colour(int(c)) notitle, \
-				     for [c in cfgs] in using (pt(int(c))):(py(int(c))):(strcol("tag")) \
+				     for [c in cfgs] in using (pt(int(c))):(phi(int(c))):(strcol("tag")) \
 					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle
 			}
 		}

@@ -31,7 +31,8 @@
 #include "core/util.h"
 #include "out/chutil.h"
 
-/* More "not measured here" notes than this are summed up in one line. */
+/* More distinct reasons why a figure is not measured here than this are
+ * summed up in one line. */
 #define FIG_NOTES_MAX 8
 /* A row with more points a side than this gets value labels on the last
  * point of each config only. */
@@ -52,7 +53,17 @@ struct frow {
 	int ncat;
 	const char *runit; /* the report's unit on this row (its first figure's) */
 	double rscale;     /* that unit's scale */
+	double lo[2], hi[2]; /* the drawn y range of each side (report, here) */
 };
+
+static void
+extend(struct frow *w, int side, double lo, double hi)
+{
+	if (isnan(w->lo[side]) || lo < w->lo[side])
+		w->lo[side] = lo;
+	if (isnan(w->hi[side]) || hi > w->hi[side])
+		w->hi[side] = hi;
+}
 
 /* What is drawn of a report config. */
 struct fcfg {
@@ -270,6 +281,7 @@ row_of(struct frow **rows, int *nrow, const struct mr_figs *fs, const struct mr_
 	w->numx = f->ckpt && fs->xprefix && !isnan(f->x);
 	w->runit = f->unit;
 	w->rscale = f->scale;
+	w->lo[0] = w->lo[1] = w->hi[0] = w->hi[1] = NAN;
 	return (*nrow)++;
 }
 
@@ -369,7 +381,8 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 	     char *const *fcat, const int *frow, struct frow *rows, int nrow,
 	     const struct fcfg *fc, int nc, char *has, struct strbuf *notes)
 {
-	int r, c, i, j, nnotes = 0, more = 0;
+	char *seenv[FIG_NOTES_MAX]; /* the notes said, once each */
+	int r, c, i, j, nseen = 0, more = 0;
 
 	for (r = 0; r < nrow; r++) {
 		struct frow *w = &rows[r];
@@ -418,14 +431,16 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 				field(f, g->note);
 				fputc('\n', f);
 				has[r * nc + c] |= 1;
+				extend(w, 0, y, y);
 			}
 		}
-		/* ours, at every category of the row, for every report config */
+		/* ours, at every category of the row, for every report config
+		 * with figures in it */
 		for (c = 0; c < nc; c++) {
 			double base0 = NAN;
 			int oi = fc[c].ours;
 
-			if (oi < 0)
+			if (oi < 0 || !(has[r * nc + c] & 1))
 				continue;
 			for (j = 0; j < w->ncat; j++) {
 				double med = NAN, lo = NAN, hi = NAN, raw;
@@ -433,17 +448,19 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 				int n = ours(k, oi, w, j, &med, &lo, &hi, &why);
 
 				if (!n) {
-					if (nnotes++ < FIG_NOTES_MAX) {
-						struct strbuf l = {0};
+					char *l = esprintf("here, %s: %s", k->cfg[oi].label, why);
+					int seen = 0, q;
 
-						sb_printf(&l, "here, %s, %s: %s", k->cfg[oi].label,
-							  w->ckpt ? mr_ckpt_metrics[w->metric] : w->cat[j], why);
-						if (w->ckpt)
-							sb_printf(&l, " (at %s)", w->cat[j]);
-						wrapped(notes, l.s, FIG_NOTE_WIDTH);
-						sb_free(&l);
+					for (q = 0; q < nseen && !seen; q++)
+						seen = !strcmp(seenv[q], l);
+					if (seen) {
+						free(l);
+					} else if (nseen < FIG_NOTES_MAX) {
+						wrapped(notes, l, FIG_NOTE_WIDTH);
+						seenv[nseen++] = l;
 					} else {
 						more++;
+						free(l);
 					}
 					free(why);
 					continue;
@@ -472,11 +489,14 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 				field(f, w->ncat * nc <= FIG_LABEL_ALL || j == w->ncat - 1 ? t : "");
 				fputs("\t-\n", f);
 				has[r * nc + c] |= 2;
+				extend(w, 1, lo, hi);
 			}
 		}
 	}
+	for (i = 0; i < nseen; i++)
+		free(seenv[i]);
 	if (more)
-		sb_printf(notes, "\n(and %d more figures not measured here)", more);
+		sb_printf(notes, "\n(and %d more reasons why a figure was not measured here)", more);
 }
 
 int
@@ -492,7 +512,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	struct fcfg *fc = NULL;
 	const char *profile = mr_rd_env(R, "profile");
 	char *has = NULL, **fcat = NULL;
-	int *frow = NULL, nrow = 0, nc = 0, r, i, c, rc = -1;
+	int *frow = NULL, said = 0, nrow = 0, nc = 0, r, i, c, rc = -1;
 	FILE *f = NULL;
 
 	if (!fs->n) {
@@ -599,6 +619,14 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 			sb_free(&a);
 		}
 		sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
+		/* a side whose points are all one value gets a range around it
+		 * (gnuplot cannot autoscale a flat range) */
+		for (i = 0; i < 2; i++)
+			if (w->lo[i] == w->hi[i])
+				sb_printf(&x, "%g:%g|", w->lo[i] - (w->lo[i] ? fabs(w->lo[i]) : 1),
+					  w->hi[i] + (w->hi[i] ? fabs(w->hi[i]) : 1));
+			else
+				sb_add(&x, "|");
 		quoted(&rowspec, x.s);
 		sb_free(&x);
 	}
@@ -636,7 +664,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 			sb_free(&l);
 		}
 	/* the configs of ours not drawn, once per distinct difference */
-	for (c = 0; c < nc; c++) {
+	for (c = 0, said = 0; c < nc; c++) {
 		struct strbuf l = {0};
 		int n = 0, d, first = -1;
 
@@ -649,9 +677,10 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 			continue;
 		for (d = c; d < nc; d++)
 			n += !strcmp(fc[d].also.s, fc[c].also.s);
-		sb_printf(&l, "here, a report config is drawn with the config of ours that has all its pairs"
-			  " and the case's defaults otherwise; also measured, not drawn: %s (beside ",
-			  fc[c].also.s);
+		if (!said++)
+			sb_add(&l, "here, a report config is drawn with the config of ours that has all"
+			       " its pairs and the case's defaults otherwise; ");
+		sb_printf(&l, "also measured, not drawn: %s (beside ", fc[c].also.s);
 		if (n == nc)
 			sb_add(&l, nc == 1 ? "it)" : "each)");
 		else if (n > 2)
