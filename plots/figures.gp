@@ -10,39 +10,53 @@
 #   CASE.figures.tsv  columns row side cfg config at metric x y lo hi
 #                     value unit n drawn tag note: one line per point, side
 #                     "report" (y: the figure in the unit the report
-#                     printed, lo = hi = y) or "here" (y: the median of our
-#                     matching config's ok runs, lo..hi the repeats' min
-#                     and max, in MiB, s or a count); cfg the report
-#                     config's colour; x the point's position (the
+#                     printed, lo = hi = y; value and unit as printed) or
+#                     "here" (y: the median of our matching config's ok
+#                     runs, lo..hi the repeats' min and max, in MiB, s or
+#                     a count; value the median in the metric's own unit,
+#                     KiB or ms; n the repeats; drawn our config); cfg the
+#                     report config's colour, config its pairs; at the
+#                     checkpoint ("foo#2": its second occurrence) or the
+#                     whole-run metric; x the point's position (the
 #                     checkpoint's number under the figures file's "x"
 #                     directive, else the category's index); tag the value
-#                     label drawn beside it ("" for none).  With "compare
+#                     label drawn above it ("-": none).  With "compare
 #                     growth" y, lo and hi of a checkpoint row are already
 #                     minus the config's first point.
 #   TITLE   the chart's title (lines)
 #   ROWS    one quoted word per row of panels, fields ending in "|":
 #           LEFT|RIGHT|XTICS|XLABEL|RCFGS|HCFGS|NCAT|LINES|GROWTH|YL|YR|
-#           the y labels
-#           of the report's panel and ours, the x tics ("auto": numeric,
-#           else a gnuplot tics list of the categories), the x label, the
-#           colours (report configs) with points on each side ("" on our
-#           side: nothing measured, said in the panel), the number of
-#           categories, and 1 when a config's points are joined by lines
-#           (checkpoints: one series) or 0 (whole-run figures), and 1
-#           when the row is growth (its y axis need not start at 0), and
-#           for each side "MIN:MAX" when its points are all one value
-#           (a range around it), else "" (autoscaled)
+#           the y labels of the report's panel and ours; the x tics
+#           ("auto": numeric, else a gnuplot tics list of the
+#           categories); the x label; the colours (report configs) with
+#           points on each side ("" on our side: nothing measured, said in
+#           the panel); the number of categories; 1 when a config's points
+#           are joined by lines (checkpoints: one series), 0 (whole-run
+#           figures); 1 when the row is growth (its y axis need not start
+#           at 0); for each side "MIN:MAX" when its points are all one
+#           value (a range around it), else "" (autoscaled)
 #   SIDES   four quoted words: the heading of the report's column and its
 #           second line, the same of ours
 #   LEGEND  one quoted word per report config, colour i for config i
 #   NOTES   lines said under the chart (how the report's labels map, what
 #           is not measured here, which of our configs is drawn)
 #
-# Layout: 1200 px wide; 250 px per row of panels, plus the title, the
-# legend and the notes, so the height grows with the rows and the notes.
-# Report points are open marks on dashed lines, ours filled marks on solid
-# lines with the repeats' range as error bars; in a category row the
-# configs sit side by side within their category.
+# Layout: 1200 px wide; the title, a legend of the report's configs (as
+# many a line as the longest fits), the two columns' headings, 250 px per
+# row of panels, and the notes, so the height grows with the rows, the
+# configs and the notes (at least 400 px).  Report points are open marks
+# on dashed lines, ours filled marks on solid lines with the repeats'
+# range as error bars; whole-run figures are marks only.  In a category
+# row the configs sit side by side within their category, each value
+# written above its mark (ours: above its bar), turned upright so that
+# neighbours never overlap; on a numeric x axis only each config's last
+# point is labelled, to its right.  Totals start at 0; growth rows and a
+# side whose points are all one value get their own range.
+#
+# Which of our configs stands for a report config (runner/out/chfig.c):
+# the one with all its pairs and otherwise the case's defaults (the
+# fewest pairs, ok runs first); the others are named in the notes.  Ours
+# are drawn at every category of a row the report config has figures in.
 
 set datafile separator tab
 set datafile columnheaders

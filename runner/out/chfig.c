@@ -1,5 +1,5 @@
 /* chfig: "the report and here", the report's own figures beside ours
- * (charts.h, mr_chart_figures).
+ * (charts.h, mr_chart_figures; plots/figures.gp).
  *
  * One row of panels per metric the report printed at its checkpoints
  * (rss_kb, vsz_kb, ...), and one per unit for its whole-run figures
@@ -8,19 +8,24 @@
  * over the ok runs, the repeats' min..max as error bars) in MiB or s.
  * A row's x axis is the report's: the number of its checkpoints under
  * the figures file's "x" directive, else its checkpoints (or the
- * whole-run metrics) as categories in order of writing.
+ * whole-run metrics) as categories in order of writing.  A checkpoint
+ * the figures of one config name again (foo, foo, gc, foo) is its next
+ * occurrence (foo#1, foo#2, gc, foo#3); one named once is its last.
  *
  * Each config the report names has one colour on both sides.  Ours for
  * it is the config of ours whose pairs include all of the report
- * config's: of several, one with ok runs, then the one with the fewest
- * pairs (the keys of the claims' axis directives, a tunable, left unset:
- * the case's defaults), then the first in order of appearance; the others
- * with ok runs are named under the chart ("also measured, not drawn").  With "compare growth" a checkpoint row is
- * each config's series minus its first point, on both sides.
+ * config's ("jemalloc" also matches "jemalloc@5.3.0"): of several, one
+ * with ok runs, then the one with the fewest pairs (the keys of the
+ * claims' axis directives, a tunable, left unset: the case's defaults),
+ * then the first in order of appearance; the others with ok runs are
+ * named under the chart ("also measured, not drawn").  Ours are drawn at
+ * every category of a row for each report config with figures in it.
+ * With "compare growth" a checkpoint row is each config's series minus
+ * its first point, on both sides (ours: the median's, the repeats' range
+ * shifted by the same); whole-run figures stay totals.
  */
 #include "out/charts.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,7 +574,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		goto out;
 
 	/* What gnuplot is told besides the TSV. */
-	sb_printf(&title, "%s: the report's figures and ours", k->name);
+	sb_printf(&title, "%s: the report and here", k->name);
 	if (fs->has_key)
 		sb_printf(&title, "  (key figure: %s%s%s, %s is better)",
 			  fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric] : mr_run_metrics[fs->key_metric],
