@@ -143,6 +143,7 @@ RUNNER_SRC := \
 	runner/check/bless.c \
 	runner/check/stats.c \
 	runner/check/tally.c \
+	runner/check/words.c \
 	runner/check/verdict.c \
 	runner/check/upgrade.c \
 	runner/out/format.c \
@@ -161,6 +162,7 @@ RUNNER_SRC := \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \
+	runner/out/corpus.c \
 	runner/out/compare.c \
 	runner/out/trend.c
 

@@ -111,6 +111,21 @@ const struct mr_help mr_help_trend = {
 	"  memrepro trend results/2025*\n"
 };
 
+const struct mr_help mr_help_corpus = {
+	"memrepro corpus [--expected DIR] DIR...",
+	"Write the corpus table (GitHub markdown, on stdout): per case and\n"
+	"figure its report printed (expected/<case>.figures: a metric at a\n"
+	"checkpoint, or of the whole run), the report's values per config\n"
+	"beside the medians measured here for the configs that match (their\n"
+	"median and range when several do), and the case's claim verdicts.\n"
+	"A case is taken from the first results directory DIR that has it.\n"
+	"The README's corpus table is what this writes from docs/corpus/.\n"
+	"Status: 0, 2 on bad usage/input.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro corpus docs/corpus/six docs/corpus/retained docs/corpus/churn\n"
+};
+
 const struct mr_help mr_help_merge = {
 	"memrepro merge --out DIR SHARD_DIR...",
 	"Join the results directories of the shards of one run (run, check or\n"
@@ -257,7 +272,7 @@ static const struct {
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },
 	{ O_QUIET, "  -q, --quiet            no progress, only what went wrong and the result\n" },
-	{ O_VERBOSE, "  -v, --verbose          more detail (command lines, every verdict)\n" },
+	{ O_VERBOSE, "  -v, --verbose          more detail (command lines, every verdict, a\n                         claim's expression beside its words)\n" },
 	{ O_HELP, "  -h, --help             help (memrepro COMMAND --help for a command's)\n" },
 	{ O_VERSION, "      --version          the version and the commit built from\n" },
 	{ 0, NULL },
@@ -273,6 +288,7 @@ static const struct mr_help *const all[] = {
 	&mr_help_report,
 	&mr_help_compare,
 	&mr_help_trend,
+	&mr_help_corpus,
 	&mr_help_merge,
 	&mr_help_versions,
 	&mr_help_fetch,

@@ -21,6 +21,7 @@
 #include "out/compare.h"
 #include "out/format.h"
 #include "out/plot.h"
+#include "out/corpus.h"
 #include "out/report.h"
 #include "out/trend.h"
 #include "proto/cases.h"
@@ -53,6 +54,7 @@ static int cmd_report(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_compare(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_trend(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_merge(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_corpus(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_versions(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
 
@@ -80,6 +82,10 @@ static const struct mr_command commands[] = {
 	{ .name = "trend", .run = cmd_trend, .help = &mr_help_trend,
 	  .needs = "trend needs two results directories or more",
 	  .allowed = O_OUT | O_PLOTS | O_VERBOSE, .min_names = 2, .max_names = -1,
+	  .reads = 0 },
+	{ .name = "corpus", .run = cmd_corpus, .help = &mr_help_corpus,
+	  .needs = "corpus needs one results directory or more",
+	  .allowed = O_EXPECTED | O_CASES | O_VERBOSE, .min_names = 1, .max_names = -1,
 	  .reads = 0 },
 	{ .name = "merge", .run = cmd_merge, .help = &mr_help_merge,
 	  .needs = "merge needs --out DIR and the shards' results directories",
@@ -137,8 +143,15 @@ default_cases_dir(const char *exe_dir)
 static char *
 default_expected_dir(const char *exe_dir)
 {
+	char *p;
+
 	if (is_dir("expected"))
 		return estrdup("expected");
+	/* build/memrepro of a source tree run from elsewhere: the tree's */
+	p = esprintf("%s/../expected", exe_dir);
+	if (is_dir(p))
+		return p;
+	free(p);
 	return esprintf("%s/../share/memrepro/expected", exe_dir);
 }
 
@@ -471,6 +484,19 @@ cmd_trend(const struct mr_args *o, const struct mr_paths *p)
 	t.verbose = o->verbose;
 	t.out = stdout;
 	return mr_trend(&t);
+}
+
+static int
+cmd_corpus(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct mr_corpus_opts c = { 0 };
+
+	c.dirs = (const char *const *)o->names;
+	c.ndirs = o->nnames;
+	c.expected_dir = p->expected_dir;
+	c.cases_dir = p->cases_dir;
+	c.out = stdout;
+	return mr_corpus(&c);
 }
 
 static int

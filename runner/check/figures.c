@@ -38,8 +38,9 @@ line_free(struct line *l)
 	l->n = 0;
 }
 
-/* Split the n bytes at s (one line, no newline) into words; a '#' outside
- * a string starts a comment.  Returns 0, or -1 (printed). */
+/* Split the n bytes at s (one line, no newline) into words; a '#' that
+ * starts a word starts a comment (foo#2 is one word).  Returns 0, or -1
+ * (printed). */
 static int
 split_line(struct line *l, const char *s, size_t n)
 {
@@ -84,7 +85,7 @@ split_line(struct line *l, const char *s, size_t n)
 			i++;
 			l->w[l->n].quoted = 1;
 		} else {
-			while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '#' &&
+			while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
 			       s[i] != '"' && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
 				sb_addn(&b, s + i++, 1);
 			l->w[l->n].quoted = 0;
@@ -233,10 +234,23 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 		return -1;
 	f.src = fs->nsrc - 1;
 	if (strcmp(l->w[1].s, "-")) {
-		if (!ckpt_name(l->w[1].s))
-			return bad(l, 1, "%s is not a checkpoint name ([A-Za-z0-9_-], or - for a whole run)",
-				   l->w[1].s);
-		f.at = estrdup(l->w[1].s);
+		const char *hash = strchr(l->w[1].s, '#');
+
+		f.at = hash ? estrndup(l->w[1].s, (size_t)(hash - l->w[1].s)) : estrdup(l->w[1].s);
+		if (!ckpt_name(f.at)) {
+			free(f.at);
+			return bad(l, 1, "%s is not a checkpoint name ([A-Za-z0-9_-], NAME#N for "
+				   "its Nth occurrence, or - for a whole run)", l->w[1].s);
+		}
+		if (hash) {
+			errno = 0;
+			f.seq = strtol(hash + 1, &end, 10);
+			if (*end || end == hash + 1 || errno || f.seq < 1 || f.seq > 1000000) {
+				free(f.at);
+				return bad(l, 1, "%s: expected an occurrence number (1, 2, ...) after #",
+					   l->w[1].s);
+			}
+		}
 		f.x = mr_figs_x(fs, f.at);
 	}
 	if (strcmp(l->w[2].s, "-") && mr_config_parse(l->w[2].s, &f.cfg, &why) < 0) {

@@ -13,6 +13,8 @@ struct mr_fig {
 	int src;           /* index into the file's sources */
 	char *at;          /* the checkpoint it was printed at; NULL: a figure
 	                      of the whole run ("-") */
+	long seq;          /* its occurrence, written NAME#N (as in claims);
+	                      0: the last */
 	double x;          /* at's x under the file's "x" directive, else NAN */
 	struct mr_config cfg; /* the report's config (n == 0: "-") */
 	int ckpt;          /* 1: metric is a checkpoint metric, 0: a run metric */

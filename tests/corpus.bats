@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# corpus: the corpus table from results directories and the reports'
+# figures (expected/<case>.figures), and the README's table is what the
+# command writes from the committed corpus results (docs/corpus/).
+
+load test_helper
+
+setup_file() {
+	local mr="$BATS_TEST_DIRNAME/../build/memrepro" fix="$BATS_TEST_DIRNAME/../build/fixtures"
+
+	timeout -k 5 120 "$mr" run --cases "$fix" --out "$BATS_FILE_TMPDIR/r" \
+		--axis allocator=glibc,jemalloc --repeat 3 --quiet ok >/dev/null
+}
+
+setup() {
+	R=$BATS_FILE_TMPDIR/r
+	EXP=$BATS_TEST_TMPDIR/expected
+	mkdir -p "$EXP"
+	printf '%s\n' 'more-is-more holds rss_kb@done[mode=a] < rss_kb@done[mode=c] "fixture: 8 MiB < 32 MiB"' \
+		'less-is-more reported rss_kb@done[mode=c] < rss_kb@done[mode=a] "fixture: contradicted here"' \
+		> "$EXP/ok.claims"
+	cat > "$EXP/ok.figures" <<'FIG'
+source seeds/000_fixture.txt "the fixture's report"
+key rss_kb@done lower
+figure done allocator=glibc,mode=a rss_kb 8.5 MB "ps"
+figure done mode=c rss_kb 33 MiB
+figure - allocator=jemalloc,mode=a peak_rss_kb 9000 KiB
+FIG
+}
+
+# The median of the numbers on stdin (odd count), in MiB with 2 decimals.
+median_mib() {
+	sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[(NR + 1) / 2] / 1024 }'
+}
+
+@test "corpus sets each printed figure beside the median measured for the configs that match" {
+	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
+	echo "$output"
+	[ "${lines[0]}" = "| case (report) | figure | the report | measured here | claims |" ]
+	# one row per metric and checkpoint the report printed, in order
+	[ "$(grep -c '^| ' <<< "$output")" -eq 3 ]
+	row=$(grep -F '| RSS at done |' <<< "$output")
+	[[ "$row" == "| **ok** ([seed 000](seeds/000_fixture.txt), the fixture's report) | RSS at done | glibc, mode=a 8.5 MB (ps); mode=c 33 MiB | "* ]] || false
+	# ours: glibc mode=a is one config, its median; mode=c is two, the
+	# median of their medians (of two: their mean) with their range
+	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "ok" && $2 == "allocator=glibc,mode=a" && $4 == "done" { print $c["rss_kb"] }' \
+		"$R/checkpoints.tsv" | median_mib)
+	[[ "$row" == *"| glibc, mode=a $want MiB; mode=c "*" (2 configs: "*" MiB to "*" MiB) |"* ]] || false
+	[[ "$row" == *'| 1 held, 1 does not reproduce: `less-is-more` |' ]] || false
+	row=$(grep -F '| peak RSS |' <<< "$output")
+	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "ok" && $2 == "allocator=jemalloc,mode=a" { print $c["peak_rss_kb"] }' \
+		"$R/runs.tsv" | median_mib)
+	[[ "$row" == *"| jemalloc, mode=a 9000 KiB | jemalloc, mode=a $want MiB |"* ]] || false
+	# what it was written from
+	[[ "$output" == *"Written by \`memrepro corpus $R\` from results of "*"profile full, 3 repeats"* ]] || false
+}
+
+@test "corpus: a bad figures file is exit 2 naming it; no directory is exit 2" {
+	echo 'figure done mode=a rss_kb 8 MB' > "$EXP/ok.figures"
+	run -2 --separate-stderr "$MR" corpus --expected "$EXP" "$R"
+	[[ "$stderr" == *"ok.figures:1:1: figure before any source line"* ]] || false
+	run -2 "$MR" corpus
+	[[ "$output" == *"corpus needs one results directory or more"* ]] || false
+	run -2 "$MR" corpus "$BATS_TEST_TMPDIR/none"
+	[[ "$output" == *"none"* ]] || false
+}
