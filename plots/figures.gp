@@ -129,8 +129,8 @@ phi(c) = sel(r, sname, c) ? column("hi") : NaN
 set multiplot
 # Title, column headings, legend and notes as screen labels.
 set label 1 title at screen 0.5, sy(14) center front font ",13" noenhanced
-set label 2 word(sides, 1)."\n".word(sides, 2) at screen 0.2825, sy(title_px + leg_px + 12) center front font ",11" noenhanced
-set label 3 word(sides, 3)."\n".word(sides, 4) at screen 0.7725, sy(title_px + leg_px + 12) center front font ",11" noenhanced
+set label 2 word(sides, 1)."\n".word(sides, 2) at screen 0.29, sy(title_px + leg_px + 12) center front font ",11" noenhanced
+set label 3 word(sides, 3)."\n".word(sides, 4) at screen 0.78, sy(title_px + leg_px + 12) center front font ",11" noenhanced
 if (nnotes > 0) {
 	set label 4 notes at screen 0.02, sy(title_px + leg_px + head_px + nr * row_px + 14) left front font ",10" noenhanced
 }
@@ -153,7 +153,7 @@ do for [r=1:nr] {
 		cfgs = fld(spec, 4 + side)
 		set tmargin at screen sy(top + 8)
 		set bmargin at screen sy(top + row_px - 46)
-		set lmargin at screen (side == 1 ? 0.095 : 0.585)
+		set lmargin at screen (side == 1 ? 0.11 : 0.6)
 		set rmargin at screen (side == 1 ? 0.47 : 0.96)
 		set ylabel fld(spec, side) noenhanced
 		set xlabel fld(spec, 4) noenhanced offset 0, 0.4

@@ -109,7 +109,7 @@ EOF
 	grep -q "compare growth" "$R/plots/fixture-stacks.figures.svg"
 }
 
-@test "a report config several of ours match is drawn with the one of fewest pairs, the others named" {
+@test "a report config several of ours match is drawn with the one of fewest pairs, the others named; one none match is said" {
 	# madvise=free alone: allocator=glibc and allocator=jemalloc match
 	cat > "$E/fixture-stacks.figures" <<'EOF'
 source seeds/000_42f33d63eb876075.txt "a made-up report"
@@ -122,6 +122,7 @@ EOF
 source seeds/000_42f33d63eb876075.txt "a made-up report"
 figure cleared madvise=free rss_kb 150 MiB
 figure cleared allocator=tcmalloc,madvise=dontneed rss_kb 70 MiB
+figure cleared allocator=mimalloc,madvise=free rss_kb 80 MiB
 EOF
 	# a config with a tunable beside glibc's, first in the results: not
 	# the one drawn
@@ -146,6 +147,10 @@ EOF
 	[ "$(fig_field report cleared allocator=tcmalloc,madvise=dontneed value)" = 70 ]
 	[ -z "$(fig_field here cleared allocator=tcmalloc,madvise=dontneed value)" ]
 	svg_text | grep -q "here, allocator=tcmalloc,madvise=dontneed: skipped: "
+	# no config of ours has mimalloc: said so, and its figure drawn alone
+	svg_text | grep -q "not measured here: allocator=mimalloc,madvise=free (no config of these results has all its pairs)"
+	[ "$(fig_field report cleared allocator=mimalloc,madvise=free value)" = 80 ]
+	[ -z "$(fig_field here cleared allocator=mimalloc,madvise=free value)" ]
 }
 
 @test "a checkpoint a config's figures name again is its next occurrence" {
