@@ -158,6 +158,7 @@ RUNNER_SRC := \
 	runner/out/chseries.c \
 	runner/out/chdiff.c \
 	runner/out/challoc.c \
+	runner/out/chfig.c \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \

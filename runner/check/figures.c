@@ -136,12 +136,19 @@ words(const struct line *l, int min, int max)
 	return 0;
 }
 
-/* A metric name into (*ckpt, *metric). */
+/* A metric name into (*ckpt, *metric); a name that is both (user_ms,
+ * sys_ms, minflt, majflt) is the run's metric unless at (a checkpoint
+ * is named). */
 static int
-metric(const struct line *l, int w, const char *name, int *ckpt, int *metric)
+metric(const struct line *l, int w, const char *name, int at, int *ckpt, int *metric)
 {
 	int m;
 
+	if (!at && (m = mr_run_metric(name)) >= 0) {
+		*ckpt = 0;
+		*metric = m;
+		return 0;
+	}
 	if ((m = mr_ckpt_metric(name)) >= 0) {
 		*ckpt = 1;
 		*metric = m;
@@ -251,7 +258,7 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 		mr_errat(l->path, l->no, l->w[2].col, "config %s: %s", l->w[2].s, why);
 		return -1;
 	}
-	if (metric(l, 3, l->w[3].s, &f.ckpt, &f.metric) < 0)
+	if (metric(l, 3, l->w[3].s, f.at != NULL, &f.ckpt, &f.metric) < 0)
 		goto fail;
 	if (f.at && !f.ckpt) {
 		bad(l, 3, "%s is a metric of the whole run: write - for its checkpoint", l->w[3].s);
@@ -296,7 +303,7 @@ parse_key(struct mr_figs *fs, const struct line *l)
 	if (words(l, 3, 3) < 0 || plain(l, 1, "a metric") < 0 || plain(l, 2, "lower or higher") < 0)
 		return -1;
 	name = at ? estrndup(s, (size_t)(at - s)) : estrdup(s);
-	rc = metric(l, 1, name, &fs->key_ckpt, &fs->key_metric);
+	rc = metric(l, 1, name, at != NULL, &fs->key_ckpt, &fs->key_metric);
 	free(name);
 	if (rc < 0)
 		return -1;

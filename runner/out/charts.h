@@ -78,4 +78,17 @@ int mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R,
  * 0 when higher is. */
 int mr_chart_key_ref(const struct mr_rd_case *k, const struct mr_figs *fs, struct mr_ref *ref);
 
+struct mr_figs;
+
+/* "The report and here" of case ki: the figures of its report (fs, from
+ * expected/<case>.figures) beside ours, per metric the report's panel
+ * (in its unit) and ours (medians, the repeats' min..max, in MiB or s),
+ * one colour per report config on both sides, on the report's axis
+ * (plots/figures.gp; runner/out/chfig.c says which of our configs is
+ * drawn for a report config).  Writes <case>.figures.tsv and the images.
+ * Returns 0; 1 when fs has no figures (nothing drawn, and an earlier
+ * report's <case>.figures.* removed); -1 (printed). */
+int mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
+		     const struct mr_figs *fs, const char *outdir);
+
 #endif

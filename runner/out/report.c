@@ -252,6 +252,7 @@ draw_charts(const struct mr_report_opts *o, const struct mr_rd *R,
 		figs[i] = &vs->k[i].figs;
 		mr_chart_series(&p, R, &scan, ki, figs[i], ab[i].title, outdir);
 		mr_chart_diff(&p, R, ki, &vs->k[i], outdir);
+		mr_chart_figures(&p, R, ki, &vs->k[i].figs, outdir);
 	}
 	mr_chart_allocators(&p, R, sel, figs, vs->nk, outdir);
 	if (p.failed) {

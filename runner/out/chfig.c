@@ -1,0 +1,735 @@
+/* chfig: "the report and here", the report's own figures beside ours
+ * (charts.h, mr_chart_figures; plots/figures.gp).
+ *
+ * One row of panels per metric the report printed at its checkpoints
+ * (rss_kb, vsz_kb, ...), and one per unit for its whole-run figures
+ * (wall_ms, user_ms and sys_ms side by side); the left panel is the
+ * report's figures in the unit it printed, the right one ours (medians
+ * over the ok runs, the repeats' min..max as error bars) in MiB or s.
+ * A row's x axis is the report's: the number of its checkpoints under
+ * the figures file's "x" directive, else its checkpoints (or the
+ * whole-run metrics) as categories in order of writing.  A checkpoint
+ * the figures of one config name again (foo, foo, gc, foo) is its next
+ * occurrence (foo#1, foo#2, gc, foo#3); one named once is its last.
+ *
+ * Each config the report names has one colour on both sides.  Ours for
+ * it is the config of ours whose pairs include all of the report
+ * config's ("jemalloc" also matches "jemalloc@5.3.0"): of several, one
+ * with ok runs, then the one with the fewest pairs (the keys of the
+ * claims' axis directives, a tunable, left unset: the case's defaults),
+ * then the first in order of appearance; the others with ok runs are
+ * named under the chart ("also measured, not drawn").  Ours are drawn at
+ * every category of a row for each report config with figures in it.
+ * With "compare growth" a checkpoint row is each config's series minus
+ * its first point, on both sides (ours: the median's, the repeats' range
+ * shifted by the same); whole-run figures stay totals.
+ */
+#include "out/charts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/figures.h"
+#include "check/stats.h"
+#include "core/util.h"
+#include "out/chutil.h"
+
+/* More distinct reasons why a figure is not measured here than this are
+ * summed up in one line. */
+#define FIG_NOTES_MAX 8
+/* A row with more points a side than this gets value labels on the last
+ * point of each config only. */
+#define FIG_LABEL_ALL 12
+/* Notes are wrapped at this many characters (the chart's width at its
+ * notes' font). */
+#define FIG_NOTE_WIDTH 150
+
+/* A row of panels. */
+struct frow {
+	int ckpt;          /* 1: one checkpoint metric; 0: run metrics of one unit */
+	int metric;        /* ckpt: the metric; else -1 */
+	enum mr_unit unit; /* the metrics' unit */
+	int numx;          /* x is the number of the checkpoint ("x" directive) */
+	const char **cat;  /* the categories: checkpoint names ("foo#2") or
+	                      run metric names, in order of writing */
+	double *pos;       /* x of each category */
+	int ncat;
+	const char *runit; /* the report's unit on this row (its first figure's) */
+	double rscale;     /* that unit's scale */
+	double lo[2], hi[2]; /* the drawn y range of each side (report, here) */
+};
+
+static void
+extend(struct frow *w, int side, double lo, double hi)
+{
+	if (isnan(w->lo[side]) || lo < w->lo[side])
+		w->lo[side] = lo;
+	if (isnan(w->hi[side]) || hi > w->hi[side])
+		w->hi[side] = hi;
+}
+
+/* What is drawn of a report config. */
+struct fcfg {
+	const struct mr_config *cfg; /* the report's (a figure's) */
+	const char *note;            /* its first figure's note, or NULL */
+	int ours;                    /* its config of ours, -1: none */
+	struct strbuf also;          /* other configs of ours that match */
+};
+
+/* A config's string, "-" for none. */
+static const char *
+cstr(const struct mr_config *c)
+{
+	return c->n && c->str ? c->str : "-";
+}
+
+static int
+same_cfg(const struct mr_config *a, const struct mr_config *b)
+{
+	return !strcmp(cstr(a), cstr(b));
+}
+
+/* Whether our config c has every pair of the report's config r (an
+ * allocator "jemalloc" matches "jemalloc@5.3.0" too). */
+static int
+cfg_matches(const struct mr_config *r, const struct mr_config *c)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		const char *v = mr_config_get(c, r->key[i]);
+		size_t n;
+
+		if (!v)
+			return 0;
+		if (!strcmp(v, r->val[i]))
+			continue;
+		n = strlen(r->val[i]);
+		if (strcmp(r->key[i], "allocator") || strncmp(v, r->val[i], n) || v[n] != '@')
+			return 0;
+	}
+	return 1;
+}
+
+/* How config c differs from config d, "k=v,k=v" (a key of d that c
+ * lacks: "k unset"). */
+static void
+diff_pairs(struct strbuf *b, const struct mr_config *c, const struct mr_config *d)
+{
+	size_t len0 = b->len;
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!mr_config_same(mr_config_get(d, c->key[i]), c->val[i]))
+			sb_printf(b, "%s%s=%s", b->len > len0 ? "," : "", c->key[i], c->val[i]);
+	for (i = 0; i < d->n; i++)
+		if (!mr_config_get(c, d->key[i]))
+			sb_printf(b, "%s%s unset", b->len > len0 ? "," : "", d->key[i]);
+}
+
+/* Whether our config i is a better one to draw than j: one with ok runs
+ * before one without, then the fewest pairs (the case's defaults), then
+ * the first. */
+static int
+better(const struct mr_rd_case *k, int i, int j)
+{
+	if ((k->cfg[i].nok > 0) != (k->cfg[j].nok > 0))
+		return k->cfg[i].nok > 0;
+	return k->conf[i].n < k->conf[j].n;
+}
+
+static void
+match(const struct mr_rd_case *k, struct fcfg *fc)
+{
+	int i;
+
+	fc->ours = -1;
+	for (i = 0; i < k->ncfg; i++)
+		if (cfg_matches(fc->cfg, &k->conf[i]) && (fc->ours < 0 || better(k, i, fc->ours)))
+			fc->ours = i;
+	sb_add(&fc->also, "");
+	for (i = 0; i < k->ncfg; i++) {
+		if (i == fc->ours || !k->cfg[i].nok || !cfg_matches(fc->cfg, &k->conf[i]))
+			continue;
+		if (fc->also.len)
+			sb_add(&fc->also, "; ");
+		diff_pairs(&fc->also, &k->conf[i], &k->conf[fc->ours]);
+	}
+}
+
+/* A category name "foo#2" as a checkpoint name and occurrence (0: the
+ * last). */
+static void
+ck_ref(const char *cat, struct mr_ref *ref, char *name, size_t size)
+{
+	const char *h = strrchr(cat, '#');
+	char *end;
+	long seq = 0;
+
+	if (h && h[1]) {
+		seq = strtol(h + 1, &end, 10);
+		if (*end || seq < 1)
+			seq = 0, h = NULL;
+	} else {
+		h = NULL;
+	}
+	snprintf(name, size, "%.*s", h ? (int)(h - cat) : (int)strlen(cat), cat);
+	ref->checkpoint = name;
+	ref->seq = seq;
+}
+
+/* Ours for a point: median, min, max of the ok runs of config ci; n the
+ * number of values (0: none, *why says why, fresh). */
+static int
+ours(const struct mr_rd_case *k, int ci, const struct frow *w, int c,
+     double *med, double *lo, double *hi, char **why)
+{
+	struct mr_ref ref;
+	char name[256];
+	double *v;
+	int n;
+
+	memset(&ref, 0, sizeof ref);
+	ref.ckpt = w->ckpt;
+	if (w->ckpt) {
+		ref.metric = w->metric;
+		ck_ref(w->cat[c], &ref, name, sizeof name);
+	} else {
+		ref.metric = mr_run_metric(w->cat[c]);
+	}
+	*why = NULL;
+	n = mr_rd_values(k, ci, &ref, &v);
+	if (n > 0) {
+		*lo = v[0];
+		*hi = v[n - 1];
+		*med = mr_st_median(v, n);
+	} else {
+		*why = mr_rd_nodata(k, ci, &ref);
+	}
+	free(v);
+	return n;
+}
+
+/* Our figure in the chart's unit: MiB, s, or the count. */
+static double
+here_unit(enum mr_unit u, double v)
+{
+	return u == MR_UNIT_KB ? v / 1024 : u == MR_UNIT_MS ? v / 1000 : v;
+}
+
+static const char *
+here_unit_name(enum mr_unit u)
+{
+	return u == MR_UNIT_KB ? "MiB" : u == MR_UNIT_MS ? "s" : "count";
+}
+
+/* s as a word of a gnuplot list: in double quotes, none inside. */
+static void
+quoted(struct strbuf *b, const char *s)
+{
+	if (b->len)
+		sb_add(b, " ");
+	sb_add(b, "\"");
+	for (; *s; s++)
+		sb_addn(b, *s == '"' ? "'" : *s == '\n' || *s == '\t' ? " " : s, 1);
+	sb_add(b, "\"");
+}
+
+/* s for a TSV field: no tab, no newline; "-" when empty. */
+static void
+field(FILE *f, const char *s)
+{
+	if (!s || !*s) {
+		fputc('-', f);
+		return;
+	}
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, f);
+}
+
+static int
+add_cat(struct frow *w, const char *cat, double pos)
+{
+	int i;
+
+	for (i = 0; i < w->ncat; i++)
+		if (!strcmp(w->cat[i], cat))
+			return i;
+	w->cat = erealloc(w->cat, sizeof *w->cat * (w->ncat + 1));
+	w->pos = erealloc(w->pos, sizeof *w->pos * (w->ncat + 1));
+	w->cat[w->ncat] = cat;
+	w->pos[w->ncat] = pos;
+	return w->ncat++;
+}
+
+/* The row of figure f, created when new. */
+static int
+row_of(struct frow **rows, int *nrow, const struct mr_figs *fs, const struct mr_fig *f)
+{
+	const char *name = f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric];
+	enum mr_unit u = mr_metric_unit(name);
+	struct frow *w;
+	int i;
+
+	for (i = 0; i < *nrow; i++)
+		if ((*rows)[i].ckpt == f->ckpt &&
+		    (f->ckpt ? (*rows)[i].metric == f->metric : (*rows)[i].unit == u))
+			return i;
+	*rows = erealloc(*rows, sizeof **rows * (*nrow + 1));
+	w = &(*rows)[*nrow];
+	memset(w, 0, sizeof *w);
+	w->ckpt = f->ckpt;
+	w->metric = f->ckpt ? f->metric : -1;
+	w->unit = u;
+	w->numx = f->ckpt && fs->xprefix && !isnan(f->x);
+	w->runit = f->unit;
+	w->rscale = f->scale;
+	w->lo[0] = w->lo[1] = w->hi[0] = w->hi[1] = NAN;
+	return (*nrow)++;
+}
+
+/* The legend of report config i: its pairs that differ between the
+ * report's configs (all of them when none differ), and its note. */
+static char *
+cfg_label(const struct fcfg *fc, int nc, int i)
+{
+	const struct mr_config *c = fc[i].cfg;
+	struct strbuf b = {0};
+	int p, j;
+
+	sb_add(&b, "");
+	for (p = 0; p < c->n; p++) {
+		int varies = 0;
+
+		for (j = 0; j < nc && !varies; j++)
+			varies = !mr_config_same(mr_config_get(fc[j].cfg, c->key[p]), c->val[p]);
+		if (varies || nc == 1)
+			sb_printf(&b, "%s%s=%s", b.len ? " " : "", c->key[p], c->val[p]);
+	}
+	if (!b.len)
+		sb_add(&b, c->n ? c->str : "the report's run");
+	if (fc[i].note)
+		sb_printf(&b, " (report: %s)", fc[i].note);
+	return b.s;
+}
+
+/* A value for a point's label (the axis names its unit). */
+static void
+tag(char *buf, size_t size, double y)
+{
+	if (isnan(y))
+		buf[0] = 0;
+	else if (fabs(y) >= 100 || y == floor(y))
+		snprintf(buf, size, "%.0f", y);
+	else if (fabs(y) >= 10)
+		snprintf(buf, size, "%.1f", y);
+	else
+		snprintf(buf, size, "%.3g", y);
+}
+
+/* Remove what an earlier report drew of the case: a chart that is not
+ * drawn now must not be shown. */
+static void
+unlink_old(const char *base)
+{
+	static const char *const ext[] = { "png", "svg", "tsv" };
+	size_t i;
+
+	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		char *p = esprintf("%s.%s", base, ext[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
+/* Append s to b as a field of a ROWS word: no '"', '|' or '\'' (they
+ * delimit it or its tics), no newline. */
+static void
+rowfield(struct strbuf *b, const char *s)
+{
+	for (; *s; s++)
+		sb_addn(b, *s == '"' || *s == '|' || *s == '\'' || *s == '\n' || *s == '\t' ? " " : s, 1);
+	sb_add(b, "|");
+}
+
+/* Append text to b wrapped at width columns (at blanks), after a newline
+ * when b is not empty. */
+static void
+wrapped(struct strbuf *b, const char *text, size_t width)
+{
+	const char *s = text;
+
+	if (b->len)
+		sb_add(b, "\n");
+	while (strlen(s) > width) {
+		const char *cut = s + width;
+
+		while (cut > s && *cut != ' ')
+			cut--;
+		if (cut == s)
+			cut = s + width;
+		sb_addn(b, s, (size_t)(cut - s));
+		sb_add(b, "\n    ");
+		s = *cut == ' ' ? cut + 1 : cut;
+	}
+	sb_add(b, s);
+}
+
+/* Write the rows' points into f; mark in has[r * nc + c] (bit 1: the
+ * report's side, 2: ours) which configs have points; notes get what is
+ * not measured here. */
+static void
+write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
+	     char *const *fcat, const int *frow, struct frow *rows, int nrow,
+	     const struct fcfg *fc, int nc, char *has, struct strbuf *notes)
+{
+	char *seenv[FIG_NOTES_MAX]; /* the notes said, once each */
+	int r, c, i, j, nseen = 0, more = 0;
+
+	for (r = 0; r < nrow; r++) {
+		struct frow *w = &rows[r];
+
+		/* the report's side */
+		for (c = 0; c < nc; c++) {
+			double base0 = NAN;
+			int npts = 0, last = -1;
+
+			for (i = 0; i < fs->n; i++)
+				if (same_cfg(&fs->f[i].cfg, fc[c].cfg) && frow[i] == r) {
+					npts++;
+					last = i;
+				}
+			for (i = 0; i < fs->n; i++) {
+				const struct mr_fig *g = &fs->f[i];
+				const char *cat;
+				double y;
+				char t[64];
+				int ci;
+
+				if (!same_cfg(&g->cfg, fc[c].cfg) || frow[i] != r)
+					continue;
+				cat = fcat[i];
+				ci = add_cat(w, cat, 0);
+				y = g->value;
+				if (!isnan(g->scale) && !isnan(w->rscale) && w->rscale > 0 &&
+				    strcmp(g->unit, w->runit))
+					y = g->value * g->scale / w->rscale;
+				tag(t, sizeof t, y);
+				if (fs->growth && w->ckpt) {
+					/* the first point is 0 by construction: no label */
+					if (isnan(base0))
+						base0 = y, t[0] = 0;
+					y -= base0;
+					if (t[0])
+						tag(t, sizeof t, y);
+				}
+				fprintf(f, "%d\treport\t%d\t%s\t", r + 1, c + 1, cstr(fc[c].cfg));
+				field(f, cat);
+				fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t1\t-\t",
+					w->ckpt ? mr_ckpt_metrics[g->metric] : mr_run_metrics[g->metric],
+					w->pos[ci], y, y, y, g->value, g->unit);
+				field(f, npts * nc <= FIG_LABEL_ALL || i == last ? t : "");
+				fputc('\t', f);
+				field(f, g->note);
+				fputc('\n', f);
+				has[r * nc + c] |= 1;
+				extend(w, 0, y, y);
+			}
+		}
+		/* ours, at every category of the row, for every report config
+		 * with figures in it */
+		for (c = 0; c < nc; c++) {
+			double base0 = NAN;
+			int oi = fc[c].ours;
+
+			if (oi < 0 || !(has[r * nc + c] & 1))
+				continue;
+			for (j = 0; j < w->ncat; j++) {
+				double med = NAN, lo = NAN, hi = NAN, raw;
+				char *why, t[64];
+				int n = ours(k, oi, w, j, &med, &lo, &hi, &why);
+
+				if (!n) {
+					char *l = esprintf("here, %s: %s", k->cfg[oi].label, why);
+					int seen = 0, q;
+
+					for (q = 0; q < nseen && !seen; q++)
+						seen = !strcmp(seenv[q], l);
+					if (seen) {
+						free(l);
+					} else if (nseen < FIG_NOTES_MAX) {
+						wrapped(notes, l, FIG_NOTE_WIDTH);
+						seenv[nseen++] = l;
+					} else {
+						more++;
+						free(l);
+					}
+					free(why);
+					continue;
+				}
+				raw = med;
+				med = here_unit(w->unit, med);
+				lo = here_unit(w->unit, lo);
+				hi = here_unit(w->unit, hi);
+				tag(t, sizeof t, med);
+				if (fs->growth && w->ckpt) {
+					if (isnan(base0))
+						base0 = med, t[0] = 0;
+					lo -= base0;
+					hi -= base0;
+					med -= base0;
+					if (t[0])
+						tag(t, sizeof t, med);
+				}
+				fprintf(f, "%d\there\t%d\t%s\t", r + 1, c + 1, cstr(fc[c].cfg));
+				field(f, w->cat[j]);
+				fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%d\t%s\t",
+					w->ckpt ? mr_ckpt_metrics[w->metric] : w->cat[j],
+					w->pos[j], med, lo, hi, raw,
+					w->unit == MR_UNIT_KB ? "KiB" : w->unit == MR_UNIT_MS ? "ms" : "-", n,
+					k->conf[oi].str);
+				field(f, w->ncat * nc <= FIG_LABEL_ALL || j == w->ncat - 1 ? t : "");
+				fputs("\t-\n", f);
+				has[r * nc + c] |= 2;
+				extend(w, 1, lo, hi);
+			}
+		}
+	}
+	for (i = 0; i < nseen; i++)
+		free(seenv[i]);
+	if (more)
+		sb_printf(notes, "\n(and %d more reasons why a figure was not measured here)", more);
+}
+
+int
+mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
+		 const struct mr_figs *fs, const char *outdir)
+{
+	const struct mr_rd_case *k = &R->k[ki];
+	char *base = esprintf("%s/%s.figures", outdir, k->name);
+	char *tsv = esprintf("%s.tsv", base);
+	struct strbuf title = {0}, rowspec = {0}, sides = {0}, legend = {0}, notes = {0};
+	struct strbuf missing = {0};
+	struct frow *rows = NULL;
+	struct fcfg *fc = NULL;
+	const char *profile = mr_rd_env(R, "profile");
+	char *has = NULL, **fcat = NULL;
+	int *frow = NULL, said = 0, nrow = 0, nc = 0, r, i, c, rc = -1;
+	FILE *f = NULL;
+
+	if (!fs->n) {
+		unlink_old(base);
+		free(base);
+		free(tsv);
+		return 1;
+	}
+	/* The report's configs (colours), the rows and their categories, in
+	 * order of writing.  A checkpoint a config's figures name more than
+	 * once (foo, foo, gc, foo) is its occurrences #1, #2, ... in turn. */
+	fcat = ecalloc((size_t)fs->n + 1, sizeof *fcat);
+	frow = ecalloc((size_t)fs->n + 1, sizeof *frow);
+	for (i = 0; i < fs->n; i++) {
+		const struct mr_fig *g = &fs->f[i];
+		struct frow *w;
+		int occ = 0, tot = 0, j;
+
+		for (j = 0; g->at && j < fs->n; j++)
+			if (fs->f[j].at && !strcmp(fs->f[j].at, g->at) &&
+			    fs->f[j].metric == g->metric && fs->f[j].ckpt == g->ckpt &&
+			    same_cfg(&fs->f[j].cfg, &g->cfg)) {
+				tot++;
+				occ += j <= i;
+			}
+		fcat[i] = !g->at ? estrdup(mr_run_metrics[g->metric])
+			: tot > 1 ? esprintf("%s#%d", g->at, occ) : estrdup(g->at);
+
+		for (c = 0; c < nc; c++)
+			if (same_cfg(fc[c].cfg, &g->cfg))
+				break;
+		if (c == nc) {
+			fc = erealloc(fc, sizeof *fc * (nc + 1));
+			memset(&fc[nc], 0, sizeof *fc);
+			fc[nc].cfg = &g->cfg;
+			match(k, &fc[nc]);
+			nc++;
+		}
+		if (!fc[c].note && g->note)
+			fc[c].note = g->note;
+		r = frow[i] = row_of(&rows, &nrow, fs, g);
+		w = &rows[r];
+		add_cat(w, fcat[i], w->numx && !isnan(g->x) ? g->x : w->ncat + 1);
+	}
+	has = ecalloc((size_t)nrow * nc + 1, 1);
+	sb_add(&missing, "");
+	if (!(f = mr_ch_create(tsv)))
+		goto out;
+	fprintf(f, "# memrepro report: the report's figures (expected/%s.figures) beside ours\n",
+		k->name);
+	fprintf(f, "row\tside\tcfg\tconfig\tat\tmetric\tx\ty\tlo\thi\tvalue\tunit\tn\tdrawn\ttag\tnote\n");
+	write_points(f, k, fs, fcat, frow, rows, nrow, fc, nc, has, &missing);
+	if (mr_ch_close(f, tsv) < 0)
+		goto out;
+
+	/* What gnuplot is told besides the TSV. */
+	sb_printf(&title, "%s: the report and here", k->name);
+	if (fs->has_key)
+		sb_printf(&title, "  (key figure: %s%s%s, %s is better)",
+			  fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric] : mr_run_metrics[fs->key_metric],
+			  fs->key_checkpoint ? "@" : "", fs->key_checkpoint ? fs->key_checkpoint : "",
+			  fs->key_lower ? "lower" : "higher");
+	if (fs->growth)
+		sb_add(&title, "\ncompare growth: each checkpoint series minus its first point, on both sides"
+		       " (the totals are not comparable)");
+	for (r = 0; r < nrow; r++) {
+		struct frow *w = &rows[r];
+		struct strbuf a = {0}, x = {0};
+		const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
+			: w->ncat == 1 ? w->cat[0]
+			: w->unit == MR_UNIT_MS ? "time" : w->unit == MR_UNIT_KB ? "memory" : "count";
+		const char *what = w->ckpt && fs->growth ? " growth" : "";
+
+		sb_printf(&a, "%s%s (%s)", mname, what, strcmp(w->runit, "-") ? w->runit : "count");
+		rowfield(&x, a.s);
+		sb_free(&a);
+		sb_printf(&a, "%s%s (%s)", mname, what, here_unit_name(w->unit));
+		rowfield(&x, a.s);
+		sb_free(&a);
+		if (w->numx) {
+			rowfield(&x, "auto");
+		} else {
+			sb_add(&a, "(");
+			for (i = 0; i < w->ncat; i++) {
+				struct strbuf q = {0};
+
+				sb_add(&q, "");
+				rowfield(&q, w->cat[i]);
+				q.s[--q.len] = 0; /* the '|' */
+				sb_printf(&a, "%s'%s' %g", i ? ", " : "", q.s, w->pos[i]);
+				sb_free(&q);
+			}
+			sb_add(&a, ")|");
+			sb_add(&x, a.s); /* its quotes are the tics' own */
+			sb_free(&a);
+		}
+		rowfield(&x, w->numx ? (fs->xunit ? fs->xunit : "") : w->ckpt ? "checkpoint" : "whole run");
+		for (i = 1; i <= 2; i++) {
+			sb_add(&a, "");
+			for (c = 0; c < nc; c++)
+				if (has[r * nc + c] & i)
+					sb_printf(&a, "%s%d", a.len ? " " : "", c + 1);
+			rowfield(&x, a.s);
+			sb_free(&a);
+		}
+		sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
+		/* a side whose points are all one value gets a range around it
+		 * (gnuplot cannot autoscale a flat range) */
+		for (i = 0; i < 2; i++)
+			if (w->lo[i] == w->hi[i])
+				sb_printf(&x, "%g:%g|", w->lo[i] - (w->lo[i] ? fabs(w->lo[i]) : 1),
+					  w->hi[i] + (w->hi[i] ? fabs(w->hi[i]) : 1));
+			else
+				sb_add(&x, "|");
+		quoted(&rowspec, x.s);
+		sb_free(&x);
+	}
+	{
+		struct strbuf a = {0}, b = {0};
+
+		sb_add(&a, "the report: ");
+		for (i = 0; i < fs->nsrc; i++)
+			sb_printf(&a, "%s%s", i ? "; " : "", fs->src_label[i]);
+		sb_printf(&b, "here: memrepro%s%s%s", profile ? ", " : "",
+			  profile ? profile : "", profile ? " profile" : "");
+		quoted(&sides, a.s);
+		quoted(&sides, "open marks: the figures as printed");
+		quoted(&sides, b.s);
+		quoted(&sides, "filled marks: medians of the repeats, bars: min..max");
+		sb_free(&a);
+		sb_free(&b);
+	}
+	for (c = 0; c < nc; c++) {
+		char *l = cfg_label(fc, nc, c);
+
+		quoted(&legend, l);
+		free(l);
+	}
+	sb_add(&notes, "");
+	for (i = 0; i < fs->nnote; i++)
+		wrapped(&notes, fs->note[i], FIG_NOTE_WIDTH);
+	for (c = 0; c < nc; c++)
+		if (fc[c].ours < 0) {
+			struct strbuf l = {0};
+
+			sb_printf(&l, "not measured here: %s (no config of these results has all its pairs)",
+				  cstr(fc[c].cfg));
+			wrapped(&notes, l.s, FIG_NOTE_WIDTH);
+			sb_free(&l);
+		}
+	/* the configs of ours not drawn, once per distinct difference */
+	for (c = 0, said = 0; c < nc; c++) {
+		struct strbuf l = {0};
+		int n = 0, d, first = -1;
+
+		if (!fc[c].also.len)
+			continue;
+		for (d = 0; d < c && first < 0; d++)
+			if (!strcmp(fc[d].also.s, fc[c].also.s))
+				first = d;
+		if (first >= 0)
+			continue;
+		for (d = c; d < nc; d++)
+			n += !strcmp(fc[d].also.s, fc[c].also.s);
+		if (!said++)
+			sb_add(&l, "here, a report config is drawn with the config of ours that has all"
+			       " its pairs and the case's defaults otherwise; ");
+		sb_printf(&l, "also measured, not drawn: %s (beside ", fc[c].also.s);
+		if (n == nc)
+			sb_add(&l, nc == 1 ? "it)" : "each)");
+		else if (n > 2)
+			sb_printf(&l, "%d of the report's configs)", n);
+		else {
+			int m = 0;
+
+			for (d = c; d < nc; d++)
+				if (!strcmp(fc[d].also.s, fc[c].also.s))
+					sb_printf(&l, "%s%s", m++ ? "; " : "", cstr(fc[d].cfg));
+			sb_add(&l, ")");
+		}
+		wrapped(&notes, l.s, FIG_NOTE_WIDTH);
+		sb_free(&l);
+	}
+	if (missing.len)
+		sb_printf(&notes, "%s%s", notes.len ? "\n" : "", missing.s);
+	sb_add(&rowspec, "");
+	{
+		const char *args[] = { title.s, rowspec.s, sides.s, legend.s, notes.s, NULL };
+
+		rc = mr_plot_draw(p, "figures", tsv, base, args);
+	}
+out:
+	for (r = 0; r < nrow; r++) {
+		free(rows[r].cat);
+		free(rows[r].pos);
+	}
+	free(rows);
+	for (c = 0; c < nc; c++)
+		sb_free(&fc[c].also);
+	free(fc);
+	free(has);
+	for (i = 0; fcat && i < fs->n; i++)
+		free(fcat[i]);
+	free(fcat);
+	free(frow);
+	sb_free(&title);
+	sb_free(&rowspec);
+	sb_free(&sides);
+	sb_free(&legend);
+	sb_free(&notes);
+	sb_free(&missing);
+	free(base);
+	free(tsv);
+	return rc;
+}
