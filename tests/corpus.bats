@@ -42,12 +42,17 @@ median_mib() {
 	[ "$(grep -c '^| ' <<< "$output")" -eq 3 ]
 	row=$(grep -F '| RSS at done |' <<< "$output")
 	[[ "$row" == "| **ok** ([seed 000](seeds/000_fixture.txt), the fixture's report) | RSS at done | glibc, mode=a 8.5 MB (ps); mode=c 33 MiB | "* ]] || false
-	# ours: glibc mode=a is one config, its median; mode=c is two, the
-	# median of their medians (of two: their mean) with their range
+	# ours: the median of the config the report-and-here chart draws: glibc
+	# mode=a is one config; of mode=c's two (glibc and jemalloc, as many
+	# pairs) the first in runs.tsv
 	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$1 == "ok" && $2 == "allocator=glibc,mode=a" && $4 == "done" { print $c["rss_kb"] }' \
 		"$R/checkpoints.tsv" | median_mib)
-	[[ "$row" == *"| glibc, mode=a $want MiB; mode=c "*" (2 configs: "*" MiB to "*" MiB) |"* ]] || false
+	first=$(awk -F'\t' '$1 == "ok" && $2 ~ /mode=c/ { print $2; exit }' "$R/runs.tsv")
+	wantc=$(awk -F'\t' -v cfg="$first" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "ok" && $2 == cfg && $4 == "done" { print $c["rss_kb"] }' \
+		"$R/checkpoints.tsv" | median_mib)
+	[[ "$row" == *"| glibc, mode=a $want MiB; mode=c $wantc MiB |"* ]] || false
 	[[ "$row" == *'| 1 held, 1 does not reproduce: `less-is-more` |' ]] || false
 	row=$(grep -F '| peak RSS |' <<< "$output")
 	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -56,6 +61,27 @@ median_mib() {
 	[[ "$row" == *"| jemalloc, mode=a 9000 KiB | jemalloc, mode=a $want MiB |"* ]] || false
 	# what it was written from
 	[[ "$output" == *"Written by \`memrepro corpus $R\` from results of "*"profile full, 3 repeats"* ]] || false
+}
+
+@test "corpus: with compare growth, each series from its first checkpoint, on both sides" {
+	# a checkpoint "start" before "done" in every run, 8 MiB below it
+	G=$BATS_TEST_TMPDIR/grown
+	cp -R "$R" "$G"
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$4 == "done" { d = $0; $4 = "start"; $c["rss_kb"] -= 8192; print; print d; next }
+		{ print }' "$R/checkpoints.tsv" > "$G/checkpoints.tsv"
+	cat > "$EXP/ok.figures" <<'FIG'
+source seeds/000_fixture.txt "the fixture's report"
+compare growth
+figure start allocator=glibc,mode=a rss_kb 2 MiB
+figure done allocator=glibc,mode=a rss_kb 10500 KiB
+FIG
+	run -0 "$MR" corpus --expected "$EXP" "$G"
+	echo "$output"
+	# the first checkpoint is where growth starts: no row of its own
+	[ "$(grep -c '^| ' <<< "$output")" -eq 2 ]
+	# the report's in the later figure's unit (10500 - 2048 KiB), ours 8 MiB
+	[[ "$output" == *"| RSS from start to done | glibc, mode=a +8,452 KiB | glibc, mode=a +8.00 MiB |"* ]] || false
 }
 
 @test "corpus: a bad figures file is exit 2 naming it; no directory is exit 2" {

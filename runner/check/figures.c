@@ -33,8 +33,10 @@ line_free(struct line *l)
 {
 	int i;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < l->n; i++) {
 		free(l->w[i].s);
+		l->w[i].s = NULL;
+	}
 	l->n = 0;
 }
 
@@ -281,6 +283,7 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 		goto fail;
 	}
 	f.unit = estrdup(l->w[5].s);
+	f.printed = estrdup(l->w[4].s);
 	f.note = l->n == 7 ? estrdup(l->w[6].s) : NULL;
 	fs->f = erealloc(fs->f, sizeof *fs->f * (size_t)(fs->n + 1));
 	fs->f[fs->n++] = f;
@@ -294,7 +297,7 @@ fail:
 static int
 parse_key(struct mr_figs *fs, const struct line *l)
 {
-	const char *s = l->w[1].s, *at = strchr(s, '@');
+	const char *s, *at;
 	char *name;
 	int rc;
 
@@ -302,6 +305,8 @@ parse_key(struct mr_figs *fs, const struct line *l)
 		return bad(l, 0, "a second %s line (one key figure per case)", "key");
 	if (words(l, 3, 3) < 0 || plain(l, 1, "a metric") < 0 || plain(l, 2, "lower or higher") < 0)
 		return -1;
+	s = l->w[1].s;
+	at = strchr(s, '@');
 	name = at ? estrndup(s, (size_t)(at - s)) : estrdup(s);
 	rc = metric(l, 1, name, at != NULL, &fs->key_ckpt, &fs->key_metric);
 	free(name);
@@ -387,6 +392,40 @@ parse_line(struct mr_figs *fs, const struct line *l)
 	return bad(l, 0, "unknown directive %s (source, key, x, panels, compare, note, figure)", d);
 }
 
+/* A checkpoint one config's figures of one metric name more than once
+ * without a number (foo, foo, gc, foo) is its occurrences in turn: foo#1,
+ * foo#2, gc, foo#3. */
+static void
+number_occurrences(struct mr_figs *fs)
+{
+	int i, j;
+
+	for (i = 0; i < fs->n; i++) {
+		struct mr_fig *g = &fs->f[i];
+		long occ = 0, tot = 0;
+
+		if (!g->at || g->seq)
+			continue;
+		for (j = 0; j < fs->n; j++) {
+			const struct mr_fig *h = &fs->f[j];
+
+			if (h->at && !h->seq && !strcmp(h->at, g->at) && h->ckpt == g->ckpt &&
+			    h->metric == g->metric &&
+			    !strcmp(h->cfg.n ? h->cfg.str : "", g->cfg.n ? g->cfg.str : "")) {
+				tot++;
+				occ += j <= i;
+			}
+		}
+		if (tot > 1)
+			g->nth = occ;
+	}
+	for (i = 0; i < fs->n; i++)
+		if (fs->f[i].nth) {
+			fs->f[i].seq = fs->f[i].nth;
+			fs->f[i].nth = 0;
+		}
+}
+
 int
 mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs)
 {
@@ -417,6 +456,7 @@ mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs)
 		mr_figs_free(fs);
 		return -1;
 	}
+	number_occurrences(fs);
 	return 0;
 }
 
@@ -458,6 +498,7 @@ mr_figs_free(struct mr_figs *fs)
 	for (i = 0; i < fs->n; i++) {
 		free(fs->f[i].at);
 		free(fs->f[i].unit);
+		free(fs->f[i].printed);
 		free(fs->f[i].note);
 		mr_config_free(&fs->f[i].cfg);
 	}

@@ -13,13 +13,18 @@ struct mr_fig {
 	int src;           /* index into the file's sources */
 	char *at;          /* the checkpoint it was printed at; NULL: a figure
 	                      of the whole run ("-") */
-	long seq;          /* its occurrence, written NAME#N (as in claims);
+	long seq;          /* its occurrence, written NAME#N (as in claims),
+	                      or its turn where one config's figures of the
+	                      metric name the checkpoint several times
+	                      without a number (foo, foo, gc, foo: 1, 2, -, 3);
 	                      0: the last */
+	long nth;          /* (the parser's, while numbering) */
 	double x;          /* at's x under the file's "x" directive, else NAN */
 	struct mr_config cfg; /* the report's config (n == 0: "-") */
 	int ckpt;          /* 1: metric is a checkpoint metric, 0: a run metric */
 	int metric;        /* index into mr_ckpt_metrics or mr_run_metrics */
 	double value;      /* as printed */
+	char *printed;     /* ... and its text as written in the file */
 	char *unit;        /* as printed: B KiB MiB GiB kB KB MB GB ms s, or
 	                      "-" for a count */
 	double scale;      /* value * scale is in the metric's own unit (KiB

@@ -147,3 +147,40 @@ mr_ch_close(FILE *f, const char *path)
 	return 0;
 }
 
+
+/* --- the report's configs among ours ------------------------------------- */
+
+int
+mr_ch_matches(const struct mr_config *r, const struct mr_config *c)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		const char *v = mr_config_get(c, r->key[i]);
+		size_t n;
+
+		if (!v)
+			return 0;
+		if (!strcmp(v, r->val[i]))
+			continue;
+		n = strlen(r->val[i]);
+		if (strcmp(r->key[i], "allocator") || strncmp(v, r->val[i], n) || v[n] != '@')
+			return 0;
+	}
+	return 1;
+}
+
+int
+mr_ch_ours(const struct mr_rd_case *k, const struct mr_config *r)
+{
+	int best = -1, i;
+
+	for (i = 0; i < k->ncfg; i++) {
+		if (!mr_ch_matches(r, &k->conf[i]))
+			continue;
+		if (best < 0 || ((k->cfg[i].nok > 0) != (k->cfg[best].nok > 0)
+				 ? k->cfg[i].nok > 0 : k->conf[i].n < k->conf[best].n))
+			best = i;
+	}
+	return best;
+}

@@ -91,28 +91,6 @@ same_cfg(const struct mr_config *a, const struct mr_config *b)
 	return !strcmp(cstr(a), cstr(b));
 }
 
-/* Whether our config c has every pair of the report's config r (an
- * allocator "jemalloc" matches "jemalloc@5.3.0" too). */
-static int
-cfg_matches(const struct mr_config *r, const struct mr_config *c)
-{
-	int i;
-
-	for (i = 0; i < r->n; i++) {
-		const char *v = mr_config_get(c, r->key[i]);
-		size_t n;
-
-		if (!v)
-			return 0;
-		if (!strcmp(v, r->val[i]))
-			continue;
-		n = strlen(r->val[i]);
-		if (strcmp(r->key[i], "allocator") || strncmp(v, r->val[i], n) || v[n] != '@')
-			return 0;
-	}
-	return 1;
-}
-
 /* How config c differs from config d, "k=v,k=v" (a key of d that c
  * lacks: "k unset"). */
 static void
@@ -129,29 +107,15 @@ diff_pairs(struct strbuf *b, const struct mr_config *c, const struct mr_config *
 			sb_printf(b, "%s%s unset", b->len > len0 ? "," : "", d->key[i]);
 }
 
-/* Whether our config i is a better one to draw than j: one with ok runs
- * before one without, then the fewest pairs (the case's defaults), then
- * the first. */
-static int
-better(const struct mr_rd_case *k, int i, int j)
-{
-	if ((k->cfg[i].nok > 0) != (k->cfg[j].nok > 0))
-		return k->cfg[i].nok > 0;
-	return k->conf[i].n < k->conf[j].n;
-}
-
 static void
 match(const struct mr_rd_case *k, struct fcfg *fc)
 {
 	int i;
 
-	fc->ours = -1;
-	for (i = 0; i < k->ncfg; i++)
-		if (cfg_matches(fc->cfg, &k->conf[i]) && (fc->ours < 0 || better(k, i, fc->ours)))
-			fc->ours = i;
+	fc->ours = mr_ch_ours(k, fc->cfg);
 	sb_add(&fc->also, "");
 	for (i = 0; i < k->ncfg; i++) {
-		if (i == fc->ours || !k->cfg[i].nok || !cfg_matches(fc->cfg, &k->conf[i]))
+		if (i == fc->ours || !k->cfg[i].nok || !mr_ch_matches(fc->cfg, &k->conf[i]))
 			continue;
 		if (fc->also.len)
 			sb_add(&fc->also, "; ");
@@ -527,24 +491,16 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		return 1;
 	}
 	/* The report's configs (colours), the rows and their categories, in
-	 * order of writing.  A checkpoint a config's figures name more than
-	 * once (foo, foo, gc, foo) is its occurrences #1, #2, ... in turn. */
+	 * order of writing; a checkpoint's occurrence is the parser's (foo,
+	 * foo, gc, foo: foo#1, foo#2, gc, foo#3). */
 	fcat = ecalloc((size_t)fs->n + 1, sizeof *fcat);
 	frow = ecalloc((size_t)fs->n + 1, sizeof *frow);
 	for (i = 0; i < fs->n; i++) {
 		const struct mr_fig *g = &fs->f[i];
 		struct frow *w;
-		int occ = 0, tot = 0, j;
 
-		for (j = 0; g->at && j < fs->n; j++)
-			if (fs->f[j].at && !strcmp(fs->f[j].at, g->at) &&
-			    fs->f[j].metric == g->metric && fs->f[j].ckpt == g->ckpt &&
-			    same_cfg(&fs->f[j].cfg, &g->cfg)) {
-				tot++;
-				occ += j <= i;
-			}
 		fcat[i] = !g->at ? estrdup(mr_run_metrics[g->metric])
-			: tot > 1 ? esprintf("%s#%d", g->at, occ) : estrdup(g->at);
+			: g->seq ? esprintf("%s#%ld", g->at, g->seq) : estrdup(g->at);
 
 		for (c = 0; c < nc; c++)
 			if (same_cfg(fc[c].cfg, &g->cfg))

@@ -1,12 +1,14 @@
-/* chutil: helpers the charts of charts.h share.  Private to runner/out/ch*.c
- * and charts.c. */
+/* chutil: helpers the charts of charts.h and the corpus table share.
+ * Private to runner/out/ch*.c, charts.c and corpus.c. */
 #ifndef MR_CHUTIL_H
 #define MR_CHUTIL_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "check/config.h"
 #include "core/util.h"
+#include "results/read.h"
 
 /* Append s to b as one gnuplot word (blanks become '_'), after a blank
  * when b is not empty. */
@@ -20,5 +22,15 @@ void mr_ch_figure(char *buf, size_t size, const char *metric, double v);
  * and close (0, or -1 printed). */
 FILE *mr_ch_create(const char *path);
 int mr_ch_close(FILE *f, const char *path);
+
+/* Whether our config c has every pair of the report's config r (an
+ * allocator "jemalloc" matches "jemalloc@5.3.0" too). */
+int mr_ch_matches(const struct mr_config *r, const struct mr_config *c);
+
+/* The config of k set beside the report's config r: of those that match,
+ * one with ok runs first, then the fewest pairs (the case's defaults: an
+ * axis directive's key or a tunable left unset), then the first in
+ * runs.tsv.  -1: none matches. */
+int mr_ch_ours(const struct mr_rd_case *k, const struct mr_config *r);
 
 #endif

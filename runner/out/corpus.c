@@ -9,6 +9,7 @@
 #include "check/stats.h"
 #include "check/verdict.h"
 #include "core/util.h"
+#include "out/chutil.h"
 #include "proto/schema.h"
 #include "results/read.h"
 
@@ -114,68 +115,93 @@ cfg_label(struct strbuf *b, const struct mr_config *c)
 			  strcmp(c->key[i], "allocator") ? "=" : "", c->val[i]);
 }
 
-/* Whether config c has every pair of the report's config want. */
-static int
-matches(const struct mr_config *c, const struct mr_config *want)
+/* Our median of figure f's metric at its checkpoint in config ci of k;
+ * NAN with *why (fresh) when there is none. */
+static double
+our_median(const struct mr_rd_case *k, int ci, const struct mr_fig *f, char **why)
 {
-	int i;
-
-	for (i = 0; i < want->n; i++)
-		if (!mr_config_same(mr_config_get(c, want->key[i]), want->val[i]))
-			return 0;
-	return 1;
-}
-
-/* Our figure for the report's figure f in case k: the median of the
- * matching configs' medians, with their range when there are several. */
-static void
-ours(struct strbuf *b, const struct mr_rd_case *k, const struct mr_fig *f)
-{
-	const char *m = f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric];
 	struct mr_ref ref;
-	double *med = ecalloc((size_t)k->ncfg + 1, sizeof *med), lo = INFINITY, hi = -INFINITY;
-	int n = 0, i, first = -1;
+	double *v, m = NAN;
+	int nv;
 
 	memset(&ref, 0, sizeof ref);
 	ref.ckpt = f->ckpt;
 	ref.metric = f->metric;
 	ref.checkpoint = f->at;
 	ref.seq = f->seq;
-	for (i = 0; i < k->ncfg; i++) {
-		double *v;
-		int nv;
+	*why = NULL;
+	if ((nv = mr_rd_values(k, ci, &ref, &v)) > 0)
+		m = mr_st_median(v, nv);
+	else
+		*why = mr_rd_nodata(k, ci, &ref);
+	free(v);
+	return m;
+}
 
-		if (!matches(&k->conf[i], &f->cfg))
-			continue;
-		first = first < 0 ? i : first;
-		if ((nv = mr_rd_values(k, i, &ref, &v)) > 0) {
-			med[n] = mr_st_median(v, nv);
-			lo = med[n] < lo ? med[n] : lo;
-			hi = med[n] > hi ? med[n] : hi;
-			n++;
-		}
-		free(v);
+/* The first figure of f's config and metric, where the growth of f
+ * starts ("compare growth"); f itself when it is that first one. */
+static const struct mr_fig *
+growth_base(const struct mr_figs *fs, const struct mr_fig *f)
+{
+	int i;
+
+	for (i = 0; i < fs->n; i++) {
+		const struct mr_fig *g = &fs->f[i];
+
+		if (g->at && g->ckpt == f->ckpt && g->metric == f->metric &&
+		    !strcmp(g->cfg.n ? g->cfg.str : "", f->cfg.n ? f->cfg.str : ""))
+			return g;
 	}
-	if (first < 0) {
+	return f;
+}
+
+/* Our figure for the report's figure f in case k (the config the
+ * report-and-here chart draws for it), minus that of base unless base is
+ * f. */
+static void
+ours(struct strbuf *b, const struct mr_rd_case *k, const struct mr_fig *f,
+     const struct mr_fig *base)
+{
+	const char *m = f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric];
+	int ci = mr_ch_ours(k, &f->cfg);
+	char *why = NULL, *why0 = NULL;
+	double v, v0 = 0;
+
+	if (ci < 0) {
 		sb_add(b, "not run");
-	} else if (!n) {
-		char *why = mr_rd_nodata(k, first, &ref);
-
-		sb_add(b, "not measured (");
-		cell(b, why);
-		sb_add(b, ")");
-		free(why);
-	} else {
-		measured(b, m, mr_st_median(med, n));
-		if (n > 1) {
-			sb_printf(b, " (%d configs: ", n);
-			measured(b, m, lo);
-			sb_add(b, " to ");
-			measured(b, m, hi);
-			sb_add(b, ")");
-		}
+		return;
 	}
-	free(med);
+	v = our_median(k, ci, f, &why);
+	if (base != f && !isnan(v))
+		v0 = our_median(k, ci, base, &why0);
+	if (isnan(v) || isnan(v0)) {
+		sb_add(b, "not measured (");
+		cell(b, why ? why : why0 ? why0 : "no value");
+		sb_add(b, ")");
+	} else {
+		if (base != f && v - v0 >= 0)
+			sb_add(b, "+");
+		measured(b, m, v - v0);
+	}
+	free(why);
+	free(why0);
+}
+
+/* The report's figure f as printed, or its growth from base. */
+static void
+theirs(struct strbuf *b, const struct mr_fig *f, const struct mr_fig *base)
+{
+	if (base == f) {
+		sb_add(b, f->printed);
+	} else {
+		/* base in f's unit */
+		double d = f->value - base->value * base->scale / f->scale;
+
+		sb_add(b, d >= 0 ? "+" : "");
+		num(b, d, fabs(d) >= 100 ? 0 : fabs(d) >= 10 ? 1 : 2);
+	}
+	if (strcmp(f->unit, "-"))
+		sb_printf(b, " %s", f->unit);
 }
 
 /* Whether figures a and b are of one row: the same metric at the same
@@ -227,6 +253,25 @@ seed_no(const char *path)
 	return estrndup(base, strspn(base, "0123456789"));
 }
 
+/* The figure column of a row: the metric and when. */
+static void
+row_name(struct strbuf *b, const struct mr_fig *f, const struct mr_fig *base)
+{
+	cell(b, metric_name(f));
+	if (base != f) {
+		sb_printf(b, " from %s", base->at);
+		if (base->seq)
+			sb_printf(b, " #%ld", base->seq);
+		sb_add(b, " to");
+	} else if (f->at) {
+		sb_add(b, " at");
+	}
+	if (f->at)
+		sb_printf(b, " %s", f->at);
+	if (f->seq)
+		sb_printf(b, " #%ld", f->seq);
+}
+
 static void
 case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_rd_case *k)
 {
@@ -236,55 +281,59 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_rd_case *k)
 
 	for (i = 0; i < fs->n; i++) {
 		struct strbuf b = {0};
+		const struct mr_fig *f = &fs->f[i];
+		const struct mr_fig *base = fs->growth && f->at ? growth_base(fs, f) : f;
 
 		if (done[i])
 			continue;
+		/* growth: the first checkpoint of a series is where it starts */
+		if (fs->growth && f->at && base == f) {
+			for (j = i; j < fs->n; j++)
+				done[j] |= same_row(f, &fs->f[j]);
+			continue;
+		}
 		sb_add(&b, "| ");
 		if (first) {
-			char *no = seed_no(fs->src[fs->f[i].src]);
+			char *no = seed_no(fs->src[f->src]);
 
-			sb_printf(&b, "**%s** ([seed %s](%s), ", vk->name, no, fs->src[fs->f[i].src]);
-			cell(&b, fs->src_label[fs->f[i].src]);
+			sb_printf(&b, "**%s** ([seed %s](%s), ", vk->name, no, fs->src[f->src]);
+			cell(&b, fs->src_label[f->src]);
 			sb_add(&b, ")");
 			free(no);
 		}
 		sb_add(&b, " | ");
-		cell(&b, metric_name(&fs->f[i]));
-		if (fs->f[i].at)
-			sb_printf(&b, " at %s", fs->f[i].at);
-		if (fs->f[i].seq)
-			sb_printf(&b, " #%ld", fs->f[i].seq);
+		row_name(&b, f, base);
 		sb_add(&b, " | ");
 		for (j = i; j < fs->n; j++) {
-			const struct mr_fig *f = &fs->f[j];
-			char v[64];
+			const struct mr_fig *g = &fs->f[j];
 
-			if (!same_row(&fs->f[i], f))
+			if (!same_row(f, g))
 				continue;
 			if (j > i)
 				sb_add(&b, "; ");
-			cfg_label(&b, &f->cfg);
-			snprintf(v, sizeof v, "%s%g", f->cfg.n ? " " : "", f->value);
-			sb_add(&b, v);
-			if (strcmp(f->unit, "-"))
-				sb_printf(&b, " %s", f->unit);
-			if (f->note) {
+			cfg_label(&b, &g->cfg);
+			if (g->cfg.n)
+				sb_add(&b, " ");
+			theirs(&b, g, fs->growth && g->at ? growth_base(fs, g) : g);
+			if (g->note) {
 				sb_add(&b, " (");
-				cell(&b, f->note);
+				cell(&b, g->note);
 				sb_add(&b, ")");
 			}
 		}
 		sb_add(&b, " | ");
 		for (j = i; j < fs->n; j++) {
-			if (!same_row(&fs->f[i], &fs->f[j]))
+			const struct mr_fig *g = &fs->f[j];
+
+			if (!same_row(f, g))
 				continue;
 			if (j > i)
 				sb_add(&b, "; ");
-			cfg_label(&b, &fs->f[j].cfg);
-			if (fs->f[j].cfg.n)
+			cfg_label(&b, &g->cfg);
+			if (g->cfg.n)
 				sb_add(&b, " ");
 			if (k)
-				ours(&b, k, &fs->f[j]);
+				ours(&b, k, g, fs->growth && g->at ? growth_base(fs, g) : g);
 			else
 				sb_add(&b, "not run");
 			done[j] = 1;
