@@ -184,7 +184,7 @@ UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 FAKEALLOC_VERSIONS := 1.0 2.0
 FAKEALLOC_SO := $(FAKEALLOC_VERSIONS:%=$(B)/fakealloc/%/libfakealloc.so.1)
 
-.PHONY: all check check-portable ci test report deps deps-build deps-alloc install uninstall clean
+.PHONY: all check check-portable ci test report corpus-table deps deps-build deps-alloc install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN) $(UNIT_BIN) $(FAKEALLOC_SO)
 
@@ -378,6 +378,11 @@ ci: check
 # Not part of check: the full matrix takes minutes.
 report: deps all
 	$(B)/memrepro report $(MEMREPRO_FLAGS)
+
+# The README's corpus table, from the corpus results in docs/corpus/
+# (tools/corpus-run.sh docs/corpus measures them anew).
+corpus-table: all
+	MEMREPRO=$(B)/memrepro tools/corpus-table.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/cases $(DESTDIR)$(SHAREDIR)

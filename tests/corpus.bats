@@ -93,3 +93,17 @@ FIG
 	run -2 "$MR" corpus "$BATS_TEST_TMPDIR/none"
 	[[ "$output" == *"none"* ]] || false
 }
+
+@test "the README's corpus table is what memrepro corpus writes from docs/corpus/" {
+	run -0 env MEMREPRO="$MR" "$ROOT/tools/corpus-table.sh" --check
+	# and the check can fail: a figure changed in a copy of the tree
+	t=$BATS_TEST_TMPDIR/tree
+	mkdir -p "$t/tools"
+	cp -R "$ROOT/README.md" "$ROOT/expected" "$ROOT/docs" "$t/"
+	cp "$ROOT/tools/corpus-table.sh" "$t/tools/"
+	sed -i 's/^figure cleared allocator=glibc,madvise=free rss_kb 150.82 MB/figure cleared allocator=glibc,madvise=free rss_kb 150.83 MB/' \
+		"$t/expected/fiber-stacks.figures"
+	run -1 env MEMREPRO="$MR" "$t/tools/corpus-table.sh" --check
+	[[ "$output" == *"150.83 MB"* ]] || false
+	[[ "$output" == *"not what memrepro corpus writes"* ]] || false
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# corpus-run.sh OUT: measure the corpus at its reports' sizes into OUT/ and
+# keep what the corpus table reads (env.tsv, runs.tsv, checkpoints.tsv; no
+# samples, no logs): the README's table is `memrepro corpus OUT/*`
+# (make corpus-table), from the directories this writes into docs/corpus/.
+#
+# Three runs, because the reports measured glibc and jemalloc only where
+# the other allocators take hours (alloc-churn) or tens of GiB
+# (retained-buffers' tcmalloc and mimalloc), and alloc-churn's ten-second
+# runs once each.  Run it on an idle machine: the table holds times.
+set -eu
+out=${1:?usage: tools/corpus-run.sh OUT}
+mr=${MEMREPRO:-build/memrepro}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$mr" run --quiet --profile full --out "$tmp/main" \
+	fiber-stacks thread-vsz fork-blowup large-retention deflate-burst calloc-fresh
+"$mr" run --quiet --profile full --axis allocator=glibc,jemalloc --out "$tmp/retained-buffers" \
+	retained-buffers
+"$mr" run --quiet --profile full --repeat 1 --axis allocator=glibc,jemalloc --out "$tmp/alloc-churn" \
+	alloc-churn
+for d in main retained-buffers alloc-churn; do
+	mkdir -p "$out/$d"
+	cp "$tmp/$d/env.tsv" "$tmp/$d/runs.tsv" "$tmp/$d/checkpoints.tsv" "$out/$d/"
+done
