@@ -310,6 +310,12 @@ if (tree) {
 	plot = plot.', in using (Xa(p, 1, 1)):(column("tree_pss_mib")):(rgb(column("colour"))) with points pt 6 ps 1 lc rgb variable notitle'
 }
 
+# Time tics at a round step, as many as the panel's width holds (a label
+# of "0.0015" takes ~40 px at 10 pt; 55 px a tic leaves room between).
+nice(x) = (ne = 10 ** floor(log10(x)), nf = x / ne, (nf <= 1 ? 1 : nf <= 2 ? 2 : nf <= 5 ? 5 : 10) * ne)
+maxtics = int((cw - 72) / 55)
+maxtics = maxtics < 2 ? 2 : maxtics
+
 set multiplot
 do for [p=1:npanel] {
 	r = (p - 1) / ncols
@@ -323,6 +329,7 @@ do for [p=1:npanel] {
 		stats in using (column("panel") == p ? column("x") : NaN) nooutput
 		pmax = STATS_max > 0 ? STATS_max : 1
 		set xrange [0:pmax * 1.02]
+		set xtics 0, nice(pmax * 1.02 / maxtics)
 		bw = pmax * 0.006
 	}
 	eval plot

@@ -118,11 +118,10 @@ setup() {
 	[ "$(distinct 2)" -eq 4 ]
 	grep -q 'a panel per mode, colours by allocator' "$SVG"
 	grep -q '>allocator=jemalloc<' "$SVG"
-	# an axis these runs do not vary: a panel per allocator
+	# an axis no run has: a typo, exit 2 naming the line
 	echo 'panels size' > "$EXP/sx.figures"
-	draw
-	[ "$(distinct 1)" -eq 4 ]
-	grep -q 'a panel per allocator, colours by mode' "$SVG"
+	run -2 --separate-stderr timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" "$R"
+	[[ "$stderr" == *"sx.figures:1:8: panels: no run of this case has the parameter \"size\""* ]] || false
 }
 
 @test "more than 4 values of the only colour axis: the panel in parts" {
