@@ -37,4 +37,13 @@ struct mr_diff_opts {
  * file:line:column). */
 int mr_diff(const struct mr_diff_opts *o);
 
+struct mr_config;
+
+/* The short name of config i of cfg[0..n-1] on a chart (compare's and
+ * trend's): the values of the axes only, the allocator's bare, the
+ * others key=value with the key after its last '.' (mmap_threshold=131072),
+ * ", "-separated; a case of one config: its canonical string.  Fresh
+ * string. */
+char *mr_cmp_short(const struct mr_config *cfg, int n, int i);
+
 #endif
