@@ -476,10 +476,10 @@ cmd_trend(const struct mr_args *o, const struct mr_paths *p)
 {
 	struct mr_trend_opts t = { 0 };
 
-	(void)p;
 	t.dirs = o->names;
 	t.ndirs = o->nnames;
 	t.out_dir = o->out;
+	t.expected_dir = p->expected_dir;
 	t.plots_dir = o->plots;
 	t.verbose = o->verbose;
 	t.out = stdout;

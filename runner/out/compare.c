@@ -160,10 +160,10 @@ print_row(FILE *f, const struct mr_diff_opts *o, const struct row *r,
 }
 
 char *
-mr_cmp_short(const struct mr_config *cfg, int n, int i)
+mr_cmp_short(const struct mr_config *cfg, int n, int i, const char *skip)
 {
 	struct mr_axis *ax;
-	int nax = mr_config_axes(cfg, n, &ax), a, b, pass;
+	int nax = mr_config_axes(cfg, n, &ax), a, b, pass, none;
 	struct strbuf s = {0};
 
 	/* the allocator first, bare; then the other axes by key */
@@ -173,7 +173,7 @@ mr_cmp_short(const struct mr_config *cfg, int n, int i)
 			const char *dot = strrchr(key, '.');
 			int alloc = !strcmp(key, "allocator");
 
-			if (!v || alloc != (pass == 0))
+			if (!v || alloc != (pass == 0) || (skip && !strcmp(key, skip)))
 				continue;
 			if (alloc) {
 				sb_printf(&s, "%s%s", s.len ? ", " : "", v);
@@ -188,7 +188,17 @@ mr_cmp_short(const struct mr_config *cfg, int n, int i)
 			}
 			sb_printf(&s, "%s%s=%s", s.len ? ", " : "", dot ? dot + 1 : key, v);
 		}
+	/* only the panel axis' value set: the others said unset */
+	none = !s.len;
+	for (b = 0, a = 0; none && skip && a < nax; a++) {
+		const char *dot = strrchr(ax[a].key, '.');
+
+		if (strcmp(ax[a].key, skip))
+			sb_printf(&s, "%s%s unset", b++ ? ", " : "", dot ? dot + 1 : ax[a].key);
+	}
 	mr_config_axes_free(ax, nax);
+	if (!s.len && skip && mr_config_get(&cfg[i], skip))
+		sb_add(&s, mr_config_get(&cfg[i], skip));
 	if (!s.len)
 		sb_add(&s, cfg[i].str);
 	return s.s;
@@ -309,7 +319,7 @@ lay_case(struct row *rows, int nrows, const struct mr_rd_case *k, int ki, struct
 	L->shortl = ecalloc(k->ncfg + 1, sizeof *L->shortl);
 	for (j = 0; j < k->ncfg; j++) {
 		worst[j] = -1;
-		L->shortl[j] = mr_cmp_short(k->conf, k->ncfg, j);
+		L->shortl[j] = mr_cmp_short(k->conf, k->ncfg, j, NULL);
 	}
 	for (i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
