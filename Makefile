@@ -143,6 +143,7 @@ RUNNER_SRC := \
 	runner/check/bless.c \
 	runner/check/stats.c \
 	runner/check/tally.c \
+	runner/check/words.c \
 	runner/check/verdict.c \
 	runner/check/upgrade.c \
 	runner/out/format.c \

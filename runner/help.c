@@ -272,7 +272,7 @@ static const struct {
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },
 	{ O_QUIET, "  -q, --quiet            no progress, only what went wrong and the result\n" },
-	{ O_VERBOSE, "  -v, --verbose          more detail (command lines, every verdict)\n" },
+	{ O_VERBOSE, "  -v, --verbose          more detail (command lines, every verdict, a\n                         claim's expression beside its words)\n" },
 	{ O_HELP, "  -h, --help             help (memrepro COMMAND --help for a command's)\n" },
 	{ O_VERSION, "      --version          the version and the commit built from\n" },
 	{ 0, NULL },

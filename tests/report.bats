@@ -93,6 +93,9 @@ report: $d/report.html" ]
 	[[ "$row" == *"held"* ]] || false
 	[[ "$row" == *"fixture: 8 MiB < 32 MiB"* ]] || false
 	[[ "$row" == *"allocator=glibc: "*" < "* ]] || false
+	# the claim in words, the expression folded under them
+	[[ "$row" == *"| <details><summary>allocator=glibc: RSS mode=a "*" MiB vs mode=c "*" MiB at done: "*"x (claim: below 1x) held for both allocators</summary>\`allocator=glibc: "*" < "*"\`</details> |"* ]] || false
+	grep -q '<details><summary>allocator=glibc: RSS mode=a [^<]* held for both allocators</summary><code>allocator=glibc: [^<]* &lt; ' "$d/report.html"
 	grep -F '`less-is-more`' "$d/report.md" | grep -q 'does not reproduce'
 	# the verdict table and the environment
 	grep -q '^## Verdicts' "$d/report.md"

@@ -93,6 +93,8 @@ vcheck() {
 @test "a pinned version takes that version, the host's when it is the one" {
 	claims 'fixed holds rss_kb@done[allocator=jemalloc@5.3.0] < 0.5 * rss_kb@done[allocator=jemalloc@5.2.1] "5.3.0 keeps a third of 5.2.1"'
 	run -0 vcheck
+	[[ "$output" == *"fixed  held  libc unset: RSS jemalloc 29.3 MiB vs jemalloc@5.2.1 87.9 MiB at done: 0.33x (claim: below 0.5x) held for both libcs"* ]] || false
+	run -0 vcheck --verbose
 	[[ "$output" == *"fixed  held  libc unset: 30 002 < 0.5 * 90 002 (45 001); 2 of 2 combinations held"* ]] || false
 }
 

@@ -184,6 +184,8 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 		}
 		/* the result's strings change hands */
 		v->detail = res.detail;
+		v->words = res.words;
+		res.words = NULL;
 		v->lines = res.lines;
 		v->nlines = res.nlines;
 		res.detail = NULL;

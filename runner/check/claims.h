@@ -212,6 +212,10 @@ struct mr_claim_comb {
 	                                  skipped */
 	int *cfg;        /* nref: the config each reference took, -1: none
 	                    (owned) */
+	double *val;     /* nref: the references' values, when judged (TRUE,
+	                    FALSE, UNDEFINED); else NULL (owned) */
+	char *label;     /* the combination's label ("size=1000000"), "" when
+	                    the claim has one combination (owned) */
 };
 
 struct mr_claim_result {
@@ -224,6 +228,8 @@ struct mr_claim_result {
 	char *detail;    /* one line: figures of a failing (or the first)
 	                    combination, why one was undefined, or why all
 	                    were skipped (owned) */
+	char *words;     /* the same in words (check/words.h), NULL when
+	                    the outcome is neither TRUE nor FALSE (owned) */
 	char **lines;    /* one line per combination, for verbose (owned) */
 	int nlines;
 	struct mr_claim_comb *comb; /* ncomb: every combination (owned) */

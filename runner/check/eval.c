@@ -3,6 +3,7 @@
 #include "check/evalint.h"
 #include "check/expr.h"
 #include "check/lex.h"
+#include "check/words.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -262,9 +263,14 @@ comb_one(struct ev *e, int *vcon, double *val, int *took, int replay,
 	}
 	cb->cfg = ecalloc(c->nref + 1, sizeof *cb->cfg);
 	memcpy(cb->cfg, took, sizeof *took * c->nref);
+	cb->val = NULL;
+	if (got >= 0) {
+		cb->val = ecalloc(c->nref + 1, sizeof *cb->val);
+		memcpy(cb->val, val, sizeof *val * c->nref);
+	}
+	cb->label = label.s ? label.s : estrdup("");
 	r->lines = erealloc(r->lines, sizeof *r->lines * (r->nlines + 1));
 	r->lines[r->nlines++] = line.s;
-	sb_free(&label);
 }
 
 /* The next combination, odometer-wise, the versions last: 1, or 0 after
@@ -340,6 +346,7 @@ again:
 		r->detail = ev_outside_why(c);
 	} else {
 		ev_summarize(r, &t);
+		r->words = mr_words_claim(c, d->cfg, r);
 	}
 	sb_free(&t.first_true);
 	sb_free(&t.first_false);
@@ -382,9 +389,13 @@ mr_claim_result_free(struct mr_claim_result *r)
 	for (i = 0; i < r->nlines; i++)
 		free(r->lines[i]);
 	free(r->lines);
-	for (i = 0; r->comb && i < r->ncomb; i++)
+	for (i = 0; r->comb && i < r->ncomb; i++) {
 		free(r->comb[i].cfg);
+		free(r->comb[i].val);
+		free(r->comb[i].label);
+	}
 	free(r->comb);
 	free(r->detail);
+	free(r->words);
 	memset(r, 0, sizeof *r);
 }

@@ -93,6 +93,7 @@ mr_vds_free(struct mr_vds *vs)
 			free(v->label);
 			free(v->id);
 			free(v->detail);
+			free(v->words);
 			free(v->cite);
 			for (l = 0; l < v->nlines; l++)
 				free(v->lines[l]);

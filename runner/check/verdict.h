@@ -52,6 +52,8 @@ struct mr_vd {
 	char *detail;     /* the figures of the first failing (else first)
 	                     combination, or why all were skipped; also
 	                     MR_VD_RUN's and a skipped MR_VD_CONFIG's reason */
+	char *words;      /* the detail in words (check/words.h), or NULL:
+	                     then the detail says it */
 	char *cite;       /* the report's figure the claim stands for */
 	char **lines;     /* every combination, one line each */
 	int nlines;

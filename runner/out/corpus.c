@@ -334,7 +334,8 @@ mr_corpus(const struct mr_corpus_opts *o)
 			}
 		}
 	}
-	qsort(names, (size_t)nnames, sizeof *names, by_name);
+	if (nnames > 1)
+		qsort(names, (size_t)nnames, sizeof *names, by_name);
 	fprintf(o->out, "| case (report) | figure | the report | measured here | claims |\n"
 		"|---|---|---|---|---|\n");
 	for (l = 0; l < nnames; l++) {

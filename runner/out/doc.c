@@ -105,6 +105,26 @@ mr_doc_bold(struct mr_doc *d, const char *s)
 	fputs("</strong>", d->html);
 }
 
+/* The same tags in both: GitHub renders them in Markdown, in a table
+ * cell too, and the text between them is still Markdown. */
+void
+mr_doc_details(struct mr_doc *d, const char *summary)
+{
+	fputs("<details><summary>", d->md);
+	md_esc(d, summary);
+	fputs("</summary>", d->md);
+	fputs("<details><summary>", d->html);
+	mr_esc_xml(d->html, summary);
+	fputs("</summary>", d->html);
+}
+
+void
+mr_doc_details_end(struct mr_doc *d)
+{
+	fputs("</details>", d->md);
+	fputs("</details>", d->html);
+}
+
 /* href is a path relative to the results directory, or "#anchor". */
 void
 mr_doc_link(struct mr_doc *d, const char *s, const char *href)
@@ -288,7 +308,8 @@ static const char css[] =
 	".v{font-weight:600;padding:.05em .4em;border-radius:3px;white-space:nowrap}"
 	".v-held{color:#1a6b2a;background:#e3f3e6}.v-regressed{color:#fff;background:#c62828}"
 	".v-improved{color:#0b5d6b;background:#d8f0f4}.v-notrepro{color:#7a5a00;background:#fbf0cc}"
-	".v-skipped{color:#666;background:#eee}";
+	".v-skipped{color:#666;background:#eee}"
+	"summary{cursor:pointer}details code{display:inline-block;margin-top:.3em}";
 
 void
 mr_doc_begin(struct mr_doc *d, const char *title)

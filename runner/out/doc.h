@@ -44,6 +44,12 @@ void mr_doc_code(struct mr_doc *d, const char *s);
 /* Strong text. */
 void mr_doc_bold(struct mr_doc *d, const char *s);
 
+/* Text shown with more one click away: summary (plain text), then what
+ * the calls up to mr_doc_details_end write, folded under it (a
+ * <details> element in both; inline, so it may stand in a table cell). */
+void mr_doc_details(struct mr_doc *d, const char *summary);
+void mr_doc_details_end(struct mr_doc *d);
+
 /* A link with text s to href: a path relative to the document, or
  * "#anchor". */
 void mr_doc_link(struct mr_doc *d, const char *s, const char *href);

@@ -77,8 +77,10 @@ human_claims(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 			fprintf(f, " (%s)\n", v->detail);
 		} else {
 			word(f, o, v->word, vw);
-			fprintf(f, "  %s\n", v->detail);
+			fprintf(f, "  %s\n", v->words && !o->verbose ? v->words : v->detail);
 		}
+		if (v->words && o->verbose)
+			fprintf(f, INDENT "       %-*s  in words: %s\n", w, "", v->words);
 		fprintf(f, INDENT "       %-*s  \"%s\"\n", w, "", v->cite);
 		if (v->since)
 			fprintf(f, INDENT "       %-*s  since %s: %s%s\n", w, "", v->since,

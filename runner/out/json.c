@@ -65,6 +65,7 @@ json_items(FILE *f, const struct mr_vd_case *k, enum mr_vd_kind kind,
 			jstr(f, "status", v->holds ? "holds" : "reported", 1);
 			jstr(f, "verdict", mr_vd_words[v->word], 1);
 			jstr(f, "detail", v->detail, 1);
+			jstr(f, "words", v->words, 1);
 			jstr(f, "citation", v->cite, 1);
 			jnum(f, "line", (double)v->line, 1);
 			fputs("\"combinations\": [", f);

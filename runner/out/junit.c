@@ -55,7 +55,9 @@ junit_claim(FILE *f, const struct mr_vd_case *k, const struct mr_vd *v)
 	xml_attr(f, "classname", k->name);
 	xml_attr(f, "name", v->id);
 	fprintf(f, ">\n");
-	sb_printf(&msg, "%s: %s", mr_vd_words[v->word], v->detail);
+	/* the message in words where there are some; the expression in the
+	 * system-out */
+	sb_printf(&msg, "%s: %s", mr_vd_words[v->word], v->words ? v->words : v->detail);
 	if (mr_vd_fails(v->word)) {
 		fprintf(f, "      <failure type=\"regressed\"");
 		xml_attr(f, "message", msg.s);
@@ -76,6 +78,10 @@ junit_claim(FILE *f, const struct mr_vd_case *k, const struct mr_vd *v)
 	}
 	fprintf(f, "      <system-out>");
 	mr_esc_xml(f, msg.s);
+	if (v->words) {
+		mr_esc_xml(f, "\nexpression: ");
+		mr_esc_xml(f, v->detail);
+	}
 	mr_esc_xml(f, "\nthe report: \"");
 	mr_esc_xml(f, v->cite);
 	mr_esc_xml(f, "\"\n");

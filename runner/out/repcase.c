@@ -8,6 +8,7 @@
 #include "check/verdict.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "proto/schema.h"
 
 /* A verdict word: loud when it fails or asks for attention. */
 void
@@ -115,7 +116,14 @@ write_claims(struct mr_doc *d, const struct mr_vd_case *k)
 		mr_doc_cell(d);
 		mr_doc_text(d, v->cite);
 		mr_doc_cell(d);
-		mr_doc_code(d, v->detail);
+		if (v->words) {
+			/* the words; the expression they say one click away */
+			mr_doc_details(d, v->words);
+			mr_doc_code(d, v->detail);
+			mr_doc_details_end(d);
+		} else {
+			mr_doc_code(d, v->detail);
+		}
 		if (v->since) {
 			mr_doc_text(d, " since ");
 			mr_doc_code(d, v->since);
@@ -308,6 +316,52 @@ write_baseline(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_cas
 	}
 }
 
+/* The case's key figure, the report's figures and the notes on them
+ * (expected/<case>.figures). */
+static void
+write_figures(struct mr_doc *d, const struct mr_vd_case *k)
+{
+	const struct mr_figs *fs = &k->figs;
+	int i;
+
+	mr_doc_para(d);
+	mr_doc_bold(d, "Key figure:");
+	mr_doc_text(d, " ");
+	if (fs->has_key) {
+		const char *m = fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric]
+					     : mr_run_metrics[fs->key_metric];
+		char *ref = fs->key_ckpt ? esprintf("%s@%s", m, fs->key_checkpoint ?
+						    fs->key_checkpoint : "(the last checkpoint)")
+					 : estrdup(m);
+
+		mr_doc_code(d, ref);
+		mr_doc_textf(d, ", %s is better (", fs->key_lower ? "lower" : "higher");
+		free(ref);
+	} else {
+		mr_doc_text(d, "none declared: the allocator matrix takes RSS at the last "
+			    "checkpoint (");
+	}
+	mr_doc_code(d, fs->path ? fs->path : "expected/<case>.figures");
+	mr_doc_text(d, ").");
+	if (fs->n) {
+		mr_doc_textf(d, " %d figure%s the report printed, from ", fs->n, fs->n == 1 ? "" : "s");
+		for (i = 0; i < fs->nsrc; i++) {
+			if (i)
+				mr_doc_text(d, i + 1 < fs->nsrc ? ", " : " and ");
+			mr_doc_code(d, fs->src[i]);
+			mr_doc_textf(d, " (%s)", fs->src_label[i]);
+		}
+		mr_doc_text(d, ", stand beside ours in the first chart below.");
+	}
+	mr_doc_para_end(d);
+	for (i = 0; i < fs->nnote; i++) {
+		mr_doc_para(d);
+		mr_doc_bold(d, "Note:");
+		mr_doc_textf(d, " %s", fs->note[i]);
+		mr_doc_para_end(d);
+	}
+}
+
 void
 mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k,
 		 const char *title, const char *source)
@@ -325,11 +379,17 @@ mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_c
 		mr_doc_text(d, source);
 		mr_doc_para_end(d);
 	}
+	write_figures(d, k);
 	write_claims(d, k);
 	write_upgrade(d, k);
 	write_runs(d, vs, k);
 	write_baseline(d, vs, k);
 	mr_doc_heading(d, 3, NULL, "Charts");
+	if (k->figs.n) {
+		rel = esprintf("plots/%s.figures", k->name);
+		mr_repcase_image(d, "the report's figures and ours", rel);
+		free(rel);
+	}
 	rel = esprintf("plots/%s.series", k->name);
 	mr_repcase_image(d, "memory over time, every config", rel);
 	free(rel);

@@ -93,6 +93,8 @@ mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 					fprintf(f, " %s\n", mr_vd_words[v->word]);
 				if (v->word != MR_VD_SKIPPED && v->word != MR_VD_UNDEFINED)
 					tap_diag(f, v->detail);
+				if (v->words)
+					fprintf(f, "# in words: %s\n", v->words);
 				fprintf(f, "# \"%s\"\n", v->cite);
 				if (v->cells) {
 					struct strbuf b = {0};

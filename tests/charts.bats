@@ -1,0 +1,196 @@
+#!/usr/bin/env bats
+# Charts a person reads: every chart report draws, for a case of one
+# config and one of 24, has no overlapping labels and no more labels than
+# its height holds (tools/chartcheck.py over the SVGs).
+
+load test_helper
+
+CHECK="$BATS_TEST_DIRNAME/../tools/chartcheck.py"
+
+# Two results directories of the touch fixture, each blessed and then
+# moved off its baseline (memory figures at the checkpoint scaled by a
+# factor per config: rows beyond half their tolerance, regressed and
+# improved), and reported with a report's figures beside them:
+#   one   1 config (mb=8), 2 repeats, every figure 1.5x
+#   many  24 configs (mb=1..12 x two mmap thresholds), figures 0.52x..1.48x
+setup_file() {
+	local mr="$BATS_TEST_DIRNAME/../build/memrepro" fix="$BATS_TEST_DIRNAME/../build/fixtures"
+	local d
+	make_results() {
+		d=$BATS_FILE_TMPDIR/$1
+		shift
+		timeout -k 5 120 "$mr" run --cases "$fix" --out "$d" --axis allocator=glibc \
+			--quiet "$@" touch >/dev/null || return
+		timeout -k 5 60 "$mr" bless --from "$d" --expected "$BATS_FILE_TMPDIR/exp-${d##*/}" touch \
+			>/dev/null 2>&1 || return
+	}
+	# rss and the figures that follow it, scaled by f(mb, threshold)
+	move_off() {
+		awk -F'\t' -v OFS='\t' -v one="$2" '
+			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+			{
+				mb = 0
+				n = split($2, kv, ",")
+				for (j = 1; j <= n; j++)
+					if (kv[j] ~ /^mb=/)
+						mb = substr(kv[j], 4) + 0
+				f = one ? 1.5 : 1 + ((mb * 7 + ($2 ~ /262144/)) % 9 - 4) * 0.12
+				n = split("rss_kb pss_kb anon_kb private_dirty_kb tree_rss_kb tree_pss_kb tree_private_dirty_kb", m, " ")
+				for (j = 1; j <= n; j++)
+					$col[m[j]] = int($col[m[j]] * f)
+			}
+			{ print }' "$1/checkpoints.tsv" > "$1/checkpoints.tsv.new" &&
+			mv "$1/checkpoints.tsv.new" "$1/checkpoints.tsv"
+	}
+	report_of() {
+		d=$BATS_FILE_TMPDIR/$1
+		printf '%s\n' '# the fixture as if a report had printed its figure' \
+			'source seeds/000_fixture.txt "a fixture report"' \
+			'key rss_kb@touched lower' \
+			'figure touched mb=8 rss_kb 9 MiB' > "$BATS_FILE_TMPDIR/exp-$1/touch.figures"
+		timeout -k 5 120 "$mr" report --cases "$fix" --expected "$BATS_FILE_TMPDIR/exp-$1" \
+			--from "$d" touch > "$d.report.out" 2>&1
+		echo $? > "$d.report.rc"
+	}
+	make_results one --axis mb=8 --repeat 2
+	make_results many --axis "mb=$(seq -s, 1 12)" \
+		--axis glibc.malloc.mmap_threshold=131072,262144 --repeat 1
+	move_off "$BATS_FILE_TMPDIR/one" 1
+	move_off "$BATS_FILE_TMPDIR/many" 0
+	report_of one
+	report_of many
+}
+
+# The height of an SVG gnuplot wrote (its viewBox).
+svg_height() {
+	sed -n 's/^ *viewBox="0 0 \([0-9]*\) \([0-9]*\)".*/\2/p' "$1"
+}
+
+svg_width() {
+	sed -n 's/^ *viewBox="0 0 \([0-9]*\) \([0-9]*\)".*/\1/p' "$1"
+}
+
+# Every chart report drew for results $1 passes the check; each kind is
+# there.
+check_all() {
+	local d=$BATS_FILE_TMPDIR/$1 f
+	[ "$(cat "$d.report.rc")" -eq 0 ] || { cat "$d.report.out"; return 1; }
+	for f in touch.series touch.diff allocators; do
+		[ -s "$d/plots/$f.svg" ] || { echo "no $f.svg"; return 1; }
+		[ -s "$d/plots/$f.png" ] || { echo "no $f.png"; return 1; }
+	done
+	for f in "$d"/plots/*.svg; do
+		[ "$(svg_width "$f")" -eq 1200 ] || { echo "$f: not 1200 px wide"; return 1; }
+	done
+	run -0 python3 "$CHECK" "$d"/plots/*.svg
+	[ -z "$output" ] || false
+}
+
+@test "chartcheck passes labels that stand apart, fails overlapping ones" {
+	svg=$BATS_TEST_TMPDIR/c.svg
+	apart='<g transform="translate(100,100)" font-size="10.00"><text>alloc=glibc</text></g>
+<g transform="translate(100,120)" font-size="10.00"><text>alloc=jemalloc</text></g>
+<g transform="translate(300,100)" font-size="10.00" text-anchor="end"><text>right of it</text></g>'
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300">%s</svg>\n' "$apart" > "$svg"
+	run -0 python3 "$CHECK" "$svg"
+	[ -z "$output" ] || false
+	# one row 6 px under another at 10 px: overlapping
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300">%s%s</svg>\n' "$apart" \
+		'<g transform="translate(104,106)" font-size="10.00"><text>alloc=tcmalloc</text></g>' > "$svg"
+	run -1 python3 "$CHECK" "$svg"
+	[[ "$output" == *"c.svg: labels overlap: \"alloc=glibc\""*"\"alloc=tcmalloc\""* ]] || false
+	# side by side: the end of one reaches into the next (anchor end)
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300">%s%s</svg>\n' "$apart" \
+		'<g transform="translate(190,100)" font-size="10.00" text-anchor="end"><text>a long label</text></g>' > "$svg"
+	run -1 python3 "$CHECK" "$svg"
+	[[ "$output" == *"labels overlap"*"a long label"* ]] || false
+	# rotated text is tall, not wide: beside a label, not on it
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300">%s%s</svg>\n' "$apart" \
+		'<g transform="translate(90,200) rotate(-90)" font-size="10.00"><text>memory (MiB)</text></g>' > "$svg"
+	run -0 python3 "$CHECK" "$svg"
+}
+
+@test "chartcheck fails a label outside the chart and a column its height cannot hold" {
+	svg=$BATS_TEST_TMPDIR/c.svg
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300"><g transform="translate(380,100)" font-size="10"><text>allocator=jemalloc</text></g></svg>\n' > "$svg"
+	run -1 python3 "$CHECK" "$svg"
+	[[ "$output" == *"label outside the 400x300 chart: \"allocator=jemalloc\""* ]] || false
+	# 40 tick labels 8 px apart on a 300 px chart: 40 x 10 px of text
+	{
+		printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300">'
+		for i in $(seq 1 40); do
+			printf '<g transform="translate(200,%d)" font-size="10" text-anchor="end"><text>row %d</text></g>' $((i * 7)) "$i"
+		done
+		printf '</svg>\n'
+	} > "$svg"
+	run -1 python3 "$CHECK" "$svg"
+	[[ "$output" == *"40 labels in the column at x=200 (end) need 392 px, the chart is 300 px high"* ]] || false
+	# the PNG's text (4/3) in an SVG that holds the SVG's
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300"><g transform="translate(100,100)" font-size="10"><text>glibc</text></g><g transform="translate(100,111)" font-size="10"><text>jemalloc</text></g></svg>\n' > "$svg"
+	run -0 python3 "$CHECK" "$svg"
+	run -1 python3 "$CHECK" --scale 1.3333 "$svg"
+}
+
+@test "chartcheck: bad input is exit 2 naming the file" {
+	printf '<svg xmlns="http://www.w3.org/2000/svg">\n<g>\n' > "$BATS_TEST_TMPDIR/cut.svg"
+	run -2 python3 "$CHECK" "$BATS_TEST_TMPDIR/cut.svg"
+	[[ "$output" == "chartcheck: $BATS_TEST_TMPDIR/cut.svg:3:1: not XML: "* ]] || false
+	run -2 python3 "$CHECK" "$BATS_TEST_TMPDIR/nope.svg"
+	[[ "$output" == *"nope.svg: No such file or directory"* ]] || false
+	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><g transform="skew(3)"><text>x</text></g></svg>\n' > "$BATS_TEST_TMPDIR/t.svg"
+	run -2 python3 "$CHECK" "$BATS_TEST_TMPDIR/t.svg"
+	[[ "$output" == *"t.svg: <g>: transform \"skew(3)\": cannot read it"* ]] || false
+	run -2 python3 "$CHECK" --scale x "$BATS_TEST_TMPDIR/t.svg"
+	run -2 python3 "$CHECK"
+}
+
+@test "every chart of a one-config case: labels apart, within the chart" {
+	check_all one
+	# the diff chart has its line, the 1.5x rows named beyond half
+	# their tolerance, and the regression ringed in its text
+	d=$BATS_FILE_TMPDIR/one
+	[ "$(tsv_col "$d/plots/touch.diff.tsv" kind '$0 !~ /^#/ && $13 == "worst"' | wc -l)" -eq 1 ]
+	[ "$(tsv_col "$d/plots/touch.diff.tsv" kind '$0 !~ /^#/ && $13 == "named"' | wc -l)" -ge 1 ]
+	grep -q 'regressed' "$d/plots/touch.diff.svg"
+}
+
+@test "every chart of a 24-config case: labels apart, within the chart" {
+	check_all many
+	d=$BATS_FILE_TMPDIR/many
+	[ "$(tsv_col "$d/plots/touch.diff.tsv" kind '$0 !~ /^#/ && $13 == "worst"' | wc -l)" -eq 24 ]
+	# a line per config, named rows up to what its height holds, the
+	# others counted under the chart
+	named=$(tsv_col "$d/plots/touch.diff.tsv" kind '$0 !~ /^#/ && $13 == "named"' | wc -l)
+	more=$(tsv_col "$d/plots/touch.diff.tsv" kind '$0 !~ /^#/ && $13 == "more"' | wc -l)
+	[ "$named" -eq 12 ]
+	[ "$more" -gt 0 ]
+	grep -q "+$more more rows beyond half their tolerance in touch.diff.tsv" "$d/plots/touch.diff.svg"
+}
+
+@test "the diff chart grows with its configs and keeps every baseline row in its TSV" {
+	one=$BATS_FILE_TMPDIR/one/plots/touch.diff.svg
+	many=$BATS_FILE_TMPDIR/many/plots/touch.diff.svg
+	[ "$(svg_height "$many")" -gt $(($(svg_height "$one") + 24 * 20)) ]
+	for r in one many; do
+		d=$BATS_FILE_TMPDIR/$r
+		bl=$(find "$BATS_FILE_TMPDIR/exp-$r" -name touch.tsv)
+		# (cost_ms rows say what a run takes: not checked, not drawn)
+		rows=$(awk -F'\t' '/^#/ { next } head++ && $3 != "cost_ms"' "$bl" | grep -c .)
+		[ "$rows" -ge 10 ]
+		[ "$(grep -vc '^#' "$d/plots/touch.diff.tsv")" -eq $((rows + 1)) ]
+		# each row's deviation is its figures' (observed - expected) / tolerance
+		awk -F'\t' 'NR > 2 { d = ($10 - $11) / $12; d = d > 10 ? 10 : d < -10 ? -10 : d
+			if ((d - $5)^2 > 1e-6) { print "row " NR ": dev " $5 " want " d; bad = 1 } }
+			END { exit bad }' "$d/plots/touch.diff.tsv"
+	done
+}
+
+@test "the charts of a case without a baseline say so and pass the check" {
+	d=$BATS_TEST_TMPDIR/nobl
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	mkdir "$BATS_TEST_TMPDIR/noexp"
+	run -0 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/noexp" --from "$d" touch
+	grep -q 'no data: no baseline for platform' "$d/plots/touch.diff.svg"
+	run -0 python3 "$CHECK" "$d"/plots/*.svg
+	[ -z "$output" ] || false
+}
