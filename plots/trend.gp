@@ -29,8 +29,9 @@
 #              for ("+N more ... in trend.tsv"), or ""
 #
 # Size: 1200 px wide; the height grows with the rows of panels (206 px
-# each) and of the legend (22 px each, four entries a row) on top of
-# 200 px of title, tick labels and foot.  The legend sits above the
+# each), of the legend (22 px each, up to four entries a row) and with
+# the longest directory name (rotated, 7 px a character) on top of about
+# 100 px of title and foot.  The legend sits above the
 # panels, never over them; a column's bottom panel alone carries the
 # directories' names (rotated, thinned to what its width holds).
 
@@ -79,10 +80,12 @@ do for [i=1:ncol] {
 	maxch = strlen(LG[i]) > maxch ? strlen(LG[i]) : maxch
 }
 rest = tickl
+maxtk = 5
 do for [i=1:nt] {
 	j = strstrt(rest, "|")
 	TK[i] = j ? rest[1:j - 1] : rest
 	rest = j ? rest[j + 1:] : ""
+	maxtk = strlen(TK[i]) > maxtk ? strlen(TK[i]) : maxtk
 }
 
 W = 1200
@@ -103,7 +106,8 @@ rpf = npg > 1 ? int((npg + cols - 1) / cols) : 1
 prow(p) = npg > 1 ? ((p - 1) / npg) * rpf + ((p - 1) % npg) / cols : (p - 1) / cols
 pcol(p) = npg > 1 ? ((p - 1) % npg) % cols : (p - 1) % cols
 nrows = np > 0 ? prow(np) + 1 : 1
-tickH = 92
+# the rotated directories' names: 9 pt, about 7 px a character
+tickH = 24 + 7 * maxtk
 footH = 24
 H = titleH + legH + nrows * rowH + tickH + footH
 H = np == 0 ? 360 : H

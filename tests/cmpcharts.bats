@@ -175,9 +175,10 @@ trend_of() {
 	awk -F'\t' '$1 == "touch" && $7 == "vsz_kb@touched" && $20 != 0 { bad = 1 } END { exit bad }' "$t"
 	# the step is marked on day 6
 	[ "$(awk -F'\t' '$1 == "touch" && $7 == "rss_kb@touched" && $15 == 1 { print $8 }' "$t")" = 6 ]
-	# the x labels: the start times, each under each column of panels
-	[ "$(grep -o '>01-[01][0-9] 12:00<' "$BATS_TEST_TMPDIR/t10/touch.trend.svg" | sort -u | wc -l)" -eq 10 ]
-	[ "$(grep -c '>01-10 12:00<' "$BATS_TEST_TMPDIR/t10/touch.trend.svg")" -eq 2 ]
+	# the x labels: the start dates (all at 12:00), each under each column
+	# of panels
+	[ "$(grep -o '>01-[01][0-9]<' "$BATS_TEST_TMPDIR/t10/touch.trend.svg" | sort -u | wc -l)" -eq 10 ]
+	[ "$(grep -c '>01-10<' "$BATS_TEST_TMPDIR/t10/touch.trend.svg")" -eq 2 ]
 }
 
 @test "trend marks one step where the medians moved, wherever it falls" {
@@ -230,4 +231,27 @@ trend_of() {
 	run -0 timeout -k 5 120 "$MR" trend --out "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/s1" "$BATS_TEST_TMPDIR/s2"
 	chart_ok "$BATS_TEST_TMPDIR/t/touch.trend"
 	grep -q 'no run of this case measured anything' "$BATS_TEST_TMPDIR/t/touch.trend.svg"
+}
+
+@test "trend draws the key figure and the panel axis a case's figures file declares" {
+	d=$BATS_FILE_TMPDIR
+	mkdir -p "$BATS_TEST_TMPDIR/exp"
+	printf '%s\n' '# the fixture as if its report had printed its VSZ' 'key vsz_kb@touched lower' \
+		'panels mb' > "$BATS_TEST_TMPDIR/exp/touch.figures"
+	run -0 timeout -k 5 120 "$MR" trend --expected "$BATS_TEST_TMPDIR/exp" --out "$BATS_TEST_TMPDIR/t" \
+		"$d"/many.{1,2,3,4,5,6,7,8,9,10}
+	chart_ok "$BATS_TEST_TMPDIR/t/touch.trend"
+	t=$BATS_TEST_TMPDIR/t/trend.tsv
+	# vsz did not move, yet it is drawn, first (panels 1..6: one per mb)
+	[ "$(awk -F'\t' '$1 == "touch" && $7 == "vsz_kb@touched" && $20 > 0 { print $20 }' "$t" | sort -un | tr '\n' ' ')" = "1 2 3 4 5 6 " ]
+	# a panel per mb, the allocators as its colours
+	awk -F'\t' '$1 == "touch" && $20 > 0 { m = $2; sub(/.*mb=/, "", m)
+			if (($20 in mb) && mb[$20] != m) bad = 1
+			mb[$20] = m }
+		END { exit bad }' "$t"
+	grep -q '>tcmalloc<' "$BATS_TEST_TMPDIR/t/touch.trend.svg"
+	# and without the file, the default: rss_kb at the last checkpoint
+	run -0 timeout -k 5 120 "$MR" trend --expected "$BATS_TEST_TMPDIR" --out "$BATS_TEST_TMPDIR/t0" \
+		"$d"/many.{1,2}
+	[ "$(awk -F'\t' '$1 == "touch" && $20 > 0 { print $7 }' "$BATS_TEST_TMPDIR/t0/trend.tsv" | sort -u)" = rss_kb@touched ]
 }

@@ -453,12 +453,14 @@ tlay_free(struct tlay *T)
 	free(T->clabel);
 }
 
-/* The ticks of the directories: their start times ("12-01 13:33", with
- * the seconds where two share a minute), else their names. */
+/* The ticks of the directories: their start times ("12-01 13:33"; the
+ * date alone when every one is at the same time of day, the time alone
+ * when all are of one day; with the seconds where two share a minute),
+ * else their names. */
 static void
 ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 {
-	int t, u, secs = 0, dates = 1;
+	int t, u, secs = 0, dates = 1, oneday = 1, onetime = 1;
 
 	for (t = 0; t < nr; t++) {
 		const char *st = mr_rd_env(R[t], "started");
@@ -468,15 +470,26 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 			dates = 0;
 	}
 	for (t = 0; dates && t < nr; t++)
-		for (u = 0; u < t; u++)
-			if (!strncmp(mr_rd_env(R[t], "started"), mr_rd_env(R[u], "started"), 16))
-				secs = 1;
+		for (u = 0; u < t; u++) {
+			const char *a = mr_rd_env(R[t], "started"), *c = mr_rd_env(R[u], "started");
+
+			secs |= !strncmp(a, c, 16);
+			oneday &= !strncmp(a, c, 10);
+			onetime &= !strncmp(a + 11, c + 11, 8);
+		}
 	for (t = 0; t < nr; t++) {
 		if (dates) {
 			const char *st = mr_rd_env(R[t], "started");
 			char buf[32];
 
-			snprintf(buf, sizeof buf, "%.5s %.*s", st + 5, secs ? 8 : 5, st + 11);
+			if (onetime && !oneday)
+				snprintf(buf, sizeof buf, "%.5s", st + 5);
+			else if (oneday && !secs)
+				snprintf(buf, sizeof buf, "%.5s", st + 11);
+			else if (oneday)
+				snprintf(buf, sizeof buf, "%.8s", st + 11);
+			else
+				snprintf(buf, sizeof buf, "%.5s %.*s", st + 5, secs ? 8 : 5, st + 11);
 			add_item(b, buf, TICK_MAX + 4);
 		} else {
 			add_item(b, base_name(R[t]->dir), TICK_MAX);
@@ -515,10 +528,10 @@ draw(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 			sb_printf(&title, "no step change, no figure moved beyond the noise: %s",
 				  has_key(L) ? "the key figure alone" : "its first figure");
 		else
-			sb_printf(&title, "%d step %s; %d figure%s with a step or a change beyond the noise%s",
+			sb_printf(&title, "%d step %s; %d figure%s stepped or moved beyond the noise%s",
 				  L->nsteps, L->nsteps == 1 ? "change" : "changes", L->nchanged,
 				  L->nchanged == 1 ? "" : "s",
-				  has_key(L) ? ", after the key figure" : "");
+				  has_key(L) ? " (the key figure first)" : "");
 		for (f = 0; f < L->nfig; f++)
 			for (g = 0; g < L->npg; g++) {
 				if (f || g)
