@@ -288,12 +288,23 @@ choose_figures(struct tlay *T, const struct series *s, int ns, int nr, int maxfi
 }
 
 /* Does panel group a come before b?  glibc first (the allocators are
- * measured against it), then by name; the values are distinct. */
+ * measured against it), then by name, numbers by value; the values are
+ * distinct. */
 static int
 group_before(const char *a, const char *b)
 {
+	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+
 	if (strcmp(a, b) && (!strcmp(a, "glibc") || !strcmp(b, "glibc")))
 		return !strcmp(a, "glibc");
+	/* key=number: by the number (mb=2 before mb=10) */
+	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a))) {
+		char *xa, *xb;
+		double x = strtod(ea + 1, &xa), y = strtod(eb + 1, &xb);
+
+		if (xa != ea + 1 && !*xa && xb != eb + 1 && !*xb && x != y)
+			return x < y;
+	}
 	return strcmp(a, b) < 0;
 }
 
@@ -345,8 +356,12 @@ lay_case(struct tlay *T, struct series *s, int ns, int nr, const char *panel_axi
 		/* the group: the panel axis' value */
 		{
 			const char *v = pax >= 0 ? mr_config_get(&cf[i], ax[pax].key) : NULL;
-			char *gv = pax < 0 ? estrdup("") : v ? esprintf("%s", v)
-				 : esprintf("%s unset", ax[pax].key);
+			const char *key = pax >= 0 ? ax[pax].key : "", *dot = strrchr(key, '.');
+			/* the allocator bare, another axis as key=value */
+			char *gv = pax < 0 ? estrdup("") :
+				   !strcmp(key, "allocator") && v ? estrdup(v) :
+				   v ? esprintf("%s=%s", dot ? dot + 1 : key, v)
+				     : esprintf("%s unset", dot ? dot + 1 : key);
 
 			if ((g = index_of(gval, ng, gv)) < 0) {
 				gval[ng] = gv;
