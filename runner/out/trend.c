@@ -308,6 +308,64 @@ group_before(const char *a, const char *b)
 	return strcmp(a, b) < 0;
 }
 
+/* Order the groups gval[0..ng-1] (group_before), renumbering the
+ * configs' cgrp[0..nc-1]. */
+static void
+sort_groups(char **gval, int ng, int *cgrp, int nc)
+{
+	int *rank = ecalloc(ng + 1, sizeof *rank), a, b, i;
+	char **sorted = ecalloc(ng + 1, sizeof *sorted);
+
+	for (a = 0; a < ng; a++)
+		for (b = 0; b < ng; b++)
+			rank[a] += b != a && group_before(gval[b], gval[a]);
+	for (i = 0; i < nc; i++)
+		cgrp[i] = rank[cgrp[i]];
+	for (a = 0; a < ng; a++)
+		sorted[rank[a]] = gval[a];
+	memcpy(gval, sorted, sizeof *gval * ng);
+	free(sorted);
+	free(rank);
+}
+
+/* T's panels per figure: each group's colours (ccol[], from 1) in parts
+ * of at most MAX_LINES, the part of config i into cpg[i]. */
+static void
+split_groups(struct tlay *T, const char *const *gval, int ng, const int *cgrp,
+	     const int *ccol, int *cpg, int nc)
+{
+	int g, i;
+
+	/* each group's colours in parts of at most MAX_LINES */
+	T->pgtitle = ecalloc(nc + 1, sizeof *T->pgtitle);
+	for (g = 0; g < ng; g++) {
+		int m = 0, parts, per, c, part, first = T->npg;
+
+		for (c = 1; c <= T->ncol; c++)
+			for (i = 0; i < nc; i++)
+				if (cgrp[i] == g && ccol[i] == c) {
+					m++;
+					break;
+				}
+		parts = (m + MAX_LINES - 1) / MAX_LINES;
+		per = parts ? (m + parts - 1) / parts : 1;
+		for (part = 0; part < parts; part++)
+			T->pgtitle[T->npg++] = parts > 1 ?
+				esprintf("%s%s(%d of %d)", gval[g], *gval[g] ? " " : "", part + 1, parts) :
+				estrdup(gval[g]);
+		for (m = 0, c = 1; c <= T->ncol; c++) {
+			int in = 0;
+
+			for (i = 0; i < nc; i++)
+				if (cgrp[i] == g && ccol[i] == c) {
+					cpg[i] = first + m / per;
+					in = 1;
+				}
+			m += in;
+		}
+	}
+}
+
 /* Lay out case T->kase's chart: panels per figure by the panel axis
  * (allocator unless the figures file says otherwise), the other axes as
  * colours (the same in every panel), a group of more than MAX_LINES
@@ -372,53 +430,8 @@ lay_case(struct tlay *T, struct series *s, int ns, int nr, const char *panel_axi
 			cgrp[i] = g;
 		}
 	}
-	/* the groups glibc first, then by name (an unset value last) */
-	{
-		int *rank = ecalloc(ng + 1, sizeof *rank), a, b;
-
-		for (a = 0; a < ng; a++)
-			for (b = 0; b < ng; b++)
-				rank[a] += b != a && group_before(gval[b], gval[a]);
-		for (i = 0; i < nc; i++)
-			cgrp[i] = rank[cgrp[i]];
-		{
-			char **sorted = ecalloc(ng + 1, sizeof *sorted);
-
-			for (a = 0; a < ng; a++)
-				sorted[rank[a]] = gval[a];
-			memcpy(gval, sorted, sizeof *gval * ng);
-			free(sorted);
-		}
-		free(rank);
-	}
-	/* each group's colours in parts of at most MAX_LINES */
-	T->pgtitle = ecalloc(nc + 1, sizeof *T->pgtitle);
-	for (g = 0; g < ng; g++) {
-		int m = 0, parts, per, c, part, first = T->npg;
-
-		for (c = 1; c <= T->ncol; c++)
-			for (i = 0; i < nc; i++)
-				if (cgrp[i] == g && ccol[i] == c) {
-					m++;
-					break;
-				}
-		parts = (m + MAX_LINES - 1) / MAX_LINES;
-		per = parts ? (m + parts - 1) / parts : 1;
-		for (part = 0; part < parts; part++)
-			T->pgtitle[T->npg++] = parts > 1 ?
-				esprintf("%s%s(%d of %d)", gval[g], *gval[g] ? " " : "", part + 1, parts) :
-				estrdup(gval[g]);
-		for (m = 0, c = 1; c <= T->ncol; c++) {
-			int in = 0;
-
-			for (i = 0; i < nc; i++)
-				if (cgrp[i] == g && ccol[i] == c) {
-					cpg[i] = first + m / per;
-					in = 1;
-				}
-			m += in;
-		}
-	}
+	sort_groups(gval, ng, cgrp, nc);
+	split_groups(T, (const char *const *)gval, ng, cgrp, ccol, cpg, nc);
 	{
 		int rows_per_fig = T->npg > 1 ? (T->npg + 3) / 4 : 1;
 
@@ -700,7 +713,7 @@ lay_cases(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 		struct tlay *T = &(*out)[j];
 		struct mr_figs fs;
 		int loaded = o->expected_dir ? mr_figs_load(o->expected_dir, T->kase, &fs) : 1;
-		struct mr_ref ref;
+		struct mr_ref ref = {0};
 
 		if (!o->expected_dir)
 			memset(&fs, 0, sizeof fs);
