@@ -225,9 +225,11 @@ do for [p=1:np] {
 	} else {
 	# a y range of 10 % of the level at least: a change within the noise
 	# (memory: 3 %) stays flat instead of filling the panel
-	stats [*:*][*:*] in using (inpanel(p, column("plot_min"))):(inpanel(p, column("plot_max"))) nooutput
-	lo = STATS_min_x
-	hi = STATS_max_y
+	# (one column at a time: two would fit a line, and warn on one point)
+	stats [*:*] in using (inpanel(p, column("plot_min"))) nooutput name "LO"
+	stats [*:*] in using (inpanel(p, column("plot_max"))) nooutput name "HI"
+	lo = LO_min
+	hi = HI_max
 	lvl = abs(hi) > abs(lo) ? abs(hi) : abs(lo)
 	if (hi - lo < 0.1 * lvl || lvl == 0) {
 		mid = (hi + lo) / 2.0
