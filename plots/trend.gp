@@ -226,6 +226,8 @@ do for [p=1:np] {
 	# a y range of 10 % of the level at least: a change within the noise
 	# (memory: 3 %) stays flat instead of filling the panel
 	# (one column at a time: two would fit a line, and warn on one point)
+	# (the previous panel's y range would filter them)
+	set autoscale y
 	stats [*:*] in using (inpanel(p, column("plot_min"))) nooutput name "LO"
 	stats [*:*] in using (inpanel(p, column("plot_max"))) nooutput name "HI"
 	lo = LO_min
