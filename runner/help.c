@@ -97,14 +97,15 @@ const struct mr_help mr_help_compare = {
 };
 
 const struct mr_help mr_help_trend = {
-	"memrepro trend [--out DIR] DIR DIR...",
+	"memrepro trend [--out DIR] [--expected DIR] DIR DIR...",
 	"Follow figures over many results directories (a nightly history),\n"
 	"ordered by the time each started: per case, config, checkpoint and\n"
 	"metric the medians as a series, with its step changes found by binary\n"
 	"segmentation of the medians (a step: the median shifts by more than\n"
 	"3 x the repeats' range and the metric's smallest change, as compare's).\n"
 	"Prints the steps (--verbose: every series); writes DIR/trend.tsv and\n"
-	"a chart per case (DIR: --out, default the newest results' trend/).\n"
+	"a chart per case (DIR: --out, default the newest results' trend/): the\n"
+	"case's key figure (expected/<case>.figures) and the figures that moved.\n"
 	"Status: 0, 1 when a chart could not be drawn, 2 on bad usage/input.\n"
 	"\n"
 	"Example:\n"

@@ -81,7 +81,7 @@ static const struct mr_command commands[] = {
 	  .min_names = 2, .max_names = 2, .reads = 0 },
 	{ .name = "trend", .run = cmd_trend, .help = &mr_help_trend,
 	  .needs = "trend needs two results directories or more",
-	  .allowed = O_OUT | O_PLOTS | O_VERBOSE, .min_names = 2, .max_names = -1,
+	  .allowed = O_OUT | O_PLOTS | O_VERBOSE | O_EXPECTED, .min_names = 2, .max_names = -1,
 	  .reads = 0 },
 	{ .name = "corpus", .run = cmd_corpus, .help = &mr_help_corpus,
 	  .needs = "corpus needs one results directory or more",
@@ -476,10 +476,10 @@ cmd_trend(const struct mr_args *o, const struct mr_paths *p)
 {
 	struct mr_trend_opts t = { 0 };
 
-	(void)p;
 	t.dirs = o->names;
 	t.ndirs = o->nnames;
 	t.out_dir = o->out;
+	t.expected_dir = p->expected_dir;
 	t.plots_dir = o->plots;
 	t.verbose = o->verbose;
 	t.out = stdout;

@@ -161,6 +161,18 @@ seg_median(const double *m, int lo, int hi)
 	return x;
 }
 
+/* The sum of |m[i] - med| over [lo, hi). */
+static double
+seg_cost(const double *m, int lo, int hi, double med)
+{
+	double c = 0;
+	int i;
+
+	for (i = lo; i < hi; i++)
+		c += fabs(m[i] - med);
+	return c;
+}
+
 int
 mr_st_steps(const double *m, int n,
 	    double (*threshold)(double level, void *ctx), void *ctx,
@@ -173,13 +185,20 @@ mr_st_steps(const double *m, int n,
 	stack[sp++] = n;
 	while (sp > 0 && found < max) {
 		int hi = stack[--sp], lo = stack[--sp], best = -1;
-		double shift = 0, before = 0, after = 0;
+		double shift = 0, before = 0, after = 0, cost = 0;
 
 		for (i = lo + 1; i < hi; i++) {
 			double l = seg_median(m, lo, i), r = seg_median(m, i, hi);
+			/* of equal shifts the split that leaves each side closest to
+			 * its median: in a, a, b, b, b every split up to the third
+			 * has medians b - a apart, the second alone leaves none
+			 * (the others would be found as steps again) */
+			double c = seg_cost(m, lo, i, l) + seg_cost(m, i, hi, r);
+			int tie = best >= 0 && fabs(r - l) == shift && c < cost;
 
-			if (best < 0 || fabs(r - l) > shift) {
+			if (best < 0 || fabs(r - l) > shift || tie) {
 				best = i;
+				cost = c;
 				shift = fabs(r - l);
 				before = l;
 				after = r;

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "check/claims.h"
+#include "check/config.h"
+#include "check/figures.h"
+#include "out/charts.h"
+#include "out/compare.h"
 #include "out/plot.h"
 #include "results/read.h"
 #include "check/stats.h"
@@ -13,8 +17,18 @@
 
 /* Steps kept per series (a nightly history rarely has more). */
 #define MAX_STEPS 16
-/* Panels of a case's chart. */
-#define MAX_PANELS 6
+/* The figures of a case's chart, and its rows of panels: more figures
+ * with a change are counted under the chart, not drawn. */
+#define MAX_FIGS 6
+#define MAX_ROWS 6
+/* Lines of one panel: a group of more is split in parts. */
+#define MAX_LINES 4
+/* Columns of panels when each figure has one panel. */
+#define MAX_COLS 3
+/* The characters of a legend entry, of a panel's title line, of a tick. */
+#define LEGEND_MAX 40
+#define PTITLE_MAX 40
+#define TICK_MAX 14
 /* ... and by this many times the repeats' typical range. */
 #define NOISE_K 3.0
 
@@ -31,6 +45,29 @@ struct series {
 	int *step;       /* per directory: 1 at the first point after a step */
 	int nsteps;
 	struct mr_st_step steps[MAX_STEPS];
+	int changed;     /* last vs first median beyond the noise */
+	double score;    /* the largest relative change (a step's or the
+	                    last vs the first), for the panels' order */
+	int panel;       /* its panel in its case's chart, 0: not drawn */
+	int colour;      /* its colour there, from 1 */
+};
+
+/* A case's chart, laid out. */
+struct tlay {
+	const char *kase;   /* into a series */
+	char *key;          /* the key figure's name, NULL: none */
+	char *panels;       /* the panel axis */
+	int nfig;
+	const char *fig[MAX_FIGS]; /* into series */
+	int npg;            /* panels per figure: groups, parts of them */
+	char **pgtitle;     /* [npg] */
+	char *empty;        /* [nfig * npg + 1]: '1' for a panel without a
+	                       point (its group did not measure its figure) */
+	int ncol;           /* colours */
+	char **clabel;      /* [ncol] */
+	int nmore;          /* figures with a change not drawn */
+	int nchanged;       /* figures with a change or a step */
+	int nsteps;
 };
 
 struct ctx {
@@ -92,15 +129,32 @@ base_name(const char *dir)
 	return p;
 }
 
+/* s onto b, '|' (the chart's separator) and newlines as '/' and ' ', at
+ * most max characters (UTF-8): a longer s cut, its last an ellipsis. */
 static void
-add_word(struct strbuf *b, const char *s, size_t n)
+add_cut(struct strbuf *b, const char *s, size_t max)
 {
-	size_t i;
+	size_t n = 0, nc = 0;
+	const char *p;
 
+	for (p = s; *p; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	for (; *s; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && n > max && ++nc > max - 1) {
+			sb_add(b, "\xe2\x80\xa6");
+			return;
+		}
+		sb_addn(b, *s == '|' ? "/" : *s == '\n' || *s == '\t' ? " " : s, 1);
+	}
+}
+
+/* s as the next item of a '|'-separated list in b. */
+static void
+add_item(struct strbuf *b, const char *s, size_t max)
+{
 	if (b->len)
-		sb_add(b, " ");
-	for (i = 0; i < n && s[i]; i++)
-		sb_addn(b, s[i] == ' ' || s[i] == '\t' ? "_" : &s[i], 1);
+		sb_add(b, "|");
+	add_cut(b, s, max);
 }
 
 static int
@@ -116,7 +170,7 @@ write_tsv(const char *path, struct mr_rd *const *R, int nr, const struct series 
 	}
 	fprintf(f, "# memrepro trend: medians per results directory, steps marked\n");
 	fprintf(f, "case\tconfig\tlabel\tcfg\tcheckpoint\tmetric\twhat\tindex\tdir\tstarted\t"
-		   "median\tmin\tmax\tn\tstep\tplot\n");
+		   "median\tmin\tmax\tn\tstep\tplot\tplot_min\tplot_max\tchanged\tpanel\tcolour\n");
 	for (i = 0; i < ns; i++) {
 		for (t = 0; t < nr; t++) {
 			const char *st = mr_rd_env(R[t], "started");
@@ -126,11 +180,13 @@ write_tsv(const char *path, struct mr_rd *const *R, int nr, const struct series 
 
 			if (isnan(s[i].med[t]))
 				continue;
-			fprintf(f, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.17g\t%.17g\t%.17g\t%d\t%d\t%.17g\n",
+			fprintf(f, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.17g\t%.17g\t%.17g\t%d\t%d\t%.17g\t",
 				s[i].kase, s[i].config, s[i].label, s[i].cfg,
 				s[i].ref.ckpt ? s[i].ref.checkpoint : "-", metric, s[i].what,
 				t + 1, R[t]->dir, st ? st : "-", s[i].med[t], s[i].min[t],
 				s[i].max[t], s[i].n[t], s[i].step[t], s[i].med[t] / scale);
+			fprintf(f, "%.17g\t%.17g\t%d\t%d\t%d\n", s[i].min[t] / scale,
+				s[i].max[t] / scale, s[i].changed, s[i].panel, s[i].colour);
 		}
 	}
 	if (ferror(f) | (fclose(f) != 0)) {
@@ -140,8 +196,6 @@ write_tsv(const char *path, struct mr_rd *const *R, int nr, const struct series 
 	return 0;
 }
 
-/* A case's panels: its figures with a step first, then rss_kb at each
- * checkpoint, maxrss_kb and wall_ms, at most MAX_PANELS. */
 /* Has the series a median in any directory?  (A case whose runs were all
  * skipped has figures but no values: a panel of it would be empty.) */
 static int
@@ -155,98 +209,398 @@ measured(const struct series *x, int nr)
 	return 0;
 }
 
+/* Index of str in v[0..n-1], or -1. */
 static int
-panels(const struct series *s, int ns, int nr, const char *kase, const char **out)
+index_of(char *const *v, int n, const char *str)
 {
-	int n = 0, pass, i, j;
+	int i;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < ns && n < MAX_PANELS; i++) {
-			const char *m = metric_of(&s[i].ref);
-			int want;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], str))
+			return i;
+	return -1;
+}
 
-			if (strcmp(s[i].kase, kase) || !measured(&s[i], nr))
-				continue;
-			want = pass == 0 ? s[i].nsteps > 0
-					 : !strcmp(m, "rss_kb") || !strcmp(m, "maxrss_kb") ||
-					   !strcmp(m, "wall_ms");
-			if (!want)
-				continue;
-			for (j = 0; j < n; j++)
-				if (!strcmp(out[j], s[i].what))
+/* The figures of case T->kase to draw: its key figure, then those with a
+ * step, then those whose last median moved beyond the noise, each by its
+ * largest relative change; as many as MAX_FIGS and maxfig allow, the
+ * others counted in T->nmore. */
+static void
+choose_figures(struct tlay *T, const struct series *s, int ns, int nr, int maxfig)
+{
+	const char **cand = ecalloc(ns + 1, sizeof *cand);
+	double *score = ecalloc(ns + 1, sizeof *score);
+	int *stepped = ecalloc(ns + 1, sizeof *stepped), nc = 0, i, j, haskey = 0;
+
+	for (i = 0; i < ns; i++) {
+		const struct series *x = &s[i];
+
+		if (strcmp(x->kase, T->kase) || !measured(x, nr))
+			continue;
+		T->nsteps += x->nsteps;
+		if (T->key && !strcmp(x->what, T->key))
+			haskey = 1;
+		if (!x->nsteps && !x->changed)
+			continue;
+		for (j = 0; j < nc && strcmp(cand[j], x->what); j++)
+			;
+		if (j == nc) {
+			cand[nc++] = x->what;
+			score[j] = 0;
+		}
+		stepped[j] |= x->nsteps > 0;
+		score[j] = fmax(score[j], x->score);
+	}
+	T->nchanged = nc;
+	/* by steps, then score: insertion sort (a case has few) */
+	for (i = 1; i < nc; i++)
+		for (j = i; j > 0 && (stepped[j] > stepped[j - 1] ||
+				      (stepped[j] == stepped[j - 1] && score[j] > score[j - 1])); j--) {
+			const char *c = cand[j];
+			double sc = score[j];
+			int st = stepped[j];
+
+			cand[j] = cand[j - 1];
+			score[j] = score[j - 1];
+			stepped[j] = stepped[j - 1];
+			cand[j - 1] = c;
+			score[j - 1] = sc;
+			stepped[j - 1] = st;
+		}
+	if (maxfig > MAX_FIGS)
+		maxfig = MAX_FIGS;
+	if (maxfig < 1)
+		maxfig = 1;
+	T->nfig = 0;
+	if (haskey)
+		T->fig[T->nfig++] = T->key;
+	for (i = 0; i < nc; i++) {
+		if (haskey && !strcmp(cand[i], T->key))
+			continue;
+		if (T->nfig < maxfig)
+			T->fig[T->nfig++] = cand[i];
+		else
+			T->nmore++;
+	}
+	free(cand);
+	free(score);
+	free(stepped);
+}
+
+/* Does panel group a come before b?  glibc first (the allocators are
+ * measured against it), then by name, numbers by value; the values are
+ * distinct. */
+static int
+group_before(const char *a, const char *b)
+{
+	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+
+	if (strcmp(a, b) && (!strcmp(a, "glibc") || !strcmp(b, "glibc")))
+		return !strcmp(a, "glibc");
+	/* key=number: by the number (mb=2 before mb=10) */
+	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a))) {
+		char *xa, *xb;
+		double x = strtod(ea + 1, &xa), y = strtod(eb + 1, &xb);
+
+		if (xa != ea + 1 && !*xa && xb != eb + 1 && !*xb && x != y)
+			return x < y;
+	}
+	return strcmp(a, b) < 0;
+}
+
+/* Order the groups gval[0..ng-1] (group_before), renumbering the
+ * configs' cgrp[0..nc-1]. */
+static void
+sort_groups(char **gval, int ng, int *cgrp, int nc)
+{
+	int *rank = ecalloc(ng + 1, sizeof *rank), a, b, i;
+	char **sorted = ecalloc(ng + 1, sizeof *sorted);
+
+	for (a = 0; a < ng; a++)
+		for (b = 0; b < ng; b++)
+			rank[a] += b != a && group_before(gval[b], gval[a]);
+	for (i = 0; i < nc; i++)
+		cgrp[i] = rank[cgrp[i]];
+	for (a = 0; a < ng; a++)
+		sorted[rank[a]] = gval[a];
+	memcpy(gval, sorted, sizeof *gval * ng);
+	free(sorted);
+	free(rank);
+}
+
+/* T's panels per figure: each group's colours (ccol[], from 1) in parts
+ * of at most MAX_LINES, the part of config i into cpg[i]. */
+static void
+split_groups(struct tlay *T, const char *const *gval, int ng, const int *cgrp,
+	     const int *ccol, int *cpg, int nc)
+{
+	int g, i;
+
+	/* each group's colours in parts of at most MAX_LINES */
+	T->pgtitle = ecalloc(nc + 1, sizeof *T->pgtitle);
+	for (g = 0; g < ng; g++) {
+		int m = 0, parts, per, c, part, first = T->npg;
+
+		for (c = 1; c <= T->ncol; c++)
+			for (i = 0; i < nc; i++)
+				if (cgrp[i] == g && ccol[i] == c) {
+					m++;
 					break;
-			if (j == n)
-				out[n++] = s[i].what;
+				}
+		parts = (m + MAX_LINES - 1) / MAX_LINES;
+		per = parts ? (m + parts - 1) / parts : 1;
+		for (part = 0; part < parts; part++)
+			T->pgtitle[T->npg++] = parts > 1 ?
+				esprintf("%s%s(%d of %d)", gval[g], *gval[g] ? " " : "", part + 1, parts) :
+				estrdup(gval[g]);
+		for (m = 0, c = 1; c <= T->ncol; c++) {
+			int in = 0;
+
+			for (i = 0; i < nc; i++)
+				if (cgrp[i] == g && ccol[i] == c) {
+					cpg[i] = first + m / per;
+					in = 1;
+				}
+			m += in;
 		}
 	}
-	return n;
+}
+
+/* Lay out case T->kase's chart: panels per figure by the panel axis
+ * (allocator unless the figures file says otherwise), the other axes as
+ * colours (the same in every panel), a group of more than MAX_LINES
+ * colours split in parts; then the figures, and each series' panel and
+ * colour. */
+static void
+lay_case(struct tlay *T, struct series *s, int ns, int nr, const char *panel_axis)
+{
+	char **cstr = ecalloc(ns + 1, sizeof *cstr), **gval = ecalloc(ns + 1, sizeof *gval);
+	struct mr_config *cf = ecalloc(ns + 1, sizeof *cf);
+	int *ccol = ecalloc(ns + 1, sizeof *ccol), *cgrp = ecalloc(ns + 1, sizeof *cgrp);
+	int *cpg = ecalloc(ns + 1, sizeof *cpg), nc = 0, ng = 0, nax, pax = -1, i, j, g;
+	const char *skip = NULL;
+	struct mr_axis *ax;
+	const char *why;
+
+	/* the case's configs, newest first */
+	for (i = 0; i < ns; i++)
+		if (!strcmp(s[i].kase, T->kase) && measured(&s[i], nr) &&
+		    index_of(cstr, nc, s[i].config) < 0) {
+			cstr[nc] = s[i].config;
+			if (mr_config_parse(cstr[nc], &cf[nc], &why) < 0)
+				memset(&cf[nc], 0, sizeof cf[nc]);
+			nc++;
+		}
+	nax = mr_config_axes(cf, nc, &ax);
+	for (i = 0; i < nax; i++)
+		if (!strcmp(ax[i].key, panel_axis))
+			pax = i;
+	/* panels of one line each, and few of them: one panel reads better */
+	if (pax >= 0 && nax == 1 && ax[pax].nval <= MAX_LINES)
+		pax = -1;
+	if (pax >= 0)
+		skip = ax[pax].key;
+	T->clabel = ecalloc(nc + 1, sizeof *T->clabel);
+	for (i = 0; i < nc; i++) {
+		char *l = mr_cmp_short(cf, nc, i, skip);
+
+		if ((j = index_of(T->clabel, T->ncol, l)) < 0) {
+			T->clabel[T->ncol] = l;
+			j = T->ncol++;
+		} else {
+			free(l);
+		}
+		ccol[i] = j + 1;
+		/* the group: the panel axis' value */
+		{
+			const char *v = pax >= 0 ? mr_config_get(&cf[i], ax[pax].key) : NULL;
+			const char *key = pax >= 0 ? ax[pax].key : "", *dot = strrchr(key, '.');
+			/* the allocator bare, another axis as key=value */
+			char *gv = pax < 0 ? estrdup("") :
+				   !strcmp(key, "allocator") && v ? estrdup(v) :
+				   v ? esprintf("%s=%s", dot ? dot + 1 : key, v)
+				     : esprintf("%s unset", dot ? dot + 1 : key);
+
+			if ((g = index_of(gval, ng, gv)) < 0) {
+				gval[ng] = gv;
+				g = ng++;
+			} else {
+				free(gv);
+			}
+			cgrp[i] = g;
+		}
+	}
+	sort_groups(gval, ng, cgrp, nc);
+	split_groups(T, (const char *const *)gval, ng, cgrp, ccol, cpg, nc);
+	{
+		int rows_per_fig = T->npg > 1 ? (T->npg + 3) / 4 : 1;
+
+		choose_figures(T, s, ns, nr, T->npg > 1 ? MAX_ROWS / rows_per_fig : MAX_FIGS);
+	}
+	T->empty = emalloc(T->nfig * T->npg + 1);
+	memset(T->empty, '1', T->nfig * T->npg);
+	T->empty[T->nfig * T->npg] = '\0';
+	for (i = 0; i < ns; i++) {
+		int f, ci;
+
+		if (strcmp(s[i].kase, T->kase) || (ci = index_of(cstr, nc, s[i].config)) < 0)
+			continue;
+		for (f = 0; f < T->nfig && strcmp(T->fig[f], s[i].what); f++)
+			;
+		s[i].colour = ccol[ci];
+		s[i].panel = f < T->nfig ? f * T->npg + cpg[ci] + 1 : 0;
+		if (s[i].panel && measured(&s[i], nr))
+			T->empty[s[i].panel - 1] = '0';
+	}
+	for (i = 0; i < nc; i++)
+		mr_config_free(&cf[i]);
+	for (g = 0; g < ng; g++)
+		free(gval[g]);
+	mr_config_axes_free(ax, nax);
+	free(cf);
+	free(cstr);
+	free(gval);
+	free(ccol);
+	free(cgrp);
+	free(cpg);
+}
+
+static void
+tlay_free(struct tlay *T)
+{
+	int i;
+
+	free(T->key);
+	free(T->panels);
+	free(T->empty);
+	for (i = 0; i < T->npg; i++)
+		free(T->pgtitle[i]);
+	free(T->pgtitle);
+	for (i = 0; i < T->ncol; i++)
+		free(T->clabel[i]);
+	free(T->clabel);
+}
+
+/* The ticks of the directories: their start times ("12-01 13:33"; the
+ * date alone when every one is at the same time of day, the time alone
+ * when all are of one day; with the seconds where two share a minute),
+ * else their names. */
+static void
+ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
+{
+	int t, u, secs = 0, dates = 1, oneday = 1, onetime = 1;
+
+	for (t = 0; t < nr; t++) {
+		const char *st = mr_rd_env(R[t], "started");
+
+		/* 2026-12-01T13:33:17Z */
+		if (!st || strlen(st) < 19 || st[4] != '-' || st[10] != 'T')
+			dates = 0;
+	}
+	for (t = 0; dates && t < nr; t++)
+		for (u = 0; u < t; u++) {
+			const char *a = mr_rd_env(R[t], "started"), *c = mr_rd_env(R[u], "started");
+
+			secs |= !strncmp(a, c, 16);
+			oneday &= !strncmp(a, c, 10);
+			onetime &= !strncmp(a + 11, c + 11, 8);
+		}
+	for (t = 0; t < nr; t++) {
+		if (dates) {
+			const char *st = mr_rd_env(R[t], "started");
+			char buf[32];
+
+			if (onetime && !oneday)
+				snprintf(buf, sizeof buf, "%.5s", st + 5);
+			else if (oneday && !secs)
+				snprintf(buf, sizeof buf, "%.5s", st + 11);
+			else if (oneday)
+				snprintf(buf, sizeof buf, "%.8s", st + 11);
+			else
+				snprintf(buf, sizeof buf, "%.5s %.*s", st + 5, secs ? 8 : 5, st + 11);
+			add_item(b, buf, TICK_MAX + 4);
+		} else {
+			add_item(b, base_name(R[t]->dir), TICK_MAX);
+		}
+	}
+}
+
+/* Is the chart's first figure the key figure? */
+static int
+has_key(const struct tlay *L)
+{
+	return L->key && L->nfig && !strcmp(L->fig[0], L->key);
 }
 
 static int
 draw(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
-     const struct series *s, int ns, const char *tsv, const char *outdir)
+     const struct tlay *T, int nt, const char *tsv, const char *outdir)
 {
 	struct mr_plot p;
-	const char *done[4096];
-	int ndone = 0, rc = 0, i, j;
+	struct strbuf ticks = {0};
+	int rc = 0, i, f, g;
 
 	if (mr_plot_init(&p, o->plots_dir, o->verbose) < 0)
 		return -1;
-	for (i = 0; i < ns && ndone < 4096; i++) {
-		const char *pan[MAX_PANELS];
-		struct strbuf figs = {0}, labels = {0}, ticks = {0}, title = {0}, note = {0};
-		int npan, nsteps = 0, maxcfg = 0, t;
-		char **lab;
-		char *base;
+	ticks_of(&ticks, R, nr);
+	for (i = 0; i < nt; i++) {
+		const struct tlay *L = &T[i];
+		struct strbuf title = {0}, pt = {0}, leg = {0}, foot = {0};
+		char *layout, *base;
+		int cols;
 
-		for (j = 0; j < ndone; j++)
-			if (!strcmp(done[j], s[i].kase))
-				break;
-		if (j < ndone)
-			continue;
-		done[ndone++] = s[i].kase;
-		npan = panels(s, ns, nr, s[i].kase, pan);
-		for (j = 0; j < npan; j++)
-			add_word(&figs, pan[j], strlen(pan[j]));
-		for (j = 0; j < ns; j++) {
-			if (strcmp(s[j].kase, s[i].kase))
-				continue;
-			nsteps += s[j].nsteps;
-			if (s[j].cfg > maxcfg)
-				maxcfg = s[j].cfg;
-		}
-		/* labels by config index (the newest directory's numbering) */
-		lab = ecalloc(maxcfg + 1, sizeof *lab);
-		for (j = 0; j < ns; j++)
-			if (!strcmp(s[j].kase, s[i].kase) && !lab[s[j].cfg - 1])
-				lab[s[j].cfg - 1] = s[j].label;
-		for (j = 0; j < maxcfg; j++)
-			add_word(&labels, lab[j] ? lab[j] : "-", 1000);
-		free(lab);
-		for (t = 0; t < nr; t++)
-			add_word(&ticks, base_name(R[t]->dir), 24);
-		sb_printf(&title, "%s: medians over %d results directories", s[i].kase, nr);
-		if (npan == 0)
-			sb_add(&note, "no run of this case measured anything (skipped or failed)");
+		sb_printf(&title, "%s: medians over %d results directories\n", L->kase, nr);
+		if (L->nfig == 0)
+			sb_add(&title, "no run of this case measured anything (skipped or failed)");
+		else if (!L->nchanged)
+			sb_printf(&title, "no step change, no figure moved beyond the noise: %s",
+				  has_key(L) ? "the key figure alone" : "its first figure");
 		else
-			sb_printf(&note, "%d step %s (binary segmentation of the medians)", nsteps,
-				  nsteps == 1 ? "change" : "changes");
-		sb_add(&figs, "");
-		base = esprintf("%s/%s.trend", outdir, s[i].kase);
+			sb_printf(&title, "%d step %s; %d figure%s stepped or moved beyond the noise%s",
+				  L->nsteps, L->nsteps == 1 ? "change" : "changes", L->nchanged,
+				  L->nchanged == 1 ? "" : "s",
+				  has_key(L) ? " (the key figure first)" : "");
+		for (f = 0; f < L->nfig; f++)
+			for (g = 0; g < L->npg; g++) {
+				if (f || g)
+					sb_add(&pt, "|");
+				add_cut(&pt, L->fig[f], PTITLE_MAX);
+				if (*L->pgtitle[g]) {
+					sb_add(&pt, "\n");
+					add_cut(&pt, L->pgtitle[g], PTITLE_MAX);
+				}
+			}
+		for (g = 0; g < L->ncol; g++)
+			add_item(&leg, L->clabel[g], LEGEND_MAX);
+		if (L->nmore)
+			sb_printf(&foot, "+%d more figure%s with a step or a change beyond the noise in trend.tsv",
+				  L->nmore, L->nmore == 1 ? "" : "s");
+		else
+			sb_add(&foot, "");
+		if (L->npg > 1)
+			cols = (L->npg + (L->npg + 3) / 4 - 1) / ((L->npg + 3) / 4);
+		else
+			cols = L->nfig < MAX_COLS ? L->nfig : MAX_COLS;
+		layout = esprintf("%d %d %d %d %d %s", L->nfig * L->npg, L->npg, L->nfig,
+				  cols > 0 ? cols : 1, L->ncol, L->nfig ? L->empty : "-");
+		sb_add(&pt, "");
+		sb_add(&leg, "");
+		base = esprintf("%s/%s.trend", outdir, L->kase);
 		{
-			const char *args[] = { s[i].kase, title.s, figs.s, labels.s, ticks.s,
-					       note.s, NULL };
+			const char *args[] = { L->kase, title.s, layout, pt.s, leg.s, ticks.s,
+					       foot.s, NULL };
 
 			if (mr_plot_draw(&p, "trend", tsv, base, args) < 0)
 				rc = -1;
 		}
 		free(base);
-		sb_free(&figs);
-		sb_free(&labels);
-		sb_free(&ticks);
+		free(layout);
 		sb_free(&title);
-		sb_free(&note);
+		sb_free(&pt);
+		sb_free(&leg);
+		sb_free(&foot);
 	}
+	sb_free(&ticks);
 	mr_plot_free(&p);
 	return rc;
 }
@@ -281,6 +635,33 @@ new_series(struct series **s, int *ns, const struct mr_rd_case *k, int c,
 	return x;
 }
 
+/* Directory t's median, min and max of ref for case k's config c into
+ * its series (a new one when there is none). */
+static void
+add_point(struct series **s, int *ns, const struct mr_rd_case *k, int c,
+	  const struct mr_ref *ref, int t, int nr)
+{
+	char *what = mr_rd_ref_name(ref);
+	int n, idx = find_series(*s, *ns, k->name, k->conf[c].str, what);
+	struct series *x;
+	double *v;
+
+	if (idx < 0) {
+		x = new_series(s, ns, k, c, ref, what, nr);
+	} else {
+		x = &(*s)[idx];
+		free(what);
+	}
+	n = mr_rd_values(k, c, ref, &v);
+	if (n > 0) {
+		x->min[t] = v[0];
+		x->max[t] = v[n - 1];
+		x->med[t] = mr_st_median(v, n);
+		x->n[t] = n;
+	}
+	free(v);
+}
+
 /* Every series of the nr directories R (by start time) into *s, in order
  * of appearance from the newest directory back (its configs' numbering
  * colours the chart), with each directory's median, min and max.
@@ -298,32 +679,73 @@ collect_series(struct mr_rd *const *R, int nr, struct series **s)
 				struct mr_ref *refs;
 				int nref = mr_rd_figures(k, c, &refs);
 
-				for (m = 0; m < nref; m++) {
-					char *what = mr_rd_ref_name(&refs[m]);
-					struct series *x;
-					double *v;
-					int n, idx = find_series(*s, ns, k->name, k->conf[c].str, what);
-
-					if (idx < 0) {
-						x = new_series(s, &ns, k, c, &refs[m], what, nr);
-					} else {
-						x = &(*s)[idx];
-						free(what);
-					}
-					n = mr_rd_values(k, c, &refs[m], &v);
-					if (n > 0) {
-						x->min[t] = v[0];
-						x->max[t] = v[n - 1];
-						x->med[t] = mr_st_median(v, n);
-						x->n[t] = n;
-					}
-					free(v);
-				}
+				for (m = 0; m < nref; m++)
+					add_point(s, &ns, k, c, &refs[m], t, nr);
 				free(refs);
 			}
 		}
 	}
 	return ns;
+}
+
+/* The cases of the series into a fresh *out, each with its key
+ * figure (the figures file's in expected_dir, else rss_kb at the newest
+ * directory's last checkpoint: out/charts.h) and its panel axis; a key
+ * figure trend does not follow by itself (peak_rss_kb) is added to *s.
+ * Returns how many. */
+static int
+lay_cases(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
+	  struct series **s, int *ns, struct tlay **out)
+{
+	int n = 0, i, j, t, c;
+
+	*out = NULL;
+	for (i = 0; i < *ns; i++) {
+		for (j = 0; j < n && strcmp((*out)[j].kase, (*s)[i].kase); j++)
+			;
+		if (j < n)
+			continue;
+		*out = erealloc(*out, sizeof **out * (n + 1));
+		memset(&(*out)[n], 0, sizeof **out);
+		(*out)[n++].kase = (*s)[i].kase;
+	}
+	for (j = 0; j < n; j++) {
+		struct tlay *T = &(*out)[j];
+		struct mr_figs fs;
+		int loaded = o->expected_dir ? mr_figs_load(o->expected_dir, T->kase, &fs) : 1;
+		struct mr_ref ref = {0};
+
+		if (!o->expected_dir)
+			memset(&fs, 0, sizeof fs);
+		for (t = nr - 1; t >= 0; t--) {
+			const struct mr_rd_case *k = mr_rd_case(R[t], T->kase);
+
+			if (!k)
+				continue;
+			if (!T->key) {
+				mr_chart_key_ref(k, loaded == 0 ? &fs : NULL, &ref);
+				T->key = mr_rd_ref_name(&ref);
+			}
+			/* the key figure in every directory, under its own name */
+			for (c = 0; c < k->ncfg; c++) {
+				struct mr_ref r2 = ref;
+
+				if (ref.ckpt && !strcmp(ref.checkpoint, "-"))
+					break;
+				add_point(s, ns, k, c, &r2, t, nr);
+			}
+		}
+		T->panels = estrdup(loaded == 0 && fs.panels ? fs.panels : "allocator");
+		mr_figs_free(&fs);
+	}
+	return n;
+}
+
+/* |b - a| relative to |a|; from 0: large. */
+static double
+rel_change(double a, double b)
+{
+	return a != 0 ? fabs(b - a) / fabs(a) : b != 0 ? 1e9 : 0;
 }
 
 /* The steps of each series, over the directories that measured it.
@@ -350,9 +772,16 @@ find_steps(struct series *s, int ns, int nr)
 			cx.noise = mr_st_median(rg, np);
 			x->nsteps = mr_st_steps(m2, np, threshold, &cx, x->steps, MAX_STEPS);
 			for (j = 0; j < x->nsteps; j++) {
+				const struct mr_st_step *st = &x->steps[j];
+
 				x->steps[j].at = at[x->steps[j].at];
 				x->step[x->steps[j].at] = 1;
+				x->score = fmax(x->score, rel_change(st->before, st->after));
 			}
+			/* a drift no single step explains: the last against the first */
+			x->changed = fabs(m2[np - 1] - m2[0]) > threshold(m2[0], &cx);
+			if (x->changed)
+				x->score = fmax(x->score, rel_change(m2[0], m2[np - 1]));
 		}
 		total += x->nsteps;
 		free(m2);
@@ -431,8 +860,9 @@ mr_trend(const struct mr_trend_opts *o)
 {
 	struct mr_rd *all = ecalloc(o->ndirs + 1, sizeof *all), **R;
 	struct series *s = NULL;
+	struct tlay *T = NULL;
 	char *outdir = NULL, *tsv = NULL;
-	int ns = 0, nr = o->ndirs, rc = MR_USAGE, i, t;
+	int ns = 0, nr = o->ndirs, rc = MR_USAGE, nt = 0, i, t, total;
 	FILE *f = o->out;
 
 	R = ecalloc(nr + 1, sizeof *R);
@@ -444,7 +874,11 @@ mr_trend(const struct mr_trend_opts *o)
 	}
 	qsort(R, nr, sizeof *R, by_started);
 	ns = collect_series(R, nr, &s);
-	print_steps(f, o->verbose, R, nr, s, ns, find_steps(s, ns, nr));
+	nt = lay_cases(o, R, nr, &s, &ns, &T);
+	total = find_steps(s, ns, nr);
+	for (i = 0; i < nt; i++)
+		lay_case(&T[i], s, ns, nr, T[i].panels);
+	print_steps(f, o->verbose, R, nr, s, ns, total);
 	outdir = o->out_dir ? estrdup(o->out_dir) : mr_rd_path(R[nr - 1]->dir, "trend");
 	if ((i = mr_mkdir_out(outdir)) < 0) {
 		errno = -i;
@@ -456,10 +890,13 @@ mr_trend(const struct mr_trend_opts *o)
 	rc = MR_OK;
 	if (write_tsv(tsv, R, nr, s, ns) < 0)
 		rc = MR_FAILED;
-	else if (o->plots_dir && draw(o, R, nr, s, ns, tsv, outdir) < 0)
+	else if (o->plots_dir && draw(o, R, nr, T, nt, tsv, outdir) < 0)
 		rc = MR_FAILED;
 	fprintf(f, "table and charts: %s\n", outdir);
 out:
+	for (i = 0; i < nt; i++)
+		tlay_free(&T[i]);
+	free(T);
 	free_series(s, ns);
 	free(tsv);
 	free(outdir);

@@ -21,6 +21,8 @@ struct mr_trend_opts {
 	const char *const *dirs; /* results directories, at least 2 */
 	int ndirs;
 	const char *out_dir;     /* NULL: the newest directory's trend/ */
+	const char *expected_dir; /* the cases' figures files (their key
+	                            figure and panel axis); NULL: none */
 	const char *plots_dir;   /* the gnuplot scripts; NULL: no charts */
 	int verbose;             /* print every series, not only steps */
 	FILE *out;
