@@ -305,7 +305,7 @@ parse_key(struct mr_figs *fs, const struct line *l)
 		return bad(l, 0, "a second %s line (one key figure per case)", "key");
 	if (words(l, 3, 3) < 0 || plain(l, 1, "a metric") < 0 || plain(l, 2, "lower or higher") < 0)
 		return -1;
-	s = l->w[1].s;
+	s = l->w[1].s ? l->w[1].s : ""; /* words() made sure of it */
 	at = strchr(s, '@');
 	name = at ? estrndup(s, (size_t)(at - s)) : estrdup(s);
 	rc = metric(l, 1, name, at != NULL, &fs->key_ckpt, &fs->key_metric);
