@@ -297,7 +297,7 @@ fail:
 static int
 parse_key(struct mr_figs *fs, const struct line *l)
 {
-	const char *s, *at;
+	const char *s, *at, *better;
 	char *name;
 	int rc;
 
@@ -318,10 +318,11 @@ parse_key(struct mr_figs *fs, const struct line *l)
 		return bad(l, 1, "%s: a checkpoint metric needs @CHECKPOINT (or @ for the last)", s);
 	if (at && at[1] && !ckpt_name(at + 1))
 		return bad(l, 1, "%s: not a checkpoint name after @", s);
-	if (!strcmp(l->w[2].s, "lower"))
+	better = l->w[2].s ? l->w[2].s : "";
+	if (!strcmp(better, "lower"))
 		fs->key_lower = 1;
-	else if (strcmp(l->w[2].s, "higher"))
-		return bad(l, 2, "expected lower or higher (which is better), got %s", l->w[2].s);
+	else if (strcmp(better, "higher"))
+		return bad(l, 2, "expected lower or higher (which is better), got %s", better);
 	fs->key_checkpoint = at && at[1] ? estrdup(at + 1) : NULL;
 	fs->has_key = 1;
 	fs->key_line = l->no;
