@@ -184,3 +184,35 @@ mr_ch_ours(const struct mr_rd_case *k, const struct mr_config *r)
 	}
 	return best;
 }
+
+/* --- text widths --------------------------------------------------------- */
+
+double
+mr_ch_em(const char *s, int max)
+{
+	double w = 0;
+	int nc = 0;
+
+	for (; *s && (!max || nc < max); s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		nc++;
+		if (c >= '0' && c <= '9')
+			w += 0.636;
+		else if (strchr("iljI.,:;'`|!", c))
+			w += 0.30;
+		else if (strchr("frt()[]{}-/\\ \"", c))
+			w += 0.39;
+		else if (strchr("mwMW%@", c))
+			w += 0.93;
+		else if (strchr("=+<>~#&", c) || c >= 0x80)
+			w += 0.84;
+		else if (c >= 'A' && c <= 'Z')
+			w += 0.70;
+		else
+			w += 0.60;
+	}
+	return w;
+}

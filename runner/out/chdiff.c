@@ -150,39 +150,6 @@ cut(struct strbuf *b)
 		}
 }
 
-/* The width of s in em of DejaVu Sans (gnuplot's "sans"), estimated by
- * kind of character as tools/chartcheck.py does: at most the first
- * DIFF_LABEL_MAX characters (diff.gp cuts a longer left label). */
-static double
-em_width(const char *s)
-{
-	double w = 0;
-	int nc = 0;
-
-	for (; *s && nc < DIFF_LABEL_MAX; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c & 0xc0) == 0x80)
-			continue;
-		nc++;
-		if (c >= '0' && c <= '9')
-			w += 0.636;
-		else if (strchr("iljI.,:;'`|!", c))
-			w += 0.30;
-		else if (strchr("frt()[]{}-/\\ \"", c))
-			w += 0.39;
-		else if (strchr("mwMW%@", c))
-			w += 0.93;
-		else if (strchr("=+<>~#&", c) || c >= 0x80)
-			w += 0.84;
-		else if (c >= 'A' && c <= 'Z')
-			w += 0.70;
-		else
-			w += 0.60;
-	}
-	return w;
-}
-
 /* What one row says in a TSV field: tabs and newlines become blanks. */
 static void
 field(FILE *f, const char *s)
@@ -311,7 +278,7 @@ write_row(FILE *f, struct dchart *c, const struct drow *r, struct strbuf *lab)
 		row_label(lab, r);
 		cut(lab);
 		field(f, lab->s);
-		c->wright = fmax(c->wright, 9 * em_width(lab->s));
+		c->wright = fmax(c->wright, 9 * mr_ch_em(lab->s, DIFF_LABEL_MAX));
 		lab->len = 0;
 		lab->s[0] = '\0';
 		c->xmin = fmin(c->xmin, clamp(fmin(r->lo, r->dev)));
@@ -328,9 +295,9 @@ write_row(FILE *f, struct dchart *c, const struct drow *r, struct strbuf *lab)
 		fputs("-\t-\n", f);
 	/* the left labels: a config's (10 pt), a named row's metric (9) */
 	if (r->kind == K_WORST)
-		c->wleft = fmax(c->wleft, 10 * em_width(v->label));
+		c->wleft = fmax(c->wleft, 10 * mr_ch_em(v->label, DIFF_LABEL_MAX));
 	else if (r->kind == K_NAMED)
-		c->wleft = fmax(c->wleft, 9 * em_width(v->what));
+		c->wleft = fmax(c->wleft, 9 * mr_ch_em(v->what, DIFF_LABEL_MAX));
 }
 
 static int

@@ -468,6 +468,133 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 		sb_printf(notes, "\n(and %d more reasons why a figure was not measured here)", more);
 }
 
+/* The chart's title: the case, its key figure, how the sides compare. */
+static void
+chart_title(struct strbuf *title, const struct mr_rd_case *k, const struct mr_figs *fs)
+{
+	sb_printf(title, "%s: the report and here", k->name);
+	if (fs->has_key)
+		sb_printf(title, "  (key figure: %s%s%s, %s is better)",
+			  fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric] : mr_run_metrics[fs->key_metric],
+			  fs->key_checkpoint ? "@" : "", fs->key_checkpoint ? fs->key_checkpoint : "",
+			  fs->key_lower ? "lower" : "higher");
+	if (fs->growth)
+		sb_add(title, "\ncompare growth: each checkpoint series minus its first point, on both sides"
+		       " (the totals are not comparable)");
+}
+
+/* The ROWS word of row w for figures.gp (its fields end in '|'); has:
+ * per report config, 1 when it has figures in the row, 2 when ours do. */
+static void
+row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_figs *fs,
+	 const char *has, int nc)
+{
+	int i, c;
+	struct strbuf a = {0}, x = {0};
+	const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
+		: w->ncat == 1 ? w->cat[0]
+		: w->unit == MR_UNIT_MS ? "time" : w->unit == MR_UNIT_KB ? "memory" : "count";
+	const char *what = w->ckpt && fs->growth ? " growth" : "";
+
+	sb_printf(&a, "%s%s (%s)", mname, what, strcmp(w->runit, "-") ? w->runit : "count");
+	rowfield(&x, a.s);
+	sb_free(&a);
+	sb_printf(&a, "%s%s (%s)", mname, what, here_unit_name(w->unit));
+	rowfield(&x, a.s);
+	sb_free(&a);
+	if (w->numx) {
+		rowfield(&x, "auto");
+	} else {
+		sb_add(&a, "(");
+		for (i = 0; i < w->ncat; i++) {
+			struct strbuf q = {0};
+
+			sb_add(&q, "");
+			rowfield(&q, w->cat[i]);
+			q.s[--q.len] = 0; /* the '|' */
+			sb_printf(&a, "%s'%s' %g", i ? ", " : "", q.s, w->pos[i]);
+			sb_free(&q);
+		}
+		sb_add(&a, ")|");
+		sb_add(&x, a.s); /* its quotes are the tics' own */
+		sb_free(&a);
+	}
+	rowfield(&x, w->numx ? (fs->xunit ? fs->xunit : "") : w->ckpt ? "checkpoint" : "whole run");
+	for (i = 1; i <= 2; i++) {
+		sb_add(&a, "");
+		for (c = 0; c < nc; c++)
+			if (has[c] & i)
+				sb_printf(&a, "%s%d", a.len ? " " : "", c + 1);
+		rowfield(&x, a.s);
+		sb_free(&a);
+	}
+	sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
+	/* a side whose points are all one value gets a range around it
+	 * (gnuplot cannot autoscale a flat range) */
+	for (i = 0; i < 2; i++)
+		if (w->lo[i] == w->hi[i])
+			sb_printf(&x, "%g:%g|", w->lo[i] - (w->lo[i] ? fabs(w->lo[i]) : 1),
+				  w->hi[i] + (w->hi[i] ? fabs(w->hi[i]) : 1));
+		else
+			sb_add(&x, "|");
+	quoted(rowspec, x.s);
+	sb_free(&x);
+}
+
+/* The notes under the chart: the figures file's, the report configs not
+ * measured here, the configs of ours not drawn. */
+static void
+chart_notes(struct strbuf *notes, const struct mr_figs *fs, const struct fcfg *fc, int nc)
+{
+	int i, c, said;
+
+	sb_add(notes, "");
+	for (i = 0; i < fs->nnote; i++)
+		wrapped(notes, fs->note[i], FIG_NOTE_WIDTH);
+	for (c = 0; c < nc; c++)
+		if (fc[c].ours < 0) {
+			struct strbuf l = {0};
+
+			sb_printf(&l, "not measured here: %s (no config of these results has all its pairs)",
+				  cstr(fc[c].cfg));
+			wrapped(notes, l.s, FIG_NOTE_WIDTH);
+			sb_free(&l);
+		}
+	/* the configs of ours not drawn, once per distinct difference */
+	for (c = 0, said = 0; c < nc; c++) {
+		struct strbuf l = {0};
+		int n = 0, d, first = -1;
+
+		if (!fc[c].also.len)
+			continue;
+		for (d = 0; d < c && first < 0; d++)
+			if (!strcmp(fc[d].also.s, fc[c].also.s))
+				first = d;
+		if (first >= 0)
+			continue;
+		for (d = c; d < nc; d++)
+			n += !strcmp(fc[d].also.s, fc[c].also.s);
+		if (!said++)
+			sb_add(&l, "here, a report config is drawn with the config of ours that has all"
+			       " its pairs and the case's defaults otherwise; ");
+		sb_printf(&l, "also measured, not drawn: %s (beside ", fc[c].also.s);
+		if (n == nc)
+			sb_add(&l, nc == 1 ? "it)" : "each)");
+		else if (n > 2)
+			sb_printf(&l, "%d of the report's configs)", n);
+		else {
+			int m = 0;
+
+			for (d = c; d < nc; d++)
+				if (!strcmp(fc[d].also.s, fc[c].also.s))
+					sb_printf(&l, "%s%s", m++ ? "; " : "", cstr(fc[d].cfg));
+			sb_add(&l, ")");
+		}
+		wrapped(notes, l.s, FIG_NOTE_WIDTH);
+		sb_free(&l);
+	}
+}
+
 int
 mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		 const struct mr_figs *fs, const char *outdir)
@@ -481,7 +608,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	struct fcfg *fc = NULL;
 	const char *profile = mr_rd_env(R, "profile");
 	char *has = NULL, **fcat = NULL;
-	int *frow = NULL, said = 0, nrow = 0, nc = 0, r, i, c, rc = -1;
+	int *frow = NULL, nrow = 0, nc = 0, r, i, c, rc = -1;
 	FILE *f = NULL;
 
 	if (!fs->n) {
@@ -530,67 +657,9 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		goto out;
 
 	/* What gnuplot is told besides the TSV. */
-	sb_printf(&title, "%s: the report and here", k->name);
-	if (fs->has_key)
-		sb_printf(&title, "  (key figure: %s%s%s, %s is better)",
-			  fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric] : mr_run_metrics[fs->key_metric],
-			  fs->key_checkpoint ? "@" : "", fs->key_checkpoint ? fs->key_checkpoint : "",
-			  fs->key_lower ? "lower" : "higher");
-	if (fs->growth)
-		sb_add(&title, "\ncompare growth: each checkpoint series minus its first point, on both sides"
-		       " (the totals are not comparable)");
-	for (r = 0; r < nrow; r++) {
-		struct frow *w = &rows[r];
-		struct strbuf a = {0}, x = {0};
-		const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
-			: w->ncat == 1 ? w->cat[0]
-			: w->unit == MR_UNIT_MS ? "time" : w->unit == MR_UNIT_KB ? "memory" : "count";
-		const char *what = w->ckpt && fs->growth ? " growth" : "";
-
-		sb_printf(&a, "%s%s (%s)", mname, what, strcmp(w->runit, "-") ? w->runit : "count");
-		rowfield(&x, a.s);
-		sb_free(&a);
-		sb_printf(&a, "%s%s (%s)", mname, what, here_unit_name(w->unit));
-		rowfield(&x, a.s);
-		sb_free(&a);
-		if (w->numx) {
-			rowfield(&x, "auto");
-		} else {
-			sb_add(&a, "(");
-			for (i = 0; i < w->ncat; i++) {
-				struct strbuf q = {0};
-
-				sb_add(&q, "");
-				rowfield(&q, w->cat[i]);
-				q.s[--q.len] = 0; /* the '|' */
-				sb_printf(&a, "%s'%s' %g", i ? ", " : "", q.s, w->pos[i]);
-				sb_free(&q);
-			}
-			sb_add(&a, ")|");
-			sb_add(&x, a.s); /* its quotes are the tics' own */
-			sb_free(&a);
-		}
-		rowfield(&x, w->numx ? (fs->xunit ? fs->xunit : "") : w->ckpt ? "checkpoint" : "whole run");
-		for (i = 1; i <= 2; i++) {
-			sb_add(&a, "");
-			for (c = 0; c < nc; c++)
-				if (has[r * nc + c] & i)
-					sb_printf(&a, "%s%d", a.len ? " " : "", c + 1);
-			rowfield(&x, a.s);
-			sb_free(&a);
-		}
-		sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
-		/* a side whose points are all one value gets a range around it
-		 * (gnuplot cannot autoscale a flat range) */
-		for (i = 0; i < 2; i++)
-			if (w->lo[i] == w->hi[i])
-				sb_printf(&x, "%g:%g|", w->lo[i] - (w->lo[i] ? fabs(w->lo[i]) : 1),
-					  w->hi[i] + (w->hi[i] ? fabs(w->hi[i]) : 1));
-			else
-				sb_add(&x, "|");
-		quoted(&rowspec, x.s);
-		sb_free(&x);
-	}
+	chart_title(&title, k, fs);
+	for (r = 0; r < nrow; r++)
+		row_spec(&rowspec, &rows[r], fs, has + r * nc, nc);
 	{
 		struct strbuf a = {0}, b = {0};
 
@@ -612,51 +681,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		quoted(&legend, l);
 		free(l);
 	}
-	sb_add(&notes, "");
-	for (i = 0; i < fs->nnote; i++)
-		wrapped(&notes, fs->note[i], FIG_NOTE_WIDTH);
-	for (c = 0; c < nc; c++)
-		if (fc[c].ours < 0) {
-			struct strbuf l = {0};
-
-			sb_printf(&l, "not measured here: %s (no config of these results has all its pairs)",
-				  cstr(fc[c].cfg));
-			wrapped(&notes, l.s, FIG_NOTE_WIDTH);
-			sb_free(&l);
-		}
-	/* the configs of ours not drawn, once per distinct difference */
-	for (c = 0, said = 0; c < nc; c++) {
-		struct strbuf l = {0};
-		int n = 0, d, first = -1;
-
-		if (!fc[c].also.len)
-			continue;
-		for (d = 0; d < c && first < 0; d++)
-			if (!strcmp(fc[d].also.s, fc[c].also.s))
-				first = d;
-		if (first >= 0)
-			continue;
-		for (d = c; d < nc; d++)
-			n += !strcmp(fc[d].also.s, fc[c].also.s);
-		if (!said++)
-			sb_add(&l, "here, a report config is drawn with the config of ours that has all"
-			       " its pairs and the case's defaults otherwise; ");
-		sb_printf(&l, "also measured, not drawn: %s (beside ", fc[c].also.s);
-		if (n == nc)
-			sb_add(&l, nc == 1 ? "it)" : "each)");
-		else if (n > 2)
-			sb_printf(&l, "%d of the report's configs)", n);
-		else {
-			int m = 0;
-
-			for (d = c; d < nc; d++)
-				if (!strcmp(fc[d].also.s, fc[c].also.s))
-					sb_printf(&l, "%s%s", m++ ? "; " : "", cstr(fc[d].cfg));
-			sb_add(&l, ")");
-		}
-		wrapped(&notes, l.s, FIG_NOTE_WIDTH);
-		sb_free(&l);
-	}
+	chart_notes(&notes, fs, fc, nc);
 	if (missing.len)
 		sb_printf(&notes, "%s%s", notes.len ? "\n" : "", missing.s);
 	sb_add(&rowspec, "");

@@ -33,4 +33,9 @@ int mr_ch_matches(const struct mr_config *r, const struct mr_config *c);
  * runs.tsv.  -1: none matches. */
 int mr_ch_ours(const struct mr_rd_case *k, const struct mr_config *r);
 
+/* The width of s in em of DejaVu Sans (gnuplot's "sans"), estimated by
+ * kind of character as tools/chartcheck.py does; of its first max
+ * characters (0: all). */
+double mr_ch_em(const char *s, int max);
+
 #endif

@@ -204,36 +204,6 @@ mr_cmp_short(const struct mr_config *cfg, int n, int i, const char *skip)
 	return s.s;
 }
 
-/* The width of s in em of DejaVu Sans (gnuplot's "sans"), by kind of
- * character, as the charts' overlap check estimates it. */
-static double
-em_width(const char *s)
-{
-	double w = 0;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c & 0xc0) == 0x80)
-			continue;
-		if (c >= '0' && c <= '9')
-			w += 0.636;
-		else if (strchr("iljI.,:;'`|!", c))
-			w += 0.30;
-		else if (strchr("frt()[]{}-/\\ \"", c))
-			w += 0.39;
-		else if (strchr("mwMW%@", c))
-			w += 0.93;
-		else if (strchr("=+<>~#&", c) || c >= 0x80)
-			w += 0.84;
-		else if (c >= 'A' && c <= 'Z')
-			w += 0.70;
-		else
-			w += 0.60;
-	}
-	return w;
-}
-
 /* b cut to max characters (UTF-8), the last one an ellipsis. */
 static void
 cut(struct strbuf *b, size_t max)
@@ -379,14 +349,14 @@ lay_case(struct row *rows, int nrows, const struct mr_rd_case *k, int ki, struct
 		L->xmin = fmin(L->xmin, fmin(rel(r->nmin, r->om), rel(r->omin, r->om)));
 		L->xmax = fmax(L->xmax, fmax(rel(r->nmax, r->om), rel(r->omax, r->om)));
 		right_label(&b, r);
-		L->wr = fmax(L->wr, 9 * em_width(b.s));
+		L->wr = fmax(L->wr, 9 * mr_ch_em(b.s, 0));
 		sb_free(&b);
 		if (r->kind == K_WORST) {
 			sb_add(&b, L->shortl[r->cn]);
 			cut(&b, LEFT_MAX);
-			L->wl = fmax(L->wl, 10 * em_width(b.s));
+			L->wl = fmax(L->wl, 10 * mr_ch_em(b.s, 0));
 		} else {
-			L->wl = fmax(L->wl, 9 * em_width(r->what));
+			L->wl = fmax(L->wl, 9 * mr_ch_em(r->what, 0));
 		}
 		sb_free(&b);
 	}
