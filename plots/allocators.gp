@@ -18,8 +18,9 @@
 #   NOTE        non-empty: no data, and why
 #
 # Blue: better than glibc (less memory, for a lower-is-better figure),
-# red: worse; grey: the allocator did not run.  750 px high up to 10
-# cases, 60 px more per case beyond, so two-line row labels never touch.
+# red: worse; grey: the allocator did not run.  150 px plus 75 a case
+# up to 10 (300 px for one, 750 for eight), 60 a case beyond, so two-line
+# row labels never touch and one case is not a wall of colour.
 
 set datafile separator tab
 set datafile columnheaders
@@ -37,7 +38,7 @@ note = ARG6
 na = words(allocs)
 width = na > 7 ? 300 + na * 130 : 1200
 nc = words(cases)
-height = nc > 10 ? 150 + nc * 60 : 750
+height = nc > 10 ? 150 + nc * 60 : (nc < 2 ? 300 : 150 + nc * 75)
 if (out[strlen(out)-3:] eq ".svg") {
 	set terminal svg size width,height dynamic font "sans,11" background "white"
 } else {
