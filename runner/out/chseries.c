@@ -60,7 +60,7 @@ cmp_val(const void *pa, const void *pb)
 	double x, y;
 
 	if (!a || !b)
-		return !a - !b ? (!a ? -1 : 1) : 0;
+		return (!a != !b) ? (!a ? -1 : 1) : 0;
 	x = strtod(a, &ea);
 	y = strtod(b, &eb);
 	if (ea != a && !*ea && eb != b && !*eb && x != y)
