@@ -84,6 +84,9 @@ RUNNER_SRC := \
 	runner/run/axes.c \
 	runner/run/tunables.c \
 	runner/run/matrix.c \
+	runner/run/original.c \
+	runner/run/origtab.c \
+	runner/run/runtime.c \
 	runner/run/libc.c \
 	runner/run/versions.c \
 	runner/run/allocrel.c \
@@ -177,6 +180,11 @@ UNIT := \
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 CASE_BIN := $(CASES:%=$(B)/cases/%)
+# The reports' own programs beside the models (docs/originals.md), and
+# their checkpoint helpers: copied so that build/cases/<case>.js finds
+# ../lib/memrepro.js as cases/<case>.js does.
+ORIGINALS := $(wildcard cases/*.js cases/*.rb)
+ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb))
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 # The fixture allocator (tests/fixtures/alloc/fakealloc.c), one build per
@@ -186,7 +194,7 @@ FAKEALLOC_SO := $(FAKEALLOC_VERSIONS:%=$(B)/fakealloc/%/libfakealloc.so.1)
 
 .PHONY: all check check-portable ci test report corpus-table deps deps-build deps-alloc install uninstall clean
 
-all: $(B)/memrepro $(CASE_BIN) $(FIXTURE_BIN) $(UNIT_BIN) $(FAKEALLOC_SO)
+all: $(B)/memrepro $(CASE_BIN) $(ORIG_FILES) $(FIXTURE_BIN) $(UNIT_BIN) $(FAKEALLOC_SO)
 
 # Order-only: the install step runs before any compile, never forces one.
 $(B)/%.o: %.c | deps-build
@@ -225,6 +233,16 @@ $(B)/libmr.a: $(LIB_OBJ)
 
 $(B)/memrepro: $(RUNNER_OBJ) $(B)/libmr.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(B)/libmr.a -ldl -lm
+
+$(B)/cases/%.js: cases/%.js
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/cases/%.rb: cases/%.rb
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/lib/memrepro.%: lib/memrepro.%
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(B)/cases/%: $(B)/cases/%.o $(B)/libmr.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread -lz

@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n < RECORD_MAX) {
 			memcpy(line, data + i, n);
 			line[n] = '\0';
-			if (mr_record_parse(line, &c, rows, nrows, &row, why, sizeof why) == 0) {
+			if (mr_record_parse(line, &c, rows, nrows, &row, why, sizeof why) >= 0) {
 				rows = realloc(rows, (nrows + 1) * sizeof *rows);
 				if (!rows)
 					abort();

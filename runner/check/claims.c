@@ -54,6 +54,10 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 			/* libc: unset is the host's, not known here */
 			if (!may_admit(vp, v))
 				return 0;
+		} else if (!strcmp(ref->key[k], MR_KEY_RUNTIME) &&
+			   !strcmp(ref->val[k], MR_RUNTIME_MODEL)) {
+			if (v)
+				return 0;
 		} else if (!mr_config_same(v, ref->val[k])) {
 			return 0;
 		}
@@ -130,7 +134,8 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 				/* pressure is the runner's axis, off unless
 				 * asked for: without it the claim is skipped
 				 * ("no run has pressure=..."), not an error */
-				if (l < n || strcmp(r->key[k], "pressure") == 0)
+				if (l < n || strcmp(r->key[k], "pressure") == 0 ||
+				    strcmp(r->key[k], MR_KEY_RUNTIME) == 0)
 					continue;
 				/* libc: a run without the axis has the host's,
 				 * which the pair is held against */

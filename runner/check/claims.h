@@ -35,6 +35,11 @@ enum {
  * claims"): allocator=NAME[@VERSION] and libc=VERSION. */
 #define MR_KEY_ALLOCATOR "allocator"
 #define MR_KEY_LIBC "libc"
+/* The runtime axis (docs/originals.md): a reference without a pair of it
+ * is to the model; runtime=c names the model too (its configs have no
+ * runtime pair). */
+#define MR_KEY_RUNTIME "runtime"
+#define MR_RUNTIME_MODEL "c"
 
 /* The version a pair of a reference names: allocator=NAME@[OP]VERSION,
  * libc=VERSION, libc OP VERSION.  Every other pair: op MR_V_ANY, name

@@ -37,6 +37,8 @@ ev_pair(struct strbuf *b, const char *key, const char *val)
 {
 	if (val)
 		sb_printf(b, "%s%s=%s", b->len ? "," : "", key, val);
+	else if (!strcmp(key, MR_KEY_RUNTIME))
+		sb_printf(b, "%s%s=%s", b->len ? "," : "", key, MR_RUNTIME_MODEL);
 	else
 		sb_printf(b, "%s%s unset", b->len ? "," : "", key);
 }
@@ -87,6 +89,8 @@ ev_pair_ok(const struct ev *e, int j, int k, int i)
 			return mr_config_same(v, ref->val[k]);
 		return mr_version_satisfies(e->ver[i].libc_ver, vp->op, vp->version);
 	}
+	if (!strcmp(ref->key[k], MR_KEY_RUNTIME) && !strcmp(ref->val[k], MR_RUNTIME_MODEL))
+		return !v;
 	return mr_config_same(v, ref->val[k]);
 }
 

@@ -64,26 +64,43 @@ mr_parse_axis(struct mr_parser *p)
 	cs->axis[cs->naxis++] = a;
 }
 
+/* Whether r has a pair of key. */
+static int
+has_pair(const struct mr_ref *r, const char *key)
+{
+	int k;
+
+	for (k = 0; k < r->npairs; k++)
+		if (!strcmp(r->key[k], key))
+			return 1;
+	return 0;
+}
+
 /* Every reference that leaves a directive's key unnamed takes only the
  * configs without it: the claims written for the default configs keep
- * their meaning beside the added ones. */
+ * their meaning beside the added ones.  The same for the runtime axis,
+ * directive or not: a reference without runtime= is to the model. */
 void
 mr_claims_mark_unset(struct mr_claims *cs)
 {
-	int i, j, k, a;
+	int i, j, a;
 
 	for (i = 0; i < cs->n; i++) {
 		for (j = 0; j < cs->v[i].nref; j++) {
 			struct mr_ref *r = &cs->v[i].ref[j];
+			int runtime = has_pair(r, MR_KEY_RUNTIME);
 
 			for (a = 0; a < cs->naxis; a++) {
-				for (k = 0; k < r->npairs; k++)
-					if (!strcmp(r->key[k], cs->axis[a].key))
-						break;
-				if (k < r->npairs)
+				if (has_pair(r, cs->axis[a].key))
 					continue;
+				if (!strcmp(cs->axis[a].key, MR_KEY_RUNTIME))
+					runtime = 1;
 				r->unset = mr_claims_grow(cs, r->unset, sizeof *r->unset * (r->nunset + 1));
 				r->unset[r->nunset++] = cs->axis[a].key;
+			}
+			if (!runtime) {
+				r->unset = mr_claims_grow(cs, r->unset, sizeof *r->unset * (r->nunset + 1));
+				r->unset[r->nunset++] = MR_KEY_RUNTIME;
 			}
 		}
 	}

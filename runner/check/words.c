@@ -332,6 +332,16 @@ has_key(const struct mr_config *c, const char *key)
 	return mr_config_get(c, key) != NULL;
 }
 
+/* A key a config has not: "K unset"; the model's runtime as "runtime=c". */
+static void
+put_unset(struct strbuf *b, const char *key)
+{
+	if (!strcmp(key, MR_KEY_RUNTIME))
+		sb_printf(b, "%s%s=%s", b->len ? " " : "", key, MR_RUNTIME_MODEL);
+	else
+		sb_printf(b, "%s%s unset", b->len ? " " : "", key);
+}
+
 /* The pairs of config x that config y does not have the same, the
  * allocator first; where x has none of them (it leaves the keys unset),
  * "K unset". */
@@ -352,7 +362,7 @@ put_cfg_diff(struct strbuf *b, const struct mr_config *x, const struct mr_config
 		return;
 	for (i = 0; i < y->n; i++)
 		if (!has_key(x, y->key[i]))
-			sb_printf(b, "%s%s unset", b->len ? " " : "", opt_key(x, y->key[i]));
+			put_unset(b, opt_key(x, y->key[i]));
 }
 
 /* The pairs reference r names, with the values of config c (a bound has
@@ -371,7 +381,7 @@ put_ref_pairs(struct strbuf *b, const struct mr_ref *r, const struct mr_config *
 			if (v)
 				put_pair_name(b, c, r->key[k], v);
 			else
-				sb_printf(b, "%s%s unset", b->len ? " " : "", r->key[k]);
+				put_unset(b, r->key[k]);
 		}
 }
 

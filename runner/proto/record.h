@@ -42,8 +42,11 @@ struct mr_record {
  * (for the seq check).  Fills row with the figures the case sends (the
  * runner's own are left 0, cgroup_kb MR_NOT_MEASURED); a record must
  * carry the keys the schema marks MR_REC_MUST, and those of MR_REC_RUNNER
- * it may carry are skipped.  Returns 0, or -1 with why the record is bad
- * in why.  Exposed for the fuzz target; the run loop calls it. */
+ * it may carry are skipped.  A record of the name and seq alone (an
+ * original: a script that cannot read its own figures, docs/originals.md)
+ * is good too: the caller reads its figures from /proc while the program
+ * waits.  Returns 0 (figures sent), 1 (name and seq alone), or -1 with why
+ * the record is bad in why.  Exposed for the fuzz target; the run loop calls it. */
 int mr_record_parse(char *line, const struct mr_cases_desc *c,
 		    const struct mr_record *prev, size_t nprev,
 		    struct mr_record *row, char *why, size_t size);

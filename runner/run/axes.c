@@ -4,6 +4,7 @@
 #include <gnu/libc-version.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/registry.h"
 #include "run/tunables.h"
@@ -106,11 +107,12 @@ mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf 
 
 		if (comma)
 			*comma = '\0';
-		/* '@' only in an allocator spec, once: NAME@VERSION */
+		/* '@' only in an allocator or runtime spec, once: NAME@VERSION */
 		if (!*s || !in_set(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.-@") ||
-		    (strchr(s, '@') && (strcmp(out->key, "allocator") != 0 || s[0] == '@' ||
+		    (strchr(s, '@') && ((strcmp(out->key, "allocator") != 0 &&
+					 strcmp(out->key, MR_MATRIX_RUNTIME) != 0) || s[0] == '@' ||
 					!s[strcspn(s, "@") + 1] || strchr(strchr(s, '@') + 1, '@')))) {
-			sb_printf(err, "--axis '%s': bad value '%s' (want [A-Za-z0-9_.-]+, or an allocator NAME@VERSION, separated by commas)", arg, s);
+			sb_printf(err, "--axis '%s': bad value '%s' (want [A-Za-z0-9_.-]+, or an allocator or runtime NAME@VERSION, separated by commas)", arg, s);
 			free(vals);
 			goto bad;
 		}
@@ -165,7 +167,7 @@ valid_keys(const struct mr_cases_desc *cases, int ncases, struct strbuf *b)
 	struct strbuf seen = { 0 };
 	int i, j;
 
-	sb_add(b, "allocator, libc, pressure, glibc.<namespace>.<tunable>, jemalloc.<option>, mimalloc.<option>, tcmalloc.<option>");
+	sb_add(b, "allocator, libc, runtime, pressure, glibc.<namespace>.<tunable>, jemalloc.<option>, mimalloc.<option>, tcmalloc.<option>");
 	sb_add(&seen, ",");
 	for (i = 0; i < ncases; i++) {
 		for (j = 0; j < cases[i].nparams; j++) {
@@ -351,6 +353,17 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		}
 		if (strncmp(ax[a].key, "glibc.", 6) == 0)
 			continue; /* check_tunables, below */
+		if (strcmp(ax[a].key, MR_MATRIX_RUNTIME) == 0) {
+			for (j = 0; j < ax[a].nvals; j++) {
+				if (strcmp(ax[a].vals[j], MR_MATRIX_MODEL) != 0 &&
+				    !mr_matrix_runtime_ext(ax[a].vals[j])) {
+					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION] or ruby[@VERSION]",
+						  ax[a].vals[j]);
+					return -1;
+				}
+			}
+			continue;
+		}
 		if (strcmp(ax[a].key, "libc") == 0) {
 			for (j = 0; j < ax[a].nvals; j++) {
 				if (!mr_matrix_libc_version(ax[a].vals[j])) {
@@ -394,3 +407,36 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 	return mr_matrix_check_tunables(ax, nax, mr_matrix_ldso(), gnu_get_libc_version(), err);
 }
 
+
+const char *
+mr_matrix_runtime_ext(const char *v)
+{
+	static const struct { const char *name, *ext; } langs[] = {
+		{ "node", "js" }, { "ruby", "rb" },
+	};
+	size_t k, n;
+
+	for (k = 0; k < sizeof langs / sizeof *langs; k++) {
+		n = strlen(langs[k].name);
+		if (strncmp(v, langs[k].name, n) == 0 && (v[n] == '\0' || (v[n] == '@' && v[n + 1])))
+			return langs[k].ext;
+	}
+	return NULL;
+}
+
+int
+mr_matrix_has_original(const struct mr_cases_desc *c, const char *v)
+{
+	const char *ext = mr_matrix_runtime_ext(v);
+	char *path;
+	int ok;
+
+	if (strcmp(v, MR_MATRIX_MODEL) == 0)
+		return 1;
+	if (!ext)
+		return 0;
+	path = esprintf("%s.%s", c->path, ext);
+	ok = access(path, R_OK) == 0;
+	free(path);
+	return ok;
+}

@@ -73,6 +73,20 @@ char *mr_matrix_option_variable(const char *key);
  * ("2.41"), 1 or 0. */
 int mr_matrix_libc_version(const char *v);
 
+/* The runtime axis: "c", the model (the default: a config of it has no
+ * runtime pair), or the interpreter of the report's own program beside
+ * it, node[@VERSION] or ruby[@VERSION] (docs/originals.md). */
+#define MR_MATRIX_RUNTIME "runtime"
+#define MR_MATRIX_MODEL "c"
+
+/* The file extension of the original runtime value v runs ("js" for
+ * node[@V], "rb" for ruby[@V]); NULL for the model or a bad value. */
+const char *mr_matrix_runtime_ext(const char *v);
+
+/* Whether case c has what runtime value v runs: the model always, an
+ * original when the file c->path.EXT is there. */
+int mr_matrix_has_original(const struct mr_cases_desc *c, const char *v);
+
 /* A value of the pressure axis: "none" or MiB as a plain decimal in
  * 1..MR_MATRIX_MAX_MIB.  Returns the MiB (0 for none) or -1. */
 long mr_matrix_pressure_value(const char *v);

@@ -138,6 +138,8 @@ make_cfg(const struct dim *d, int nd, const int *idx, int index, struct mr_matri
 
 		if (mr_matrix_option_key(kk) && !mr_matrix_option_applies(kk, alloc))
 			continue;
+		if (strcmp(kk, MR_MATRIX_RUNTIME) == 0 && strcmp(vv, MR_MATRIX_MODEL) == 0)
+			continue; /* the model: the config as without the axis */
 		cf->kv[n].key = estrdup(kk);
 		cf->kv[n].val = estrdup(vv);
 		vv = cf->kv[n].val;
@@ -154,6 +156,8 @@ make_cfg(const struct dim *d, int nd, const int *idx, int index, struct mr_matri
 			cf->libc = vv;
 		if (strcmp(kk, "pressure") == 0)
 			cf->pressure_mib = mr_matrix_pressure_value(vv);
+		if (strcmp(kk, MR_MATRIX_RUNTIME) == 0)
+			cf->runtime = vv;
 		n++;
 	}
 	cf->nkv = n;
@@ -215,12 +219,15 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 	}
 	for (i = 0; i < nax; i++) {
 		if ((strncmp(ax[i].key, "glibc.", 6) != 0 && !mr_matrix_option_key(ax[i].key) &&
-		     strcmp(ax[i].key, "libc") != 0) ||
+		     strcmp(ax[i].key, "libc") != 0 && strcmp(ax[i].key, MR_MATRIX_RUNTIME) != 0) ||
 		    find_axis(ax, nax, ax[i].key) != &ax[i])
 			continue;
 		d[nd].key = ax[i].key;
 		for (j = 0; j < ax[i].nvals; j++)
-			dim_add(&d[nd], estrdup(ax[i].vals[j]));
+			/* a runtime the case has no original for: no config */
+			if (strcmp(ax[i].key, MR_MATRIX_RUNTIME) != 0 ||
+			    mr_matrix_has_original(c, ax[i].vals[j]))
+				dim_add(&d[nd], estrdup(ax[i].vals[j]));
 		nd++;
 	}
 	if ((o = find_axis(ax, nax, "pressure")) != NULL) {

@@ -38,6 +38,9 @@ struct mr_matrix_cfg {
 	                        NULL-terminated, or NULL; owned */
 	long pressure_mib;   /* the pressure axis: the memory cgroup's limit
 	                        in MiB; 0: none (or not an axis) */
+	const char *runtime; /* the runtime axis' value (into kv): the
+	                        original's interpreter ("node@20"); NULL:
+	                        the model (runtime=c, no pair in kv) */
 };
 
 struct mr_matrix {

@@ -17,6 +17,7 @@
 #include "run/configs.h"
 #include "run/envfp.h"
 #include "run/libc.h"
+#include "run/origtab.h"
 #include "run/plan.h"
 #include "run/registry.h"
 #include "run/resume.h"
@@ -44,6 +45,7 @@ struct session {
 	const struct mr_session_opts *o;
 	struct mr_results res;
 	struct mr_alloc_tab allocs; /* one per allocator the configs name */
+	struct mr_origtab origs;    /* the runtimes and originals they name */
 	FILE *progress;
 	struct mr_term term; /* the progress line or lines */
 	int failed;       /* some run failed */
@@ -104,10 +106,14 @@ job_prepare(struct session *s, struct job *j)
 	const struct mr_session_opts *o = s->o;
 	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
 	const struct mr_libc *l = j->cf->libc ? mr_libc_find(j->cf->libc) : NULL;
-	char *need = mr_allocrel_skip(a, l, o->self_exe);
+	char *need = mr_allocrel_skip(a, l, o->self_exe), *orig = NULL, **oargv = NULL;
+	char *oenv[MR_ORIGTAB_ENV];
 	const char *skip = a->missing ? a->missing : l && l->missing ? l->missing : need;
-	int nx = 0, i;
+	int nx = 0, noenv = 0, i;
 
+	if (j->cf->runtime && !skip)
+		skip = orig = mr_origtab_job(&s->origs, j->c, j->cf, l, a->preload ? a->path : NULL,
+					     &oargv, oenv, &noenv);
 	if (skip) {
 		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
 					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0 };
@@ -116,6 +122,7 @@ job_prepare(struct session *s, struct job *j)
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
 		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
 		free(need);
+		free(orig);
 		return rc < 0 ? -1 : 1;
 	}
 	j->log = mr_results_log(&s->res, j->c->name, j->cf->safe, j->repeat);
@@ -124,15 +131,17 @@ job_prepare(struct session *s, struct job *j)
 	j->abs = esprintf("%s/%s", s->res.dir, j->log);
 	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
 		;
-	j->extra = ecalloc((size_t)i + 6, sizeof *j->extra);
+	j->extra = ecalloc((size_t)i + 6 + MR_ORIGTAB_ENV, sizeof *j->extra);
+	for (i = 0; i < noenv; i++)
+		j->extra[nx++] = oenv[i];
 	if (a->preload)
 		j->extra[nx++] = esprintf("LD_PRELOAD=%s", a->path);
 	if (j->cf->tunables)
 		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
 	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
 		j->extra[nx++] = estrdup(j->cf->optenv[i]);
-	j->argv = mr_matrix_argv(j->c, j->cf);
-	if (l && !l->host) {
+	j->argv = oargv ? oargv : mr_matrix_argv(j->c, j->cf);
+	if (l && !l->host && !oargv) {
 		char **argv = mr_libc_argv(l, j->argv, a->preload ? a->path : NULL,
 					   &j->extra[nx]);
 
@@ -472,6 +481,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
 		       o->factor;
 	mr_envfp_collect(&fp, &er, &s->allocs);
+	mr_origtab_env(&s->origs, &fp);
 	run_env_keys(&fp, o, o->cases_dir, cases, ncases);
 	if (o->shard_n)
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
@@ -544,6 +554,7 @@ mr_session_run(const struct mr_session_opts *o)
 		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
 		.quick = o->quick, .versions = o->versions, .expected_dir = o->expected_dir },
 		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
+	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE :
 	     session_open(&s);
 	if (rc == MR_OK) {
 		/* what runners killed outright (SIGKILL) could not clean up */
@@ -563,6 +574,7 @@ mr_session_run(const struct mr_session_opts *o)
 		mr_plan_free(s.skip, ncases);
 		mr_plan_free(s.timed, ncases);
 	}
+	mr_origtab_free(&s.origs);
 	for (i = 0; i < built; i++)
 		mr_matrix_free(&mats[i]);
 	free(mats);

@@ -104,6 +104,47 @@ measure_tree(struct mr_run *r, struct mr_record *row)
 		row->cgroup_kb = MR_NOT_MEASURED;
 }
 
+/* The figures a record of the name and seq alone did not carry (an
+ * original's: docs/originals.md), read while the program waits for its
+ * ack: VmSize and VmRSS from statm; utime, stime, minflt and majflt from
+ * stat; t_us from the runner's clock since the fork.  Returns 0, or -1
+ * with why when /proc could not be read. */
+static int
+read_figures(const struct mr_run *r, struct mr_record *row, char *why, size_t size)
+{
+	char path[64], buf[1024], *p, *f[16];
+	struct mr_statm sm;
+	long n, tck = sysconf(_SC_CLK_TCK);
+	int nf = 0;
+
+	row->t_us = (mr_now_ns() - r->t0) / 1000;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)r->pid);
+	n = mr_proc_read(path, buf, sizeof buf);
+	p = n > 0 ? strrchr(buf, ')') : NULL;
+	if (!p || mr_proc_statm(r->pid, &sm) < 0 || tck <= 0) {
+		snprintf(why, size, "%s: its figures could not be read from /proc", row->name);
+		return -1;
+	}
+	/* after ") ": state is field 3; minflt 10, majflt 12, utime 14, stime 15 */
+	for (p += 2; *p && nf < 16; nf++) {
+		f[nf] = p;
+		p += strcspn(p, " ");
+		if (*p)
+			*p++ = '\0';
+	}
+	if (nf < 13) {
+		snprintf(why, size, "%s: /proc/%d/stat has %d fields", row->name, (int)r->pid, nf + 2);
+		return -1;
+	}
+	row->v[CK_RSS] = sm.rss_kb;
+	row->v[CK_VSZ] = sm.vsz_kb;
+	row->v[CK_MINFLT] = strtoull(f[7], NULL, 10);
+	row->v[CK_MAJFLT] = strtoull(f[9], NULL, 10);
+	row->v[CK_USER] = strtoull(f[11], NULL, 10) * 1000 / (uint64_t)tck;
+	row->v[CK_SYS] = strtoull(f[12], NULL, 10) * 1000 / (uint64_t)tck;
+	return 0;
+}
+
 static void
 on_record(void *ctx, char *line)
 {
@@ -112,10 +153,13 @@ on_record(void *ctx, char *line)
 	struct mr_record row;
 	char why[160];
 	uint64_t t;
+	int rc;
 
 	r->nrec++;
-	if (mr_record_parse(line, r->rq->c, res->ckpts, res->nckpts, &row,
-			    why, sizeof why) < 0) {
+	rc = mr_record_parse(line, r->rq->c, res->ckpts, res->nckpts, &row, why, sizeof why);
+	if (rc == 1)
+		rc = read_figures(r, &row, why, sizeof why);
+	if (rc < 0) {
 		bad_record(r, "%s", why);
 		return;
 	}
