@@ -136,6 +136,10 @@ read_figures(const struct mr_run *r, struct mr_record *row, char *why, size_t si
 		snprintf(why, size, "%s: /proc/%d/stat has %d fields", row->name, (int)r->pid, nf + 2);
 		return -1;
 	}
+	if (f[0][0] == 'Z' || f[0][0] == 'X') {
+		snprintf(why, size, "%s: the program exited before its ack, its figures gone", row->name);
+		return -1;
+	}
 	row->v[CK_RSS] = sm.rss_kb;
 	row->v[CK_VSZ] = sm.vsz_kb;
 	row->v[CK_MINFLT] = strtoull(f[7], NULL, 10);

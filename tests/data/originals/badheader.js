@@ -1,0 +1,2 @@
+// memrepro: params mb
+// memrepro: params nosuch

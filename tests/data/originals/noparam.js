@@ -1,0 +1,2 @@
+// Takes no parameter: its configs with mb other than the default are skipped.
+console.log('ran');
