@@ -155,8 +155,10 @@ set_word(struct mr_args *o, int bit, const char *v)
 			o->quick = 0;
 		else if (strcmp(v, "versions") == 0)
 			o->quick = o->versions = 1;
+		else if (strcmp(v, "originals") == 0)
+			o->quick = 0, o->originals = 1;
 		else
-			usage_error(o, "--profile '%s': want quick, full or versions", v);
+			usage_error(o, "--profile '%s': want quick, full, versions or originals", v);
 		break;
 	case O_ASLR:
 		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)

@@ -47,6 +47,7 @@ struct mr_args {
 	int nax;
 	int quick;                 /* -1: the command's default */
 	int versions;              /* --profile versions (quick sizes) */
+	int originals;             /* --profile originals (the defaults) */
 	long repeat;
 	const char *out;
 	double timeout_s;          /* 0: none given */

@@ -1,6 +1,8 @@
 /* help: the usage and help texts — see help.h. */
 #include "help.h"
 
+#include "run/configs.h"
+
 const struct mr_help mr_help_list = {
 	"memrepro list [--cases DIR]",
 	"List the cases found in the cases directory, one per line: name, axes\n"
@@ -205,7 +207,13 @@ static const struct {
 	  "                         parameter (values must be allowed by each case\n"
 	  "                         that has it; cases without it ignore it), or\n"
 	  "                         pressure (none or MiB: run in a memory cgroup\n"
-	  "                         limited to that size; off unless given)\n" },
+	  "                         limited to that size; off unless given), or\n"
+	  "                         runtime (c: the model; node[@VERSION],\n"
+	  "                         ruby[@VERSION]: the report's own program beside\n"
+	  "                         it, cases/<case>.js or .rb, under that\n"
+	  "                         interpreter, the host's or fetched into the\n"
+	  "                         cache: node@10.7.0, node@22, ruby@3.3;\n"
+	  "                         default " MR_CONFIGS_RUNTIMES ")\n" },
 	{ O_MEMCAP,
 	  "  --mem-cap MIB          cap each run's memory (its own memory cgroup; the\n"
 	  "                         sampler kills past it where none can be made):\n"
@@ -237,14 +245,17 @@ static const struct {
 	  "                         (an entry replaces the one of its name; format:\n"
 	  "                         docs/formats.md, Allocators)\n" },
 	{ O_PROFILE,
-	  "  --profile quick|full|versions\n"
+	  "  --profile quick|full|versions|originals\n"
 	  "                         parameter values: quick ones or the defaults\n"
 	  "                         (default: full for run and describe, quick for\n"
 	  "                         check and bless); versions: quick ones, under\n"
 	  "                         every release's allocators and glibcs (each\n"
 	  "                         allocator under its own release's glibc, glibc\n"
 	  "                         under each), where no --axis allocator= or\n"
-	  "                         libc= says otherwise\n" },
+	  "                         libc= says otherwise; originals: the defaults,\n"
+	  "                         each case's original on every runtime version\n"
+	  "                         (runtime=" MR_CONFIGS_ORIGINALS ")\n"
+	  "                         under glibc and jemalloc, beside its model\n" },
 	{ O_REPEAT, "  --repeat N             runs per config (default 3)\n" },
 	{ O_OUT,
 	  "  --out DIR              results directory (default\n"

@@ -367,6 +367,7 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.nax = o->nax;
 	so.quick = o->quick;
 	so.versions = o->versions;
+	so.originals = o->originals;
 	so.repeat = o->repeat;
 	so.out = o->out;
 	so.timeout_s = o->timeout_s;

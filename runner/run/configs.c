@@ -87,6 +87,38 @@ claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
 	return rc;
 }
 
+/* Add axis key=vals (comma-separated) to *ax unless it is there. */
+static void
+add_axis(struct mr_matrix_axis **ax, int *nax, const char *key, const char *vals)
+{
+	struct mr_matrix_axis a;
+	struct strbuf err = { 0 };
+	char *arg;
+	int i;
+
+	for (i = 0; i < *nax; i++)
+		if (strcmp((*ax)[i].key, key) == 0)
+			return;
+	arg = esprintf("%s=%s", key, vals);
+	if (mr_matrix_parse_axis(arg, &a, &err) < 0)
+		eprintf("%s", err.s); /* the values are ours */
+	free(arg);
+	*ax = erealloc(*ax, (size_t)(*nax + 1) * sizeof **ax);
+	(*ax)[(*nax)++] = a;
+}
+
+/* The runtime axis where none is given: the model and the host's
+ * interpreters; the originals profile: every runtime version of
+ * MR_CONFIGS_ORIGINALS, under glibc and jemalloc unless an allocator
+ * axis says otherwise. */
+static void
+default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
+{
+	add_axis(ax, nax, MR_MATRIX_RUNTIME, originals ? MR_CONFIGS_ORIGINALS : MR_CONFIGS_RUNTIMES);
+	if (originals)
+		add_axis(ax, nax, "allocator", "glibc,jemalloc");
+}
+
 int
 mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		 int *ncases, struct mr_matrix **mats, int *built)
@@ -108,6 +140,8 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		mr_matrix_axis_copy(&given[i], &o->axes[i]);
 	if (o->versions && mr_versions_axes(&given, &nax, &err) < 0)
 		rc = -1;
+	if (!o->versions)
+		default_axes(&given, &nax, o->originals);
 	if (rc == 0 && mr_matrix_check_axes(*cases, *ncases, given, nax, &err) < 0)
 		rc = -1;
 	/* jemalloc@sid made jemalloc@5.3.1 (fetched: the cache has it then) */

@@ -14,6 +14,15 @@
 #include "proto/cases.h"
 #include "run/matrix.h"
 
+/* The runtime axis where --axis runtime= gives none: the model and the
+ * host's interpreters (a case runs those it has an original for). */
+#define MR_CONFIGS_RUNTIMES "c,node,ruby"
+/* The originals profile's (the defaults' sizes): the runtime versions
+ * the reports were made on and those since (docs/originals.md): Node
+ * 10.7.0 (seeds/003's) and the newest 20 and 22; Debian's Ruby 2.7
+ * (bullseye), 3.1 (bookworm) and 3.3 (trixie). */
+#define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3"
+
 struct mr_configs_opts {
 	const char *cases_dir;
 	const char *const *names; /* the cases; nnames 0: all */
@@ -22,6 +31,7 @@ struct mr_configs_opts {
 	int nax;
 	int quick;                /* the quick parameter values */
 	int versions;             /* the versions profile */
+	int originals;            /* the originals profile */
 	const char *expected_dir; /* the claims files, or NULL */
 };
 

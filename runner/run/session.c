@@ -475,7 +475,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	struct mr_envfp_run er;
 	int i, rc = MR_OK;
 
-	er.profile = o->versions ? "versions" : o->quick ? "quick" : "full";
+	er.profile = o->versions ? "versions" : o->originals ? "originals" : o->quick ? "quick" : "full";
 	er.repeat = (int)o->repeat;
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
@@ -552,7 +552,8 @@ mr_session_run(const struct mr_session_opts *o)
 	s.progress = o->progress;
 	rc = mr_configs_build(&(struct mr_configs_opts){ .cases_dir = o->cases_dir,
 		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
-		.quick = o->quick, .versions = o->versions, .expected_dir = o->expected_dir },
+		.quick = o->quick, .versions = o->versions, .originals = o->originals,
+		.expected_dir = o->expected_dir },
 		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
 	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE :
 	     session_open(&s);

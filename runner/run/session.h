@@ -32,6 +32,7 @@ struct mr_session_opts {
 	int nax;
 	int quick;                /* the quick profile */
 	int versions;             /* the versions profile (run/versions.h) */
+	int originals;            /* the originals profile (run/configs.h) */
 	long repeat;              /* runs per config */
 	const char *out;          /* results directory; NULL: a new default */
 	double timeout_s;         /* --timeout; 0: the case's, else the default */
