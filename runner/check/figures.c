@@ -383,6 +383,21 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		fs->growth = !strcmp(l->w[1].s, "growth");
 		return 0;
 	}
+	if (!strcmp(d, "runtime")) {
+		const char *v;
+
+		if (fs->runtime)
+			return bad(l, 0, "a second %s line", "runtime");
+		if (words(l, 2, 2) < 0 || plain(l, 1, "a runtime") < 0)
+			return -1;
+		v = l->w[1].s;
+		if ((strncmp(v, "node@", 5) && strncmp(v, "ruby@", 5)) || !v[5] ||
+		    strspn(v + 5, "0123456789.") != strlen(v + 5))
+			return bad(l, 1, "%s: want node@VERSION or ruby@VERSION (the report's runtime)", v);
+		fs->runtime = estrdup(v);
+		fs->runtime_line = l->no;
+		return 0;
+	}
 	if (!strcmp(d, "note")) {
 		if (words(l, 2, 2) < 0 || quoted(l, 1, "the note") < 0)
 			return -1;
@@ -390,7 +405,7 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		fs->note[fs->nnote++] = estrdup(l->w[1].s);
 		return 0;
 	}
-	return bad(l, 0, "unknown directive %s (source, key, x, panels, compare, note, figure)", d);
+	return bad(l, 0, "unknown directive %s (source, key, x, panels, compare, runtime, note, figure)", d);
 }
 
 /* A checkpoint one config's figures of one metric name more than once
@@ -518,6 +533,7 @@ mr_figs_free(struct mr_figs *fs)
 	free(fs->xprefix);
 	free(fs->xunit);
 	free(fs->panels);
+	free(fs->runtime);
 	memset(fs, 0, sizeof *fs);
 }
 

@@ -54,6 +54,10 @@ struct mr_figs {
 	int panels_line;   /* where it is declared, 0: not */
 	int growth;        /* "compare growth": series minus their first
 	                      point; 0: totals */
+	char *runtime;     /* "runtime SPEC": the runtime the report was made
+	                      on, as the runtime axis spells it
+	                      ("node@10.7.0"); NULL: not declared */
+	int runtime_line;
 	char **note;       /* "note" texts, in order */
 	int nnote;
 	struct mr_fig *f;  /* the figures, in order of writing */

@@ -173,10 +173,18 @@ mr_ch_matches(const struct mr_config *r, const struct mr_config *c)
 int
 mr_ch_ours(const struct mr_rd_case *k, const struct mr_config *r)
 {
+	return mr_ch_ours_in(k, r, NULL);
+}
+
+int
+mr_ch_ours_in(const struct mr_rd_case *k, const struct mr_config *r, const char *spec)
+{
 	int best = -1, i;
 
 	for (i = 0; i < k->ncfg; i++) {
-		if (!mr_ch_matches(r, &k->conf[i]))
+		const char *rt = mr_config_get(&k->conf[i], MR_KEY_RUNTIME);
+
+		if (!mr_ch_matches(r, &k->conf[i]) || !mr_config_same(rt, spec))
 			continue;
 		if (best < 0 || ((k->cfg[i].nok > 0) != (k->cfg[best].nok > 0)
 				 ? k->cfg[i].nok > 0 : k->conf[i].n < k->conf[best].n))

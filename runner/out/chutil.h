@@ -33,6 +33,11 @@ int mr_ch_matches(const struct mr_config *r, const struct mr_config *c);
  * runs.tsv.  -1: none matches. */
 int mr_ch_ours(const struct mr_rd_case *k, const struct mr_config *r);
 
+/* The same among the configs of runtime spec ("node@10.7.0": the
+ * report's own program under it); NULL: the model's (no runtime pair),
+ * as mr_ch_ours. */
+int mr_ch_ours_in(const struct mr_rd_case *k, const struct mr_config *r, const char *spec);
+
 /* The width of s in em of DejaVu Sans (gnuplot's "sans"), estimated by
  * kind of character as tools/chartcheck.py does; of its first max
  * characters (0: all). */

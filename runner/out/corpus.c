@@ -7,6 +7,7 @@
 
 #include "check/check.h"
 #include "check/stats.h"
+#include "check/version.h"
 #include "check/verdict.h"
 #include "core/util.h"
 #include "out/chutil.h"
@@ -156,14 +157,14 @@ growth_base(const struct mr_figs *fs, const struct mr_fig *f)
 }
 
 /* Our figure for the report's figure f in case k (the config the
- * report-and-here chart draws for it), minus that of base unless base is
- * f. */
+ * report-and-here chart draws for it, among those of runtime spec: NULL,
+ * the model), minus that of base unless base is f. */
 static void
 ours(struct strbuf *b, const struct mr_rd_case *k, const struct mr_fig *f,
-     const struct mr_fig *base)
+     const struct mr_fig *base, const char *spec)
 {
 	const char *m = f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric];
-	int ci = mr_ch_ours(k, &f->cfg);
+	int ci = k ? mr_ch_ours_in(k, &f->cfg, spec) : -1;
 	char *why = NULL, *why0 = NULL;
 	double v, v0 = 0;
 
@@ -272,12 +273,69 @@ row_name(struct strbuf *b, const struct mr_fig *f, const struct mr_fig *base)
 		sb_printf(b, " #%ld", f->seq);
 }
 
+/* Where a column's figures come from: the report's own (k NULL), or
+ * the runs of case k under runtime spec (NULL: the model) of results R. */
+struct col {
+	const struct mr_rd_case *k;
+	const char *spec;
+	const char *version; /* the runtime's, from env.tsv; NULL: the model's */
+	int report;          /* 1: the report's figures */
+};
+
+/* The cell of column c in the row of figure i: every config of the row. */
 static void
-case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_rd_case *k)
+row_side(struct strbuf *b, const struct mr_figs *fs, int i, const struct col *c)
+{
+	const struct mr_fig *f = &fs->f[i];
+	int j, any = 0;
+
+	if (!c->report && c->spec) {
+		if (!c->k) {
+			sb_add(b, "not run");
+			return;
+		}
+		sb_printf(b, "%s", c->spec);
+		if (c->version && strcmp(c->version, c->spec + strcspn(c->spec, "@") + 1))
+			sb_printf(b, " (%s)", c->version);
+		sb_add(b, ": ");
+	}
+	for (j = i; j < fs->n; j++) {
+		const struct mr_fig *g = &fs->f[j];
+		const struct mr_fig *base = fs->growth && g->at ? growth_base(fs, g) : g;
+
+		if (!same_row(f, g))
+			continue;
+		if (any++)
+			sb_add(b, "; ");
+		cfg_label(b, &g->cfg);
+		if (g->cfg.n)
+			sb_add(b, " ");
+		if (!c->report) {
+			ours(b, c->k, g, base, c->spec);
+			continue;
+		}
+		theirs(b, g, base);
+		if (g->note) {
+			sb_add(b, " (");
+			cell(b, g->note);
+			sb_add(b, ")");
+		}
+	}
+}
+
+/* The rows of case vk: the report's figures (fs), the original under the
+ * report's runtime (orig[0]) and under today's (orig[1]), the model
+ * (model). */
+static void
+case_rows(FILE *out, const struct mr_vd_case *vk, const struct col *orig,
+	  const struct col *model)
 {
 	const struct mr_figs *fs = &vk->figs;
+	const struct col report = { .report = 1 };
+	const struct col *cols[] = { &report, &orig[0], &orig[1], model };
 	char *done = ecalloc((size_t)fs->n + 1, 1);
 	int i, j, first = 1;
+	size_t c;
 
 	for (i = 0; i < fs->n; i++) {
 		struct strbuf b = {0};
@@ -286,12 +344,11 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_rd_case *k)
 
 		if (done[i])
 			continue;
+		for (j = i; j < fs->n; j++)
+			done[j] |= same_row(f, &fs->f[j]);
 		/* growth: the first checkpoint of a series is where it starts */
-		if (fs->growth && f->at && base == f) {
-			for (j = i; j < fs->n; j++)
-				done[j] |= same_row(f, &fs->f[j]);
+		if (fs->growth && f->at && base == f)
 			continue;
-		}
 		sb_add(&b, "| ");
 		if (first) {
 			char *no = seed_no(fs->src[f->src]);
@@ -303,40 +360,15 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_rd_case *k)
 		}
 		sb_add(&b, " | ");
 		row_name(&b, f, base);
-		sb_add(&b, " | ");
-		for (j = i; j < fs->n; j++) {
-			const struct mr_fig *g = &fs->f[j];
-
-			if (!same_row(f, g))
-				continue;
-			if (j > i)
-				sb_add(&b, "; ");
-			cfg_label(&b, &g->cfg);
-			if (g->cfg.n)
-				sb_add(&b, " ");
-			theirs(&b, g, fs->growth && g->at ? growth_base(fs, g) : g);
-			if (g->note) {
-				sb_add(&b, " (");
-				cell(&b, g->note);
-				sb_add(&b, ")");
+		for (c = 0; c < sizeof cols / sizeof *cols; c++) {
+			sb_add(&b, " | ");
+			if (c == 1 || c == 2) {
+				if (!orig[c - 1].spec) {
+					sb_add(&b, first ? (orig[0].spec || orig[1].spec ? "not run" : "no original") : "");
+					continue;
+				}
 			}
-		}
-		sb_add(&b, " | ");
-		for (j = i; j < fs->n; j++) {
-			const struct mr_fig *g = &fs->f[j];
-
-			if (!same_row(f, g))
-				continue;
-			if (j > i)
-				sb_add(&b, "; ");
-			cfg_label(&b, &g->cfg);
-			if (g->cfg.n)
-				sb_add(&b, " ");
-			if (k)
-				ours(&b, k, g, fs->growth && g->at ? growth_base(fs, g) : g);
-			else
-				sb_add(&b, "not run");
-			done[j] = 1;
+			row_side(&b, fs, i, cols[c]);
 		}
 		sb_add(&b, " | ");
 		if (first)
@@ -347,6 +379,41 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_rd_case *k)
 		first = 0;
 	}
 	free(done);
+}
+
+/* The original columns of case name over the sources: the report's
+ * runtime (fs->runtime) where some results ran it, and the newest other
+ * runtime version they ran ("today's"). */
+static void
+orig_cols(const struct src *s, int n, const char *name, const struct mr_figs *fs,
+	  struct col *orig)
+{
+	int i, ci;
+
+	memset(orig, 0, 2 * sizeof *orig);
+	for (i = 0; i < n; i++) {
+		const struct mr_rd_case *k = mr_rd_case(&s[i].R, name);
+
+		for (ci = 0; k && ci < k->ncfg; ci++) {
+			const char *spec = mr_config_get(&k->conf[ci], MR_KEY_RUNTIME), *ver;
+			char *key;
+
+			if (!spec || k->cfg[ci].nok == 0)
+				continue;
+			key = esprintf("runtime.%s.version", spec);
+			ver = mr_rd_env(&s[i].R, key);
+			free(key);
+			if (fs->runtime && !strcmp(spec, fs->runtime)) {
+				if (!orig[0].k)
+					orig[0] = (struct col){ .k = k, .spec = spec, .version = ver };
+				continue;
+			}
+			if (!orig[1].k || (ver && orig[1].version && mr_version_cmp(ver, orig[1].version) > 0))
+				orig[1] = (struct col){ .k = k, .spec = spec, .version = ver };
+		}
+	}
+	if (!orig[0].k && fs->runtime)
+		orig[0].spec = fs->runtime; /* "not run" */
 }
 
 static int
@@ -385,8 +452,8 @@ mr_corpus(const struct mr_corpus_opts *o)
 	}
 	if (nnames > 1)
 		qsort(names, (size_t)nnames, sizeof *names, by_name);
-	fprintf(o->out, "| case (report) | figure | the report | measured here | claims |\n"
-		"|---|---|---|---|---|\n");
+	fprintf(o->out, "| case (report) | figure | the report | its program, on the report's runtime | its program, today | the model | claims |\n"
+		"|---|---|---|---|---|---|---|\n");
 	for (l = 0; l < nnames; l++) {
 		for (i = 0; i < o->ndirs; i++) {
 			for (j = 0; j < s[i].vs.nk && strcmp(s[i].vs.k[j].name, names[l]); j++)
@@ -394,7 +461,12 @@ mr_corpus(const struct mr_corpus_opts *o)
 			if (j < s[i].vs.nk)
 				break;
 		}
-		case_rows(o->out, &s[i].vs.k[j], mr_rd_case(&s[i].R, names[l]));
+		{
+			struct col orig[2], model = { .k = mr_rd_case(&s[i].R, names[l]) };
+
+			orig_cols(s, o->ndirs, names[l], &s[i].vs.k[j].figs, orig);
+			case_rows(o->out, &s[i].vs.k[j], orig, &model);
+		}
 	}
 	fprintf(o->out, "\nWritten by `memrepro corpus");
 	for (i = 0; i < o->ndirs; i++)
