@@ -166,6 +166,7 @@ RUNNER_SRC := \
 	runner/out/repcase.c \
 	runner/out/report.c \
 	runner/out/corpus.c \
+	runner/out/figtab.c \
 	runner/out/compare.c \
 	runner/out/trend.c
 

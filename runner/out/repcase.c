@@ -8,6 +8,7 @@
 #include "check/verdict.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "out/figtab.h"
 #include "proto/schema.h"
 
 /* A verdict word: loud when it fails or asks for attention. */
@@ -362,9 +363,61 @@ write_figures(struct mr_doc *d, const struct mr_vd_case *k)
 	}
 }
 
+/* The report's figures beside its program's (on the report's runtime
+ * and today's) and the model's: one row per figure the report printed. */
+static void
+write_figtab(struct mr_doc *d, const struct mr_rd *R, const struct mr_vd_case *k)
+{
+	static const char *const head[] = {
+		"figure", "the report", "its program, on the report's runtime",
+		"its program, today", "the model", NULL,
+	};
+	const struct mr_figs *fs = &k->figs;
+	struct mr_ft_col orig[2], report = { .report = 1 }, model = { .k = mr_rd_case(R, k->name) };
+	const struct mr_ft_col *cols[] = { &report, &orig[0], &orig[1], &model };
+	char *done;
+	int i, j;
+	size_t c;
+
+	if (!fs->n)
+		return;
+	mr_ft_orig_cols(&R, 1, k->name, fs, orig);
+	done = ecalloc((size_t)fs->n + 1, 1);
+	mr_doc_table(d, head);
+	for (i = 0; i < fs->n; i++) {
+		const struct mr_fig *f = &fs->f[i];
+		const struct mr_fig *base = fs->growth && f->at ? mr_ft_growth_base(fs, f) : f;
+		struct strbuf b = {0};
+
+		if (done[i])
+			continue;
+		for (j = i; j < fs->n; j++)
+			done[j] |= mr_ft_same_row(f, &fs->f[j]);
+		if (fs->growth && f->at && base == f)
+			continue; /* where the growth starts */
+		mr_doc_row(d);
+		mr_doc_cell(d);
+		mr_ft_row_name(&b, f, base);
+		mr_doc_text(d, b.s);
+		for (c = 0; c < sizeof cols / sizeof *cols; c++) {
+			mr_doc_cell(d);
+			sb_free(&b);
+			if ((c == 1 || c == 2) && !orig[c - 1].spec)
+				sb_add(&b, orig[0].spec || orig[1].spec ? "not run" : "no original");
+			else
+				mr_ft_cell(&b, fs, i, cols[c]);
+			mr_doc_text(d, b.s ? b.s : "");
+		}
+		sb_free(&b);
+		mr_doc_row_end(d);
+	}
+	mr_doc_table_end(d);
+	free(done);
+}
+
 void
-mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k,
-		 const char *title, const char *source)
+mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_rd *R,
+		 const struct mr_vd_case *k, const char *title, const char *source)
 {
 	char *id = esprintf("case-%s", k->name), *h, *rel;
 
@@ -380,6 +433,7 @@ mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_c
 		mr_doc_para_end(d);
 	}
 	write_figures(d, k);
+	write_figtab(d, R, k);
 	write_claims(d, k);
 	write_upgrade(d, k);
 	write_runs(d, vs, k);

@@ -20,9 +20,11 @@ void mr_repcase_counts(struct mr_doc *d, const struct mr_vd_totals *t, int what)
  * the report), or a note that it was not drawn. */
 void mr_repcase_image(struct mr_doc *d, const char *alt, const char *rel);
 
-/* Case k of vs: its heading, then (title, source from --describe, NULL
- * when unknown) its claims, upgrade notes, runs, baseline and charts. */
-void mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k,
-		      const char *title, const char *source);
+/* Case k of vs (results R): its heading, then (title, source from
+ * --describe, NULL when unknown) the table of the report's figures, its
+ * program's and the model's (out/figtab.h), its claims, upgrade notes, runs, baseline and charts. */
+struct mr_rd;
+void mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_rd *R,
+		      const struct mr_vd_case *k, const char *title, const char *source);
 
 #endif

@@ -216,7 +216,7 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	mr_doc_para_end(d);
 	mr_repcase_image(d, "allocator matrix", "plots/allocators");
 	for (i = 0; i < vs->nk; i++)
-		mr_repcase_write(d, vs, &vs->k[i], ab[i].title, ab[i].source);
+		mr_repcase_write(d, vs, R, &vs->k[i], ab[i].title, ab[i].source);
 	mr_doc_end(d);
 }
 
