@@ -28,6 +28,6 @@
 'use strict';
 const mr = require('../lib/memrepro.js');
 const size = Number(mr.param('size', 1e7)), ones = mr.param('fill', 'zero') === 'ones';
-const ticks = Number(mr.param('count', 0)) || Number(mr.param('total_mb', 1e5)) * 1e6 / size;
+const ticks = Number(mr.param('count', 0)) || Math.floor(Number(mr.param('total_mb', 1e5)) * 1e6 / size);
 let i = 0; function tick() { const a = ones ? Buffer.alloc(size, 1) : Buffer.alloc(size); if (i++ >= ticks) { mr.checkpoint('end'); return; } setImmediate(tick); }
 tick();
