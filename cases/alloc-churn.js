@@ -1,7 +1,10 @@
 // alloc-churn.js: the report's own programs beside cases/alloc-churn.c.
+// Behaviour: A 10 MB buffer per tick, freed in batches: calloc costs glibc a memset
+// and RSS, jemalloc nothing
+// (the mechanism is explained in the model's header).
 //
 // Source: seeds/003_0f012ec3c6ee0fb9.txt, Node.js issue "Why don't we use
-// jemalloc?", testcases 4 and 5, Node.js v10.7.0, each measured with
+// jemalloc?" (2018), testcases 4 and 5, Node.js v10.7.0, each measured with
 // /usr/bin/time -f '%M KiB, %e seconds' node testcase-4.js:
 //   testcase 4, Buffer.alloc(1e7):     Normal (1e4 * 1e7): 129 576 KiB,
 //     11.41 seconds; jemalloc: 34 928 KiB, 3.33 seconds.  (1e5 * 1e6):

@@ -1,8 +1,10 @@
 #!/usr/bin/env ruby
 # fiber-stacks.rb: the report's own program beside cases/fiber-stacks.c.
+# Behaviour: Freed fiber stacks: MADV_FREE keeps RSS, MADV_DONTNEED returns it
+# (the mechanism is explained in the model's header).
 #
 # Source: seeds/000_42f33d63eb876075.txt, Ruby Misc #19122 (Samuel Williams's
-# comment, [ruby-core:121238]): the "test script" of socketry/memory-leak,
+# comment of 2025, [ruby-core:121238]): the "test script" of socketry/memory-leak,
 # run as `RUBY_SHARED_FIBER_POOL_FREE_STACKS=N bundle exec test.rb`, on a
 # Ruby with PR #7855 (the variable's value picks the madvise advice: 3.3+).
 # The report printed, for one iteration:

@@ -1,7 +1,10 @@
 // retained-buffers.js: the report's own program beside cases/retained-buffers.c.
+// Behaviour: Retained 4 MiB buffers and zero-filled garbage: glibc's RSS grows to 6 GB,
+// jemalloc's stays at 75 MiB
+// (the mechanism is explained in the model's header).
 //
 // Source: seeds/003_0f012ec3c6ee0fb9.txt, Node.js issue "Why don't we use
-// jemalloc?", testcase 1 (based on nodejs/node#21967), Node.js v10.7.0.
+// jemalloc?" (2018), testcase 1 (based on nodejs/node#21967), Node.js v10.7.0.
 // The report printed (MiB):
 //   RSS [1000]: 35.140625 MiB ... RSS [5000]: 53.29296875 MiB
 //   Clearing retained and enabling alloc
