@@ -58,6 +58,10 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 			   !strcmp(ref->val[k], MR_RUNTIME_MODEL)) {
 			if (v)
 				return 0;
+		} else if (!strcmp(ref->key[k], MR_KEY_RUNTIME) &&
+			   !strcmp(ref->val[k], MR_RUNTIME_ANY)) {
+			if (!v)
+				return 0;
 		} else if (!mr_config_same(v, ref->val[k])) {
 			return 0;
 		}

@@ -40,6 +40,9 @@ enum {
  * runtime pair). */
 #define MR_KEY_RUNTIME "runtime"
 #define MR_RUNTIME_MODEL "c"
+/* runtime=*: every original the results ran, one at a time (the claim
+ * ranges over them as over an axis it leaves unnamed). */
+#define MR_RUNTIME_ANY "*"
 
 /* The version a pair of a reference names: allocator=NAME@[OP]VERSION,
  * libc=VERSION, libc OP VERSION.  Every other pair: op MR_V_ANY, name

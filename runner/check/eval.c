@@ -26,7 +26,8 @@ ev_names(const struct mr_ref *r, const char *key)
 			return 1;
 	for (i = 0; i < r->npairs; i++)
 		if (!strcmp(r->key[i], key) &&
-		    (r->vp[i].name || r->vp[i].op < MR_V_LT))
+		    (r->vp[i].name || r->vp[i].op < MR_V_LT) &&
+		    (strcmp(key, MR_KEY_RUNTIME) || strcmp(r->val[i], MR_RUNTIME_ANY)))
 			return 1;
 	return 0;
 }
@@ -91,6 +92,8 @@ ev_pair_ok(const struct ev *e, int j, int k, int i)
 	}
 	if (!strcmp(ref->key[k], MR_KEY_RUNTIME) && !strcmp(ref->val[k], MR_RUNTIME_MODEL))
 		return !v;
+	if (!strcmp(ref->key[k], MR_KEY_RUNTIME) && !strcmp(ref->val[k], MR_RUNTIME_ANY))
+		return v != NULL;
 	return mr_config_same(v, ref->val[k]);
 }
 
