@@ -110,6 +110,7 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/run/configs.c \
+	runner/run/runtime.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \
 	runner/release/helper.c \
@@ -119,6 +120,7 @@ RUNNER_SRC := \
 	runner/release/source.c \
 	runner/release/cache.c \
 	runner/release/release.c \
+	runner/release/npm.c \
 	runner/release/cmd.c \
 	runner/results/write.c \
 	runner/results/lock.c \
