@@ -621,11 +621,14 @@ get_version(const char *cache, const char *src, const char *version, int may_fet
 
 		rc = fetch(cache, src, version, hex, &integrity, &fwhy);
 		if (rc != MR_REL_OK) {
-			if (v == MR_REL_ENTRY_DEB)
+			if (v == MR_REL_ENTRY_DEB) {
+				/* the version was there: a fault, not a wrong spec */
 				sb_printf(why, "the cache entry does not verify (%s) and cannot be fetched again: %s",
 					  bad.s, fwhy.s);
-			else
+				rc = MR_REL_CANNOT;
+			} else {
 				sb_add(why, fwhy.s);
+			}
 			sb_free(&fwhy);
 			free(rel);
 			goto out;

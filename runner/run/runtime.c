@@ -97,7 +97,7 @@ starts_xy(const char *w)
 static int
 ruby_word(const char *w)
 {
-	if (strlen(w) > WORD_MAX)
+	if (!*w || strlen(w) > WORD_MAX)
 		return 0;
 	if (strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w))
 		return 1;
