@@ -122,6 +122,7 @@ RUNNER_SRC := \
 	runner/release/source.c \
 	runner/release/cache.c \
 	runner/release/release.c \
+	runner/release/npm.c \
 	runner/release/cmd.c \
 	runner/results/write.c \
 	runner/results/lock.c \

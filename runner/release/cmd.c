@@ -7,6 +7,7 @@
 
 #include "out/escape.h"
 #include "release/release.h"
+#include "run/runtime.h"
 
 #define MAX_REL 16
 
@@ -176,6 +177,48 @@ split_spec(const char *spec, char **name, const char **word)
 	return 0;
 }
 
+/* A runtime (run/runtime.h) into the cache, its command line printed:
+ * MR_OK, MR_FAILED (cannot be had), MR_USAGE (no such version). */
+static int
+fetch_runtime(const char *spec)
+{
+	struct mr_runtime rt;
+	struct strbuf err = { 0 };
+	int i, rc = MR_OK;
+
+	if (mr_runtime_get(spec, &rt, &err) < 0) {
+		weprintf("fetch: %s", err.s);
+		sb_free(&err);
+		return MR_USAGE;
+	}
+	if (rt.missing) {
+		weprintf("%s", rt.missing);
+		rc = rt.unknown ? MR_USAGE : MR_FAILED;
+	} else {
+		printf("%s: %s %s (%s)\n", spec, rt.lang, rt.version ? rt.version : "?",
+		       strncmp(rt.where, "host ", 5) == 0 ? "host" :
+		       rt.offline ? "cached, the registry unreachable" :
+		       rt.fetched ? "fetched" : "cached");
+		printf("  where   %s\n  exe     %s\n  sha256  %s\n", rt.where, rt.exe, rt.sha256);
+		if (rt.lib_sha256)
+			printf("  lib_sha256 %s\n", rt.lib_sha256);
+		if (rt.integrity)
+			printf("  integrity %s\n", rt.integrity);
+		if (rt.glibc_need)
+			printf("  glibc   %s needed%s%s\n", rt.glibc_need,
+			       rt.own_loader ? ", the loader's: " : "",
+			       rt.own_loader ? rt.libc_version : "");
+		printf("  argv   ");
+		for (i = 0; rt.argv[i]; i++)
+			printf(" %s", rt.argv[i]);
+		printf("\n");
+		for (i = 0; rt.env[i]; i++)
+			printf("  env     %s\n", rt.env[i]);
+	}
+	mr_runtime_free(&rt);
+	return rc;
+}
+
 int
 mr_release_cmd_fetch(const struct mr_registry *r, const char *const *specs, int n)
 {
@@ -189,6 +232,16 @@ mr_release_cmd_fetch(const struct mr_registry *r, const char *const *specs, int 
 		const char *word;
 		char *name;
 
+		if (mr_runtime_is_spec(specs[i])) {
+			struct strbuf err = { 0 };
+
+			if (mr_runtime_spec_check(specs[i], &err) < 0) {
+				weprintf("fetch: %s", err.s);
+				sb_free(&err);
+				return MR_USAGE;
+			}
+			continue;
+		}
 		if (split_spec(specs[i], &name, &word) < 0)
 			return MR_USAGE;
 		if (lookup(r, name, &e) < 0) {
@@ -205,6 +258,12 @@ mr_release_cmd_fetch(const struct mr_registry *r, const char *const *specs, int 
 		char *name = NULL, *file = NULL, *dir = NULL;
 		int g;
 
+		if (mr_runtime_is_spec(specs[i])) {
+			g = fetch_runtime(specs[i]);
+			if (g != MR_OK && rc != MR_USAGE)
+				rc = g;
+			continue;
+		}
 		if (split_spec(specs[i], &name, &word) < 0 || lookup(r, name, &e) < 0) {
 			free(name);
 			return MR_USAGE; /* checked above: never */
