@@ -31,6 +31,7 @@
 #include "run/registry.h"
 #include "run/regparse.h"
 #include "run/select.h"
+#include "run/configs.h"
 #include "run/session.h"
 #include "run/spawn.h"
 #include "run/term.h"
@@ -236,13 +237,24 @@ cmd_describe(const struct mr_args *o, const struct mr_paths *p)
 {
 	struct mr_cases_desc *c;
 	struct mr_matrix m;
+	struct mr_matrix_axis *ax = ecalloc((size_t)o->nax + 1, sizeof *ax);
 	struct strbuf err = { 0 };
-	int i, rc = MR_OK;
+	int i, rc = MR_OK, nax = o->nax;
 
-	if (mr_select_cases(p->cases_dir, o->names, o->nnames, &c) < 0)
+	if (mr_select_cases(p->cases_dir, o->names, o->nnames, &c) < 0) {
+		free(ax);
 		return MR_USAGE;
-	if (mr_matrix_check_axes(c, 1, o->axes, o->nax, &err) < 0 ||
-	    mr_matrix_build(c, o->axes, o->nax, o->quick, &m, &err) < 0) {
+	}
+	/* the runtime axis as run would have it (its default) */
+	for (i = 0; i < o->nax; i++)
+		mr_matrix_axis_copy(&ax[i], &o->axes[i]);
+	mr_configs_default_axes(&ax, &nax, o->originals);
+	rc = mr_matrix_check_axes(c, 1, ax, nax, &err) < 0 ||
+	     mr_matrix_build(c, ax, nax, o->quick, &m, &err) < 0 ? MR_USAGE : MR_OK;
+	for (i = 0; i < nax; i++)
+		mr_matrix_axis_free(&ax[i]);
+	free(ax);
+	if (rc != MR_OK) {
 		weprintf("%s", err.s);
 		sb_free(&err);
 		mr_select_free(c, 1);

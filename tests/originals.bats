@@ -127,3 +127,17 @@ CLAIMS
 	[[ "$output" == *"orig-bigger"*held*"runtime=node"*"runtime=c"* ]] || false
 	[[ "$output" == *"3 claims held"* ]] || false
 }
+
+@test "describe shows the originals' configs: the default runtime axis, under glibc and jemalloc only" {
+	orig good
+	run -0 "$MR" describe --cases "$D" --profile quick touch
+	# the models under every allocator of the default axis, the original
+	# (the host's node) under the two the reports compare
+	[[ "$output" == *"allocator=tcmalloc,mb=8"* ]] || false
+	[[ "$output" == *"allocator=glibc,mb=8,runtime=node"* ]] || false
+	[[ "$output" == *"allocator=jemalloc,mb=8,runtime=node"* ]] || false
+	[[ "$output" != *"allocator=tcmalloc,mb=8,runtime=node"* ]] || false
+	# an allocator axis given: the original under each of its allocators
+	run -0 "$MR" describe --cases "$D" --profile quick --axis allocator=glibc,tcmalloc touch
+	[[ "$output" == *"allocator=tcmalloc,mb=8,runtime=node"* ]] || false
+}

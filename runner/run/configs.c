@@ -107,12 +107,8 @@ add_axis(struct mr_matrix_axis **ax, int *nax, const char *key, const char *vals
 	(*ax)[(*nax)++] = a;
 }
 
-/* The runtime axis where none is given: the model and the host's
- * interpreters; the originals profile: every runtime version of
- * MR_CONFIGS_ORIGINALS, under glibc and jemalloc unless an allocator
- * axis says otherwise. */
-static void
-default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
+void
+mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
 {
 	add_axis(ax, nax, MR_MATRIX_RUNTIME, originals ? MR_CONFIGS_ORIGINALS : MR_CONFIGS_RUNTIMES);
 	if (originals)
@@ -141,7 +137,7 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 	if (o->versions && mr_versions_axes(&given, &nax, &err) < 0)
 		rc = -1;
 	if (!o->versions)
-		default_axes(&given, &nax, o->originals);
+		mr_configs_default_axes(&given, &nax, o->originals);
 	if (rc == 0 && mr_matrix_check_axes(*cases, *ncases, given, nax, &err) < 0)
 		rc = -1;
 	/* jemalloc@sid made jemalloc@5.3.1 (fetched: the cache has it then) */

@@ -23,6 +23,12 @@
  * (bullseye), 3.1 (bookworm) and 3.3 (trixie). */
 #define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3"
 
+/* Add to *ax (nax of them, owned, grown) the runtime axis where none is
+ * given: the model and the host's interpreters; in the originals
+ * profile, every runtime version of MR_CONFIGS_ORIGINALS, and glibc and
+ * jemalloc unless an allocator axis is given. */
+void mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals);
+
 struct mr_configs_opts {
 	const char *cases_dir;
 	const char *const *names; /* the cases; nnames 0: all */

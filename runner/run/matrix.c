@@ -109,14 +109,28 @@ mr_matrix_set_pairing(const char *(*libc_for)(const char *allocator))
 	pairing = libc_for;
 }
 
+/* Whether an original (runtime value rt) runs under allocator alloc
+ * when no --axis allocator= names the allocators: under the two the
+ * reports compare, glibc and jemalloc (any version), as the models run
+ * under every allocator of the registry's default axis. */
+static int
+original_allocator(const char *rt, const char *alloc, int alloc_given)
+{
+	if (alloc_given || !rt || !alloc || !strcmp(rt, MR_MATRIX_MODEL))
+		return 1;
+	return !strcmp(alloc, "glibc") || !strncmp(alloc, "jemalloc", 8);
+}
+
 /* Config cf of the dimensions' values idx: -1 when it is a copy of an
  * earlier one (an option of another allocator than cf's, at other than
- * its first value) or left out by the pairing, else 0. */
+ * its first value), left out by the pairing, or an original's under an
+ * allocator it does not run under, else 0. */
 static int
-make_cfg(const struct dim *d, int nd, const int *idx, int index, struct mr_matrix_cfg *cf)
+make_cfg(const struct dim *d, int nd, const int *idx, int index, int alloc_given,
+	 struct mr_matrix_cfg *cf)
 {
 	struct strbuf canon = { 0 }, shortc = { 0 }, tun = { 0 };
-	const char *alloc = NULL, *libc = NULL, *want;
+	const char *alloc = NULL, *libc = NULL, *rt = NULL, *want;
 	int i, n = 0, nenv = 0;
 
 	for (i = 0; i < nd; i++) {
@@ -124,7 +138,11 @@ make_cfg(const struct dim *d, int nd, const int *idx, int index, struct mr_matri
 			alloc = d[i].vals[idx[i]];
 		if (strcmp(d[i].key, "libc") == 0)
 			libc = d[i].vals[idx[i]];
+		if (strcmp(d[i].key, MR_MATRIX_RUNTIME) == 0)
+			rt = d[i].vals[idx[i]];
 	}
+	if (!original_allocator(rt, alloc, alloc_given))
+		return -1;
 	for (i = 0; i < nd; i++)
 		if (mr_matrix_option_key(d[i].key) && !mr_matrix_option_applies(d[i].key, alloc) &&
 		    idx[i] != 0)
@@ -266,7 +284,7 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 			idx[i] = (int)(rest % d[i].nvals);
 			rest /= d[i].nvals;
 		}
-		if (make_cfg(d, nd, idx, m->n, cf) == 0)
+		if (make_cfg(d, nd, idx, m->n, find_axis(ax, nax, "allocator") != NULL, cf) == 0)
 			m->n++;
 	}
 out:
