@@ -213,7 +213,7 @@ static const struct {
 	  "                         it, cases/<case>.js or .rb, under that\n"
 	  "                         interpreter, the host's or fetched into the\n"
 	  "                         cache: node@10.7.0, node@22, ruby@3.3;\n"
-	  "                         default " MR_CONFIGS_RUNTIMES ")\n" },
+	  "                         default " MR_CONFIGS_RUNTIMES ", those in PATH)\n" },
 	{ O_MEMCAP,
 	  "  --mem-cap MIB          cap each run's memory (its own memory cgroup; the\n"
 	  "                         sampler kills past it where none can be made):\n"

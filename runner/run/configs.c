@@ -12,6 +12,7 @@
 #include "run/libc.h"
 #include "run/select.h"
 #include "run/tunables.h"
+#include "run/runtime.h"
 #include "run/versions.h"
 
 /* The configs the axis directives of case c's claims file add to its
@@ -110,7 +111,17 @@ add_axis(struct mr_matrix_axis **ax, int *nax, const char *key, const char *vals
 void
 mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
 {
-	add_axis(ax, nax, MR_MATRIX_RUNTIME, originals ? MR_CONFIGS_ORIGINALS : MR_CONFIGS_RUNTIMES);
+	if (originals) {
+		add_axis(ax, nax, MR_MATRIX_RUNTIME, MR_CONFIGS_ORIGINALS);
+	} else {
+		/* the host's interpreters, those it has */
+		char *v = esprintf("%s%s%s", MR_MATRIX_MODEL,
+				   mr_runtime_on_host("node") ? ",node" : "",
+				   mr_runtime_on_host("ruby") ? ",ruby" : "");
+
+		add_axis(ax, nax, MR_MATRIX_RUNTIME, v);
+		free(v);
+	}
 	if (originals)
 		add_axis(ax, nax, "allocator", "glibc,jemalloc");
 }

@@ -15,7 +15,8 @@
 #include "run/matrix.h"
 
 /* The runtime axis where --axis runtime= gives none: the model and the
- * host's interpreters (a case runs those it has an original for). */
+ * host's interpreters, of these those in PATH (a case runs those it has
+ * an original for). */
 #define MR_CONFIGS_RUNTIMES "c,node,ruby"
 /* The originals profile's (the defaults' sizes): the runtime versions
  * the reports were made on and those since (docs/originals.md): Node
@@ -24,7 +25,7 @@
 #define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3"
 
 /* Add to *ax (nax of them, owned, grown) the runtime axis where none is
- * given: the model and the host's interpreters; in the originals
+ * given: the model and the host's interpreters that are in PATH; in the originals
  * profile, every runtime version of MR_CONFIGS_ORIGINALS, and glibc and
  * jemalloc unless an allocator axis is given. */
 void mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals);

@@ -561,3 +561,12 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 		ruby_release(rt, word);
 	return 0;
 }
+
+int
+mr_runtime_on_host(const char *lang)
+{
+	char *exe = which(lang);
+
+	free(exe);
+	return exe != NULL;
+}

@@ -91,4 +91,7 @@ void mr_runtime_free(struct mr_runtime *rt);
  * (memrepro fetch sends those here). */
 int mr_runtime_is_spec(const char *spec);
 
+/* Whether the host has interpreter lang ("node", "ruby") in PATH. */
+int mr_runtime_on_host(const char *lang);
+
 #endif
