@@ -37,11 +37,11 @@ median_mib() {
 @test "corpus sets each printed figure beside the median measured for the configs that match" {
 	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
 	echo "$output"
-	[ "${lines[0]}" = "| case (report) | figure | the report | measured here | claims |" ]
+	[ "${lines[0]}" = "| case (report) | figure | the report | its program, on the report's runtime | its program, today | the model | claims |" ]
 	# one row per metric and checkpoint the report printed, in order
 	[ "$(grep -c '^| ' <<< "$output")" -eq 3 ]
 	row=$(grep -F '| RSS at done |' <<< "$output")
-	[[ "$row" == "| **ok** ([seed 000](seeds/000_fixture.txt), the fixture's report) | RSS at done | glibc, mode=a 8.5 MB (ps); mode=c 33 MiB | "* ]] || false
+	[[ "$row" == "| **ok** ([seed 000](seeds/000_fixture.txt), the fixture's report) | RSS at done | glibc, mode=a 8.5 MB (ps); mode=c 33 MiB | no original | no original | "* ]] || false
 	# ours: the median of the config the report-and-here chart draws: glibc
 	# mode=a is one config; of mode=c's two (glibc and jemalloc, as many
 	# pairs) the first in runs.tsv
@@ -58,7 +58,7 @@ median_mib() {
 	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$1 == "ok" && $2 == "allocator=jemalloc,mode=a" { print $c["peak_rss_kb"] }' \
 		"$R/runs.tsv" | median_mib)
-	[[ "$row" == *"| jemalloc, mode=a 9000 KiB | jemalloc, mode=a $want MiB |"* ]] || false
+	[[ "$row" == *"| jemalloc, mode=a 9000 KiB |  |  | jemalloc, mode=a $want MiB |"* ]] || false
 	# what it was written from
 	[[ "$output" == *"Written by \`memrepro corpus $R\` from results of "*"profile full, 3 repeats"* ]] || false
 }
@@ -81,7 +81,35 @@ FIG
 	# the first checkpoint is where growth starts: no row of its own
 	[ "$(grep -c '^| ' <<< "$output")" -eq 2 ]
 	# the report's in the later figure's unit (10500 - 2048 KiB), ours 8 MiB
-	[[ "$output" == *"| RSS from start to done | glibc, mode=a +8,452 KiB | glibc, mode=a +8.00 MiB |"* ]] || false
+	[[ "$output" == *"| RSS from start to done | glibc, mode=a +8,452 KiB | no original | no original | glibc, mode=a +8.00 MiB |"* ]] || false
+}
+
+@test "corpus: the report's program on the report's runtime and on today's, beside the model" {
+	# the runs of glibc mode=a again, as an original's under two runtimes
+	# (4 MiB more for the interpreter), in a second results directory
+	O=$BATS_TEST_TMPDIR/orig
+	cp -R "$R" "$O"
+	for f in runs checkpoints; do
+		awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+			$2 == "allocator=glibc,mode=a" {
+				for (v = 0; v < 2; v++) {
+					r = $0; split(r, x, "\t")
+					x[2] = "allocator=glibc,mode=a,runtime=node@" (v ? "22" : "10.7.0")
+					if ("rss_kb" in c && c["rss_kb"] <= length(x)) x[c["rss_kb"]] += 4096
+					line = x[1]; for (i = 2; i <= length(x); i++) line = line OFS x[i]
+					print line
+				}
+			}' "$R/$f.tsv" > "$O/$f.tsv"
+	done
+	printf 'runtime.node@10.7.0.version\t10.7.0\nruntime.node@22.version\t22.23.5\n' >> "$O/env.tsv"
+	sed -i '1a runtime node@10.7.0' "$EXP/ok.figures"
+	run -0 "$MR" corpus --expected "$EXP" "$R" "$O"
+	echo "$output"
+	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 == "allocator=glibc,mode=a" && $4 == "done" { print $c["rss_kb"] + 4096 }' \
+		"$R/checkpoints.tsv" | median_mib)
+	row=$(grep -F '| RSS at done |' <<< "$output")
+	[[ "$row" == *"| node@10.7.0: glibc, mode=a $want MiB; mode=c not run | node@22 (22.23.5): glibc, mode=a $want MiB; mode=c not run | glibc, mode=a "* ]] || false
 }
 
 @test "corpus: a bad figures file is exit 2 naming it; no directory is exit 2" {
