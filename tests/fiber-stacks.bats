@@ -7,7 +7,7 @@ load test_helper
 
 setup_file() {
 	export FS_OUT="$BATS_FILE_TMPDIR/fs"
-	timeout -k 5 120 "$MR" run fiber-stacks --out "$FS_OUT" --repeat 1 \
+	timeout -k 5 120 "$MR" run fiber-stacks --out "$FS_OUT" --repeat 1 --axis runtime=c \
 		--axis allocator=glibc --axis fibers=2000 --axis iterations=2 >/dev/null
 }
 

@@ -9,7 +9,7 @@ load test_helper
 setup_file() {
 	export PR_OUT="$BATS_FILE_TMPDIR/pressure"
 	# 10,000 fibers as the report; 2 iterations are enough to reuse stacks.
-	timeout -k 5 180 "$MR" run fiber-stacks --out "$PR_OUT" --repeat 1 \
+	timeout -k 5 180 "$MR" run fiber-stacks --out "$PR_OUT" --repeat 1 --axis runtime=c \
 		--axis allocator=glibc --axis madvise=free,dontneed --axis work_mb=64 \
 		--axis iterations=2 --axis pressure=none,160 >/dev/null
 }
@@ -52,7 +52,7 @@ at_worked() {
 
 @test "not freeing at all cannot make room: OOM-killed under the limit, verdict memory-cap" {
 	no_cgroup && skip "no memory cgroup here"
-	run -1 timeout -k 5 120 "$MR" run fiber-stacks --out "$BATS_TEST_TMPDIR/none" --repeat 1 \
+	run -1 timeout -k 5 120 "$MR" run fiber-stacks --out "$BATS_TEST_TMPDIR/none" --repeat 1 --axis runtime=c \
 		--axis allocator=glibc --axis madvise=none --axis work_mb=64 --axis iterations=2 \
 		--axis pressure=160
 	d=$BATS_TEST_TMPDIR/none
@@ -73,7 +73,7 @@ at_worked() {
 
 @test "the corpus check without the axis skips the pressure claim, naming the value, and does not fail on it" {
 	d=$BATS_TEST_TMPDIR/plain
-	run -0 timeout -k 5 120 "$MR" check fiber-stacks --out "$d" --repeat 1 --axis allocator=glibc \
+	run -0 timeout -k 5 120 "$MR" check fiber-stacks --out "$d" --repeat 1 --axis runtime=c --axis allocator=glibc \
 		--axis madvise=free --axis fibers=500 --axis iterations=1
 	[[ "$output" == *"free-reclaimed-under-pressure"*"skipped"*"pressure="* ]] || false
 }
