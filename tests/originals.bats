@@ -141,3 +141,16 @@ CLAIMS
 	run -0 "$MR" describe --cases "$D" --profile quick --axis allocator=glibc,tcmalloc touch
 	[[ "$output" == *"allocator=tcmalloc,mb=8,runtime=node"* ]] || false
 }
+
+@test "lib/memrepro.js by hand: bad variables are one line on stderr, a bad name is dropped, the program runs on" {
+	run -0 --separate-stderr env MEMREPRO_CKPT_FD=x MEMREPRO_ACK_FD=4 node "$ROOT/build/cases/calloc-fresh.js" --param count=10
+	[[ "$stderr" == *"memrepro: MEMREPRO_CKPT_FD is not a file descriptor number: x; checkpoints are off"* ]] || false
+	[[ "$output" == "RSS: "*" MiB" ]] || false
+	run -0 --separate-stderr env MEMREPRO_CKPT_FD=3 node "$ROOT/build/cases/calloc-fresh.js" --param count=10
+	[[ "$stderr" == *"go together"* ]] || false
+	printf '%s\n' "const mr = require('$ROOT/build/lib/memrepro.js');" \
+		"mr.checkpoint('Bad Name'); console.log('went on');" > "$BATS_TEST_TMPDIR/bad.js"
+	run -0 --separate-stderr node "$BATS_TEST_TMPDIR/bad.js"
+	[[ "$stderr" == *"checkpoint name is not [a-z0-9_-]{1,47}: Bad Name; dropped"* ]] || false
+	[ "$output" = "went on" ]
+}
