@@ -367,3 +367,23 @@ ruby_env() {
 	run -0 env "${ENVS[@]}" "${ARGV[@]}" -e 'require "etc"; p [RUBY_VERSION, Fiber.new { 1 }.resume, Etc.respond_to?(:nprocessors)]'
 	[[ "$output" == '["3.1.'*'", 1, true]' ]] || false
 }
+
+@test "versions node ruby: the host's node, the cached ones, each release's ruby; nothing fetched" {
+	ruby_env
+	node_tgz 10.7.0
+	node_tgz 9.11.0
+	MEMREPRO_NPM_DIR=$NPMDIR run -0 --separate-stderr mr fetch node@10.7.0 node@9.11.0 ruby@3.3
+	printf '#!/bin/sh\necho v21.4.5\n' > "$BIN/node"
+	chmod +x "$BIN/node"
+	flip_byte "$CACHE/node/9.11.0/bin/node" 3
+	run -0 --separate-stderr env PATH="$BIN:$PATH" "$MR" versions node ruby
+	[ "$(awk '$1 == "node" && $2 == "host" { print $3, $4 }' <<< "$output")" = "$BIN/node 21.4.5" ]
+	# oldest first, compared as numbers; the one that does not verify said so
+	[ "$(awk '$1 == "node" && $2 == "npm" { printf "%s %s;", $4, $6 }' <<< "$output")" = "9.11.0 corrupt;10.7.0 yes;" ]
+	[ "$(awk '$1 == "ruby" && $2 == "bullseye" { print $3, $4 }' <<< "$output")" = "- -" ]
+	[ "$(awk '$1 == "ruby" && $2 == "bookworm" { print $3, $4, $6 }' <<< "$output")" = "ruby3.1 3.1.2-7+deb12u1 no" ]
+	[ "$(awk '$1 == "ruby" && $2 == "trixie" { print $3, $5, $6 }' <<< "$output")" = "ruby3.3 3.3.8 yes" ]
+	run -0 --separate-stderr mr versions --format json ruby
+	[ "$(jq -r '.[] | select(.release == "sid") | .version' <<< "$output")" = 3.3.8-2.2 ]
+	[ ! -e "$CACHE/pkgs/ruby3.1_3.1.2-7+deb12u1" ]
+}

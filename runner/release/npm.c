@@ -768,3 +768,33 @@ mr_npm_node_get(const char *want, struct mr_npm_node *out, struct strbuf *why)
 	free(cache);
 	return rc;
 }
+
+static int
+cmp_ver(const void *a, const void *b)
+{
+	return ver_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+mr_npm_node_cached(char ***vs, int **ok)
+{
+	char *cache = mr_release_cache_dir();
+	int n, i;
+
+	*vs = ecalloc(VERSIONS_MAX, sizeof **vs);
+	n = cached_versions(cache, *vs, VERSIONS_MAX);
+	qsort(*vs, (size_t)n, sizeof **vs, cmp_ver);
+	*ok = ecalloc((size_t)n + 1, sizeof **ok);
+	for (i = 0; i < n; i++) {
+		char *entry = esprintf("%s/node/%s", cache, (*vs)[i]);
+		struct mr_rel_manifest m;
+		struct strbuf why = { 0 };
+
+		(*ok)[i] = mr_rel_entry_verify(cache, entry, &m, &why) == MR_REL_ENTRY_OK;
+		mr_rel_manifest_free(&m);
+		sb_free(&why);
+		free(entry);
+	}
+	free(cache);
+	return n;
+}

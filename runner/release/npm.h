@@ -62,4 +62,10 @@ int mr_npm_node_get(const char *want, struct mr_npm_node *out, struct strbuf *wh
 
 void mr_npm_node_free(struct mr_npm_node *n);
 
+/* The versions with an entry in the cache, oldest first, into *vs (fresh
+ * strings in a fresh array, free with mr_rel_free_names from files.h)
+ * and whether each verifies into *ok (fresh, 1 or 0): their number.
+ * For `memrepro versions node`: nothing is fetched. */
+int mr_npm_node_cached(char ***vs, int **ok);
+
 #endif

@@ -559,6 +559,10 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 		node_npm(rt, word);
 	else
 		ruby_release(rt, word);
+	if (!rt->argv)
+		rt->argv = ecalloc(1, sizeof *rt->argv);
+	if (!rt->env)
+		rt->env = ecalloc(1, sizeof *rt->env);
 	return 0;
 }
 
