@@ -124,6 +124,16 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 
 		mr_matrix_argv_free(av);
 		av = wrapped;
+		/* the loader's --library-path overrides LD_LIBRARY_PATH: the
+		 * runtime's own libraries (libruby) go on it too */
+		if (rt->libpath) {
+			char *lp = esprintf("%s:%s", av[2], rt->libpath);
+
+			free(av[2]);
+			av[2] = lp;
+			free(lenv[1]);
+			lenv[1] = esprintf("MEMREPRO_LIBRARY_PATH=%s", lp);
+		}
 		for (i = 0; i < 3; i++)
 			env[(*ne)++] = lenv[i];
 	}
