@@ -53,7 +53,7 @@ static int
 read_env(struct mr_original *o, const struct mr_cases_desc *c, char *p,
 	 const char *line0, long ln)
 {
-	long col, col2;
+	long col = 0, col2 = 0;
 	char *pv = word(&p, line0, &col), *as = word(&p, line0, &col2), *eq, *canon;
 	const struct mr_cases_param *prm;
 
@@ -94,7 +94,7 @@ static int
 directive(struct mr_original *o, const struct mr_cases_desc *c, char *p,
 	  const char *line0, long ln)
 {
-	long col;
+	long col = 0;
 	char *d = word(&p, line0, &col), *w;
 	size_t k;
 

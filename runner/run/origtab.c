@@ -112,7 +112,7 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 				rt->spec);
 	for (i = 0; rt->argv[i]; i++)
 		;
-	av = ecalloc((size_t)(i + o->nflags + 2 + 2 * o->nparams), sizeof *av);
+	av = ecalloc((size_t)i + (size_t)o->nflags + 2 + 2 * (size_t)o->nparams, sizeof *av);
 	for (i = 0; rt->argv[i]; i++)
 		av[n++] = estrdup(rt->argv[i]);
 	for (i = 0; rt->env && rt->env[i] && i < MR_ORIGTAB_ENV - MR_ORIGINAL_MAX_ENV - 3; i++)
