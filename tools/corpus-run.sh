@@ -24,8 +24,9 @@ trap 'rm -rf "$tmp"' EXIT
 "$mr" run --quiet --profile full --axis runtime=c --repeat 1 --axis allocator=glibc,jemalloc --out "$tmp/alloc-churn" \
 	alloc-churn
 "$mr" run --quiet --profile originals --repeat 1 --out "$tmp/originals" \
-	--axis runtime=node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3
-for d in main retained-buffers alloc-churn originals; do
+	calloc-fresh large-retention deflate-burst retained-buffers fiber-stacks thread-vsz fork-blowup
+"$mr" run --quiet --profile originals --repeat 1 --out "$tmp/originals-alloc-churn" alloc-churn
+for d in main retained-buffers alloc-churn originals originals-alloc-churn; do
 	mkdir -p "$out/$d"
 	cp "$tmp/$d/env.tsv" "$tmp/$d/runs.tsv" "$tmp/$d/checkpoints.tsv" "$out/$d/"
 done
