@@ -36,11 +36,7 @@ mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
 
 			if (x < 0)
 				rc = MR_USAGE;
-			/* an original alone too: a garbage collector's
-			 * schedule follows the machine's load (Node's V8 kept
-			 * 7 buffers of seeds/003 testcase 3 on a busy machine
-			 * where it keeps 5 on an idle one) */
-			t[i][k] = x != 0 || mats[i].cfg[k].runtime;
+			t[i][k] = x != 0;
 		}
 		mr_claims_free(&cs);
 		free(cpath);
