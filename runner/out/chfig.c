@@ -122,17 +122,13 @@ same_cfg(const struct mr_config *a, const struct mr_config *b)
 }
 
 /* How config c differs from config d, "k=v,k=v" (a key of d that c
- * lacks: "k unset"); d NULL: all of c. */
+ * lacks: "k unset"). */
 static void
 diff_pairs(struct strbuf *b, const struct mr_config *c, const struct mr_config *d)
 {
 	size_t len0 = b->len;
 	int i;
 
-	if (!d) {
-		sb_add(b, cstr(c));
-		return;
-	}
 	for (i = 0; i < c->n; i++)
 		if (!mr_config_same(mr_config_get(d, c->key[i]), c->val[i]))
 			sb_printf(b, "%s%s=%s", b->len > len0 ? "," : "", c->key[i], c->val[i]);
@@ -161,7 +157,10 @@ match(const struct mr_rd_case *k, struct fcfg *fc, const char *const spec[2])
 			continue;
 		if (fc->also.len)
 			sb_add(&fc->also, "; ");
-		diff_pairs(&fc->also, &k->conf[i], base >= 0 ? &k->conf[base] : NULL);
+		if (base >= 0)
+			diff_pairs(&fc->also, &k->conf[i], &k->conf[base]);
+		else
+			sb_add(&fc->also, cstr(&k->conf[i]));
 	}
 }
 
