@@ -194,3 +194,106 @@ check_all() {
 	run -0 python3 "$CHECK" "$d"/plots/*.svg
 	[ -z "$output" ] || false
 }
+
+# Results $1 with the runs of results "one" again as the report's own
+# program's under node@10.7.0 and node@22 (4 MiB more for the
+# interpreter at every memory figure), and the figures file of the
+# report made on node@10.7.0.
+with_program() {
+	local d=$1 f
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	for f in runs checkpoints series; do
+		awk -F'\t' -v OFS='\t' '
+			NR == 1 { print; next }
+			{
+				print
+				for (v = 0; v < 2; v++) {
+					r = $0; n = split(r, x, "\t")
+					x[2] = x[2] ",runtime=node@" (v ? "22" : "10.7.0")
+					if (FILENAME ~ /checkpoints/) x[7] += 4096
+					line = x[1]; for (i = 2; i <= n; i++) line = line OFS x[i]
+					print line
+				}
+			}' "$BATS_FILE_TMPDIR/one/$f.tsv" > "$d/$f.tsv"
+	done
+	printf 'runtime.node@10.7.0.version\t10.7.0\nruntime.node@22.version\t22.23.5\n' >> "$d/env.tsv"
+	cp -R "$BATS_FILE_TMPDIR/exp-one" "$BATS_TEST_TMPDIR/exp"
+	sed -i '2a runtime node@10.7.0' "$BATS_TEST_TMPDIR/exp/touch.figures"
+}
+
+# Field NAME of figures TSV $1's rows of side SIDE at AT (and runtime
+# RT, when given).
+fig_col() {
+	awk -F'\t' -v side="$2" -v at="$3" -v f="$4" -v rt="${5:-}" '
+		/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) col[$i] = i; h = 1; next }
+		$col["side"] == side && $col["at"] == at && (rt == "" || $col["runtime"] == rt) { print $col[f] }' "$1"
+}
+
+@test "the report-and-here chart: the report's program in a third panel on both runtimes, apart from the model" {
+	d=$BATS_TEST_TMPDIR/prog
+	with_program "$d"
+	[ "$(head -1 "$d/checkpoints.tsv" | cut -f7)" = rss_kb ]
+	run -0 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/exp" --from "$d" touch
+	tsv=$d/plots/touch.figures.tsv
+	svg=$d/plots/touch.figures.svg
+	# the program's series, one per runtime, each the program's own runs
+	[ "$(fig_col "$tsv" program touched runtime | sort | tr '\n' ' ')" = "node@10.7.0 node@22 " ]
+	here=$(fig_col "$tsv" here touched value)
+	[ -n "$here" ]
+	for v in 10.7.0 22; do
+		drawn=$(fig_col "$tsv" program touched drawn "node@$v")
+		[ "$drawn" = "$(fig_col "$tsv" here touched drawn),runtime=node@$v" ]
+		value=$(fig_col "$tsv" program touched value "node@$v")
+		awk -v a="$value" -v b="$here" 'BEGIN { exit !(a != "" && a == b + 4096) }'
+	done
+	[[ "$(fig_col "$tsv" here touched drawn)" != *runtime=* ]] || false
+	# three columns, the runtimes named as they are drawn
+	text=$(sed 's/<[^>]*>//g' "$svg" | tr -s '\n\t ' '   ')
+	[[ "$text" == *"its program: cases/touch.js"* ]] || false
+	[[ "$text" == *"filled: node@10.7.0, hollow: node@22 22.23.5"* ]] || false
+	[[ "$text" == *"the model: memrepro"* ]] || false
+	# a panel each: the y axes' labels (the report's unit is MiB too)
+	[ "$(sed 's/<[^>]*>/\n/g' "$svg" | grep -c '^rss_kb (MiB)$')" -eq 3 ]
+	# the drawn runtimes are not "also measured"
+	[[ "$text" != *"runtime=node@10.7.0 (beside"* ]] || false
+	[ "$(svg_width "$svg")" -eq 1200 ]
+	[ -s "$d/plots/touch.figures.png" ]
+	run -0 python3 "$CHECK" "$svg"
+	[ -z "$output" ] || false
+	# without the program's runs: two panels, as before
+	text=$(sed 's/<[^>]*>//g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | tr -s '\n\t ' '   ')
+	[[ "$text" == *"here: memrepro"* ]] || false
+	[[ "$text" != *"its program"* ]] || false
+	[ "$(sed 's/<[^>]*>/\n/g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | grep -c '^rss_kb (MiB)$')" -eq 2 ]
+	[ -z "$(fig_col "$BATS_FILE_TMPDIR/one/plots/touch.figures.tsv" program touched value)" ]
+}
+
+@test "the report-and-here chart: growth from each program series' first point; the report's runtime not run is said" {
+	d=$BATS_TEST_TMPDIR/prog
+	with_program "$d"
+	# touched twice: the model 1 MiB more the second time, the program
+	# 3 MiB; and no runs on the report's runtime
+	for f in runs checkpoints series; do
+		awk -F'\t' -v OFS='\t' 'NR == 1 || $2 !~ /runtime=node@10.7.0/' "$d/$f.tsv" > "$d/$f.new"
+		mv "$d/$f.new" "$d/$f.tsv"
+	done
+	awk -F'\t' -v OFS='\t' '
+		NR == 1 { print; next }
+		{ print; $5 = 2; $7 += ($2 ~ /runtime=/ ? 3072 : 1024); print }' "$d/checkpoints.tsv" > "$d/checkpoints.new"
+	mv "$d/checkpoints.new" "$d/checkpoints.tsv"
+	printf '%s\n' 'compare growth' 'figure touched mb=8 rss_kb 12 MiB' >> "$BATS_TEST_TMPDIR/exp/touch.figures"
+	run -0 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/exp" --from "$d" touch
+	tsv=$d/plots/touch.figures.tsv
+	[ "$(fig_col "$tsv" report 'touched#2' y)" = 3 ]
+	[ "$(fig_col "$tsv" here 'touched#1' y)" = 0 ]
+	[ "$(fig_col "$tsv" here 'touched#2' y)" = 1 ]
+	[ "$(fig_col "$tsv" program 'touched#1' y node@22)" = 0 ]
+	[ "$(fig_col "$tsv" program 'touched#2' y node@22)" = 3 ]
+	[ -z "$(fig_col "$tsv" program 'touched#2' y node@10.7.0)" ]
+	text=$(sed 's/<[^>]*>//g' "$d/plots/touch.figures.svg" | tr -s '\n\t ' '   ')
+	[[ "$text" == *"hollow: node@22 22.23.5; node@10.7.0 not run"* ]] || false
+	[[ "$text" == *"in every panel"* ]] || false
+	run -0 python3 "$CHECK" "$d/plots/touch.figures.svg"
+	[ -z "$output" ] || false
+}

@@ -6,6 +6,10 @@
  * (wall_ms, user_ms and sys_ms side by side); the left panel is the
  * report's figures in the unit it printed, the right one ours (medians
  * over the ok runs, the repeats' min..max as error bars) in MiB or s.
+ * Where the results ran the report's own program (a runtime pair), a
+ * panel between them has its figures as ours are drawn: on the report's
+ * runtime (filled marks) and on the newest other runtime version run
+ * (hollow), the two the report's table shows (mr_ft_orig_cols).
  * A row's x axis is the report's: the number of its checkpoints under
  * the figures file's "x" directive, else its checkpoints (or the
  * whole-run metrics) as categories in order of writing.  A checkpoint
@@ -20,9 +24,11 @@
  * then the first in order of appearance; the others with ok runs are
  * named under the chart ("also measured, not drawn").  Ours are drawn at
  * every category of a row for each report config with figures in it.
- * With "compare growth" a checkpoint row is each config's series minus
- * its first point, on both sides (ours: the median's, the repeats' range
- * shifted by the same); whole-run figures stay totals.
+ * A program's config is found the same way among the runs of its
+ * runtime (mr_ch_ours_in).  With "compare growth" a checkpoint row is
+ * each config's series minus its first point, on every side (ours: the
+ * median's, the repeats' range shifted by the same); whole-run figures
+ * stay totals.
  */
 #include "out/charts.h"
 
@@ -35,6 +41,8 @@
 #include "check/stats.h"
 #include "core/util.h"
 #include "out/chutil.h"
+#include "out/figtab.h"
+#include "run/axes.h"
 
 /* More distinct reasons why a figure is not measured here than this are
  * summed up in one line. */
@@ -45,6 +53,24 @@
 /* Notes are wrapped at this many characters (the chart's width at its
  * notes' font). */
 #define FIG_NOTE_WIDTH 150
+/* The geometry of the three-panel chart that the labels of its
+ * program panel are laid out for (plots/figures.gp): a panel's plot is
+ * this wide and high in px, a value label this thick (8 pt in the PNG,
+ * and a pixel apart); a heading line at most this wide, in em of its
+ * 11 pt. */
+#define FIG_PANEL_PX 270.0
+#define FIG_PLOT_PX 196.0
+#define FIG_LABEL_PX 12.0
+#define FIG_HEAD_EM 23.0
+/* The left and middle columns' headings may be wider (the left one has
+ * room to its left; the two together fit their columns' FIG_COL_EM
+ * each, between their centres). */
+#define FIG_HEAD_EM_LEFT 31.0
+#define FIG_HEAD_EM_MID 25.0
+#define FIG_COL_EM 27.0
+/* In a category, the marks of its configs stand this far apart (in
+ * categories) at most: figures.gp's dx of three panels. */
+#define FIG_DX_MAX3 0.3
 
 /* A row of panels. */
 struct frow {
@@ -58,7 +84,8 @@ struct frow {
 	int ncat;
 	const char *runit; /* the report's unit on this row (its first figure's) */
 	double rscale;     /* that unit's scale */
-	double lo[2], hi[2]; /* the drawn y range of each side (report, here) */
+	double lo[3], hi[3]; /* the drawn y range of each side (report, here,
+	                        the program) */
 };
 
 static void
@@ -74,7 +101,10 @@ extend(struct frow *w, int side, double lo, double hi)
 struct fcfg {
 	const struct mr_config *cfg; /* the report's (a figure's) */
 	const char *note;            /* its first figure's note, or NULL */
-	int ours;                    /* its config of ours, -1: none */
+	int ours;                    /* its config of ours (the model), -1: none */
+	int prog[2];                 /* its config of ours under the program's
+	                                runtimes (the report's, today's), -1: none
+	                                or that runtime not drawn */
 	struct strbuf also;          /* other configs of ours that match */
 };
 
@@ -107,19 +137,30 @@ diff_pairs(struct strbuf *b, const struct mr_config *c, const struct mr_config *
 			sb_printf(b, "%s%s unset", b->len > len0 ? "," : "", d->key[i]);
 }
 
+/* Ours for report config fc: the model's config and, for each runtime of
+ * the program drawn (spec[s], NULL: none), the program's; the other
+ * configs that match, named by how they differ from the model's (else
+ * the program's drawn). */
 static void
-match(const struct mr_rd_case *k, struct fcfg *fc)
+match(const struct mr_rd_case *k, struct fcfg *fc, const char *const spec[2])
 {
-	int i;
+	int i, s, base;
 
 	fc->ours = mr_ch_ours(k, fc->cfg);
+	for (s = 0; s < 2; s++)
+		fc->prog[s] = spec[s] ? mr_ch_ours_in(k, fc->cfg, spec[s]) : -1;
+	base = fc->ours >= 0 ? fc->ours : fc->prog[0] >= 0 ? fc->prog[0] : fc->prog[1];
 	sb_add(&fc->also, "");
 	for (i = 0; i < k->ncfg; i++) {
-		if (i == fc->ours || !k->cfg[i].nok || !mr_ch_matches(fc->cfg, &k->conf[i]))
+		if (i == fc->ours || i == fc->prog[0] || i == fc->prog[1] || !k->cfg[i].nok ||
+		    !mr_ch_matches(fc->cfg, &k->conf[i]))
 			continue;
 		if (fc->also.len)
 			sb_add(&fc->also, "; ");
-		diff_pairs(&fc->also, &k->conf[i], &k->conf[fc->ours]);
+		if (base >= 0)
+			diff_pairs(&fc->also, &k->conf[i], &k->conf[base]);
+		else
+			sb_add(&fc->also, cstr(&k->conf[i]));
 	}
 }
 
@@ -250,7 +291,7 @@ row_of(struct frow **rows, int *nrow, const struct mr_figs *fs, const struct mr_
 	w->numx = f->ckpt && fs->xprefix && !isnan(f->x);
 	w->runit = f->unit;
 	w->rscale = f->scale;
-	w->lo[0] = w->lo[1] = w->hi[0] = w->hi[1] = NAN;
+	w->lo[0] = w->lo[1] = w->lo[2] = w->hi[0] = w->hi[1] = w->hi[2] = NAN;
 	return (*nrow)++;
 }
 
@@ -342,19 +383,250 @@ wrapped(struct strbuf *b, const char *text, size_t width)
 	sb_add(b, s);
 }
 
+/* The reasons why a figure is not measured here, each said once, at
+ * most FIG_NOTES_MAX of them (the others counted). */
+struct fnotes {
+	struct strbuf *b;
+	char *seen[FIG_NOTES_MAX];
+	int nseen, more;
+};
+
+/* Say l (owned) once. */
+static void
+note_once(struct fnotes *ns, char *l)
+{
+	int q;
+
+	for (q = 0; q < ns->nseen; q++)
+		if (!strcmp(ns->seen[q], l)) {
+			free(l);
+			return;
+		}
+	if (ns->nseen < FIG_NOTES_MAX) {
+		wrapped(ns->b, l, FIG_NOTE_WIDTH);
+		ns->seen[ns->nseen++] = l;
+	} else {
+		ns->more++;
+		free(l);
+	}
+}
+
+/* A point of ours: the median, the repeats' range and the median in the
+ * metric's own unit; n the repeats (0: none); its label and the label's
+ * y. */
+struct fpt {
+	double med, lo, hi, raw, ly;
+	int n;
+	char tag[64];
+};
+
+/* Our points of config oi at each category of row w (pt[0..ncat-1]),
+ * in the chart's unit and, with growth, minus the series' first point;
+ * a category not measured gets n 0 and its reason in the notes.  The
+ * number of points. */
+static int
+series(const struct mr_rd_case *k, int oi, const struct frow *w, int growth,
+       struct fpt *pt, struct fnotes *ns)
+{
+	double base0 = NAN;
+	int j, npts = 0;
+
+	for (j = 0; j < w->ncat; j++) {
+		struct fpt *p = &pt[j];
+		char *why;
+
+		p->med = p->lo = p->hi = NAN;
+		p->n = ours(k, oi, w, j, &p->med, &p->lo, &p->hi, &why);
+		p->tag[0] = 0;
+		if (!p->n) {
+			note_once(ns, esprintf("here, %s: %s", k->cfg[oi].label, why));
+			free(why);
+			continue;
+		}
+		npts++;
+		p->raw = p->med;
+		p->med = here_unit(w->unit, p->med);
+		p->lo = here_unit(w->unit, p->lo);
+		p->hi = here_unit(w->unit, p->hi);
+		tag(p->tag, sizeof p->tag, p->med);
+		if (growth) {
+			/* the first point is 0 by construction: no label */
+			if (isnan(base0))
+				base0 = p->med, p->tag[0] = 0;
+			p->lo -= base0;
+			p->hi -= base0;
+			p->med -= base0;
+			if (p->tag[0])
+				tag(p->tag, sizeof p->tag, p->med);
+		}
+		p->ly = p->hi;
+	}
+	return npts;
+}
+
+/* A line of the TSV for our point j of row r (row w), side side ("here",
+ * "program"), report config c, our config oi, runtime spec ("-": the
+ * model); label l or none. */
+static void
+write_ours(FILE *f, const struct mr_rd_case *k, int r, const struct frow *w, int j,
+	   const char *side, const struct fcfg *fc, int c, int oi, const char *spec,
+	   const struct fpt *p, int l)
+{
+	fprintf(f, "%d\t%s\t%d\t%s\t", r + 1, side, c + 1, cstr(fc[c].cfg));
+	field(f, w->cat[j]);
+	fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%d\t%s\t",
+		w->ckpt ? mr_ckpt_metrics[w->metric] : w->cat[j],
+		w->pos[j], p->med, p->lo, p->hi, p->raw,
+		w->unit == MR_UNIT_KB ? "KiB" : w->unit == MR_UNIT_MS ? "ms" : "-", p->n,
+		k->conf[oi].str);
+	field(f, l ? p->tag : "");
+	fprintf(f, "\t-\t%s\t%.10g\n", spec, p->ly);
+}
+
+/* Of the marks side by side in a category (nslot of them) of row w in a
+ * three-panel chart (prog), every how many has a value label so that
+ * they stand apart; 1: all. */
+static int
+stride(const struct frow *w, int nslot, int prog)
+{
+	double dx, px;
+
+	if (!prog || w->numx || nslot < 2)
+		return 1;
+	dx = 0.6 / nslot < FIG_DX_MAX3 ? 0.6 / nslot : FIG_DX_MAX3;
+	px = dx * FIG_PANEL_PX / w->ncat;
+	return px >= FIG_LABEL_PX ? 1 : (int)ceil(FIG_LABEL_PX / px);
+}
+
+/* The y span the program panel of row w is drawn over, at least (its
+ * points' range as figures.gp sets it, with its offsets and the room
+ * autoscaling rounds up to a tic). */
+static double
+prog_span(const struct frow *w, int growth)
+{
+	double lo = w->lo[2], hi = w->hi[2];
+
+	if (lo == hi) /* row_spec's range around a flat side */
+		return hi + (hi ? fabs(hi) : 1) - (lo - (lo ? fabs(lo) : 1));
+	if (!growth)
+		lo = lo < 0 ? lo : 0; /* totals start at 0 */
+	return (hi - lo) * 1.16 * 1.25;
+}
+
+/* Labels on a numeric axis are right of their points: those at one x
+ * (pt[0..n-1] of category j) are moved apart to a label's thickness,
+ * in their order, around where they were. */
+static void
+spread(struct fpt **pt, int n, double sep)
+{
+	double shift = 0;
+	int i, j, pass;
+
+	for (i = 1; i < n; i++) /* by y, insertion sort */
+		for (j = i; j > 0 && pt[j]->ly < pt[j - 1]->ly; j--) {
+			struct fpt *t = pt[j];
+
+			pt[j] = pt[j - 1];
+			pt[j - 1] = t;
+		}
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 1; i < n; i++)
+			if (pt[i]->ly < pt[i - 1]->ly + sep)
+				pt[i]->ly = pt[i - 1]->ly + sep;
+		if (pass)
+			break;
+		/* back down by the mean push: around where they were */
+		for (i = 0; i < n; i++)
+			shift += pt[i]->ly - pt[i]->hi;
+		for (i = 0; i < n; i++)
+			pt[i]->ly -= shift / n;
+	}
+}
+
+/* The program's points of row r: per report config with figures in the
+ * row and runtime s drawn (spec[s]), its config's series; which get a
+ * label (as ours, the last category's only beyond FIG_LABEL_ALL; where
+ * the marks of a category stand closer than a label is thick, every
+ * stride-th: those of the first runtime drawn, first), moved apart on a
+ * numeric axis. */
+static void
+write_prog(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs, int r,
+	   struct frow *w, const struct fcfg *fc, int nc, const char *const spec[2],
+	   char *has, struct fnotes *ns)
+{
+	struct fpt *pt = ecalloc((size_t)nc * 2 * w->ncat + 1, sizeof *pt);
+	struct fpt **at = ecalloc((size_t)nc * 2 + 1, sizeof *at);
+	int np = !!spec[0] + !!spec[1], nslot = nc * np, every = stride(w, nslot, 1);
+	int c, s, j, all;
+
+	for (c = 0; c < nc; c++)
+		for (s = 0; s < 2; s++) {
+			struct fpt *p = &pt[(c * 2 + s) * w->ncat];
+
+			if (!spec[s] || fc[c].prog[s] < 0 || !(has[r * nc + c] & 1))
+				continue;
+			if (!series(k, fc[c].prog[s], w, fs->growth && w->ckpt, p, ns))
+				continue;
+			has[r * nc + c] |= (char)(4 << s);
+			for (j = 0; j < w->ncat; j++)
+				if (p[j].n)
+					extend(w, 2, p[j].lo, p[j].hi);
+		}
+	all = w->ncat * nslot <= FIG_LABEL_ALL;
+	for (j = 0; j < w->ncat; j++) {
+		int n = 0;
+
+		for (c = 0; c < nc; c++)
+			for (s = 0; s < 2; s++) {
+				struct fpt *p = &pt[(c * 2 + s) * w->ncat + j];
+
+				if (!(has[r * nc + c] & (4 << s)) || !p->n)
+					continue;
+				if (!(all || j == w->ncat - 1) ||
+				    (c * np + (np == 2 ? s : 0)) % every || !p->tag[0]) {
+					p->tag[0] = 0;
+					continue;
+				}
+				at[n++] = p;
+			}
+		if (w->numx && n > 1)
+			spread(at, n, FIG_LABEL_PX / FIG_PLOT_PX * prog_span(w, fs->growth && w->ckpt));
+	}
+	for (c = 0; c < nc; c++)
+		for (s = 0; s < 2; s++) {
+			if (!(has[r * nc + c] & (4 << s)))
+				continue;
+			for (j = 0; j < w->ncat; j++) {
+				const struct fpt *p = &pt[(c * 2 + s) * w->ncat + j];
+
+				if (p->n)
+					write_ours(f, k, r, w, j, "program", fc, c, fc[c].prog[s],
+						   spec[s], p, p->tag[0] != 0);
+			}
+		}
+	free(at);
+	free(pt);
+}
+
 /* Write the rows' points into f; mark in has[r * nc + c] (bit 1: the
- * report's side, 2: ours) which configs have points; notes get what is
- * not measured here. */
+ * report's side, 2: ours, 4 and 8: the program's on runtime spec[0],
+ * spec[1]) which configs have points; notes get what is not measured
+ * here. */
 static void
 write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 	     char *const *fcat, const int *frow, struct frow *rows, int nrow,
-	     const struct fcfg *fc, int nc, char *has, struct strbuf *notes)
+	     const struct fcfg *fc, int nc, const char *const spec[2], char *has,
+	     struct strbuf *notes)
 {
-	char *seenv[FIG_NOTES_MAX]; /* the notes said, once each */
-	int r, c, i, j, nseen = 0, more = 0;
+	struct fnotes ns;
+	struct fpt *pt = NULL;
+	int r, c, i, j, prog = spec[0] || spec[1];
 
+	memset(&ns, 0, sizeof ns);
+	ns.b = notes;
 	for (r = 0; r < nrow; r++) {
 		struct frow *w = &rows[r];
+		int every = stride(w, nc, prog);
 
 		/* the report's side */
 		for (c = 0; c < nc; c++) {
@@ -395,82 +667,46 @@ write_points(FILE *f, const struct mr_rd_case *k, const struct mr_figs *fs,
 				fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t1\t-\t",
 					w->ckpt ? mr_ckpt_metrics[g->metric] : mr_run_metrics[g->metric],
 					w->pos[ci], y, y, y, g->value, g->unit);
-				field(f, npts * nc <= FIG_LABEL_ALL || i == last ? t : "");
+				field(f, (npts * nc <= FIG_LABEL_ALL || i == last) && c % every == 0 ? t : "");
 				fputc('\t', f);
 				field(f, g->note);
-				fputc('\n', f);
+				fprintf(f, "\t-\t%.10g\n", y);
 				has[r * nc + c] |= 1;
 				extend(w, 0, y, y);
 			}
 		}
 		/* ours, at every category of the row, for every report config
 		 * with figures in it */
+		pt = erealloc(pt, sizeof *pt * ((size_t)w->ncat + 1));
 		for (c = 0; c < nc; c++) {
-			double base0 = NAN;
 			int oi = fc[c].ours;
 
 			if (oi < 0 || !(has[r * nc + c] & 1))
 				continue;
+			series(k, oi, w, fs->growth && w->ckpt, pt, &ns);
 			for (j = 0; j < w->ncat; j++) {
-				double med = NAN, lo = NAN, hi = NAN, raw;
-				char *why, t[64];
-				int n = ours(k, oi, w, j, &med, &lo, &hi, &why);
-
-				if (!n) {
-					char *l = esprintf("here, %s: %s", k->cfg[oi].label, why);
-					int seen = 0, q;
-
-					for (q = 0; q < nseen && !seen; q++)
-						seen = !strcmp(seenv[q], l);
-					if (seen) {
-						free(l);
-					} else if (nseen < FIG_NOTES_MAX) {
-						wrapped(notes, l, FIG_NOTE_WIDTH);
-						seenv[nseen++] = l;
-					} else {
-						more++;
-						free(l);
-					}
-					free(why);
+				if (!pt[j].n)
 					continue;
-				}
-				raw = med;
-				med = here_unit(w->unit, med);
-				lo = here_unit(w->unit, lo);
-				hi = here_unit(w->unit, hi);
-				tag(t, sizeof t, med);
-				if (fs->growth && w->ckpt) {
-					if (isnan(base0))
-						base0 = med, t[0] = 0;
-					lo -= base0;
-					hi -= base0;
-					med -= base0;
-					if (t[0])
-						tag(t, sizeof t, med);
-				}
-				fprintf(f, "%d\there\t%d\t%s\t", r + 1, c + 1, cstr(fc[c].cfg));
-				field(f, w->cat[j]);
-				fprintf(f, "\t%s\t%g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%d\t%s\t",
-					w->ckpt ? mr_ckpt_metrics[w->metric] : w->cat[j],
-					w->pos[j], med, lo, hi, raw,
-					w->unit == MR_UNIT_KB ? "KiB" : w->unit == MR_UNIT_MS ? "ms" : "-", n,
-					k->conf[oi].str);
-				field(f, w->ncat * nc <= FIG_LABEL_ALL || j == w->ncat - 1 ? t : "");
-				fputs("\t-\n", f);
+				write_ours(f, k, r, w, j, "here", fc, c, oi, "-", &pt[j],
+					   (w->ncat * nc <= FIG_LABEL_ALL || j == w->ncat - 1) &&
+					   c % every == 0);
 				has[r * nc + c] |= 2;
-				extend(w, 1, lo, hi);
+				extend(w, 1, pt[j].lo, pt[j].hi);
 			}
 		}
+		if (spec[0] || spec[1])
+			write_prog(f, k, fs, r, w, fc, nc, spec, has, &ns);
 	}
-	for (i = 0; i < nseen; i++)
-		free(seenv[i]);
-	if (more)
-		sb_printf(notes, "\n(and %d more reasons why a figure was not measured here)", more);
+	free(pt);
+	for (i = 0; i < ns.nseen; i++)
+		free(ns.seen[i]);
+	if (ns.more)
+		sb_printf(notes, "\n(and %d more reasons why a figure was not measured here)", ns.more);
 }
 
 /* The chart's title: the case, its key figure, how the sides compare. */
 static void
-chart_title(struct strbuf *title, const struct mr_rd_case *k, const struct mr_figs *fs)
+chart_title(struct strbuf *title, const struct mr_rd_case *k, const struct mr_figs *fs, int prog)
 {
 	sb_printf(title, "%s: the report and here", k->name);
 	if (fs->has_key)
@@ -479,17 +715,19 @@ chart_title(struct strbuf *title, const struct mr_rd_case *k, const struct mr_fi
 			  fs->key_checkpoint ? "@" : "", fs->key_checkpoint ? fs->key_checkpoint : "",
 			  fs->key_lower ? "lower" : "higher");
 	if (fs->growth)
-		sb_add(title, "\ncompare growth: each checkpoint series minus its first point, on both sides"
-		       " (the totals are not comparable)");
+		sb_printf(title, "\ncompare growth: each checkpoint series minus its first point, %s"
+			  " (the totals are not comparable)", prog ? "in every panel" : "on both sides");
 }
 
 /* The ROWS word of row w for figures.gp (its fields end in '|'); has:
- * per report config, 1 when it has figures in the row, 2 when ours do. */
+ * per report config, 1 when it has figures in the row, 2 when ours do,
+ * 4 and 8 when the program's on its two runtimes do (prog: the chart
+ * has that panel). */
 static void
 row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_figs *fs,
-	 const char *has, int nc)
+	 const char *has, int nc, int prog)
 {
-	int i, c;
+	int i, c, d;
 	struct strbuf a = {0}, x = {0};
 	const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
 		: w->ncat == 1 ? w->cat[0]
@@ -531,12 +769,25 @@ row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_figs *fs,
 	sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
 	/* a side whose points are all one value gets a range around it
 	 * (gnuplot cannot autoscale a flat range) */
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 3; i++) {
+		if (i == 2) {
+			if (!prog)
+				break;
+			for (c = 0; c < 2; c++) { /* the program's configs, per runtime */
+				sb_add(&a, "");
+				for (d = 0; d < nc; d++)
+					if (has[d] & (4 << c))
+						sb_printf(&a, "%s%d", a.len ? " " : "", d + 1);
+				rowfield(&x, a.s);
+				sb_free(&a);
+			}
+		}
 		if (w->lo[i] == w->hi[i])
 			sb_printf(&x, "%g:%g|", w->lo[i] - (w->lo[i] ? fabs(w->lo[i]) : 1),
 				  w->hi[i] + (w->hi[i] ? fabs(w->hi[i]) : 1));
 		else
 			sb_add(&x, "|");
+	}
 	quoted(rowspec, x.s);
 	sb_free(&x);
 }
@@ -544,22 +795,41 @@ row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_figs *fs,
 /* The notes under the chart: the figures file's, the report configs not
  * measured here, the configs of ours not drawn. */
 static void
-chart_notes(struct strbuf *notes, const struct mr_figs *fs, const struct fcfg *fc, int nc)
+chart_notes(struct strbuf *notes, const struct mr_figs *fs, const struct fcfg *fc, int nc,
+	    const char *const spec[2])
 {
-	int i, c, said;
+	int i, c, s, said;
 
 	sb_add(notes, "");
 	for (i = 0; i < fs->nnote; i++)
 		wrapped(notes, fs->note[i], FIG_NOTE_WIDTH);
-	for (c = 0; c < nc; c++)
-		if (fc[c].ours < 0) {
-			struct strbuf l = {0};
+	for (c = 0; c < nc; c++) {
+		struct strbuf l = {0};
+		int none = fc[c].ours < 0;
 
+		for (s = 0; s < 2; s++)
+			none = none && (!spec[s] || fc[c].prog[s] < 0);
+		if (none) {
 			sb_printf(&l, "not measured here: %s (no config of these results has all its pairs)",
 				  cstr(fc[c].cfg));
 			wrapped(notes, l.s, FIG_NOTE_WIDTH);
 			sb_free(&l);
+			continue;
 		}
+		if (fc[c].ours < 0) {
+			sb_printf(&l, "the model not measured here: %s (no config of the model has all its pairs)",
+				  cstr(fc[c].cfg));
+			wrapped(notes, l.s, FIG_NOTE_WIDTH);
+			sb_free(&l);
+		}
+		for (s = 0; s < 2; s++)
+			if (spec[s] && fc[c].prog[s] < 0) {
+				sb_printf(&l, "its program on %s not measured here: %s (no config of its runs"
+					  " has all its pairs)", spec[s], cstr(fc[c].cfg));
+				wrapped(notes, l.s, FIG_NOTE_WIDTH);
+				sb_free(&l);
+			}
+	}
 	/* the configs of ours not drawn, once per distinct difference */
 	for (c = 0, said = 0; c < nc; c++) {
 		struct strbuf l = {0};
@@ -595,6 +865,120 @@ chart_notes(struct strbuf *notes, const struct mr_figs *fs, const struct fcfg *f
 	}
 }
 
+/* Append text to b as the lines of a heading word for figures.gp, each
+ * ending in '|', wrapped at blanks to em; the widest line's em. */
+static double
+head_lines(struct strbuf *b, const char *text, double em)
+{
+	const char *s = text;
+	double widest = 0;
+
+	while (*s) {
+		size_t cut = 0, blank = 0;
+		int nch = 0;
+		struct strbuf l = {0};
+		double w;
+
+		/* the longest prefix that fits, in whole characters */
+		while (s[cut]) {
+			size_t next = cut + 1;
+
+			while ((s[next] & 0xc0) == 0x80)
+				next++;
+			if (mr_ch_em(s, nch + 1) > em && cut)
+				break;
+			if (s[cut] == ' ')
+				blank = cut;
+			cut = next;
+			nch++;
+		}
+		if (s[cut] && blank)
+			cut = blank;
+		sb_addn(&l, s, cut);
+		w = mr_ch_em(l.s, 0);
+		widest = w > widest ? w : widest;
+		rowfield(b, l.s);
+		sb_free(&l);
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return widest;
+}
+
+/* A runtime as a heading names it: its spec, and the version it
+ * resolved to where the spec does not say it ("node@22 22.23.5"). */
+static void
+rt_name(struct strbuf *b, const char *spec, const char *version)
+{
+	const char *at = strchr(spec, '@');
+
+	sb_add(b, spec);
+	if (version && (!at || strcmp(version, at + 1)))
+		sb_printf(b, " %s", version);
+}
+
+/* The headings of the three columns (SIDES for figures.gp): the report,
+ * its program (which file, which runtime is drawn how; its marks are
+ * medians as the model's), the model.  The report's may be as wide as
+ * the program's leaves room for. */
+static void
+headings3(struct strbuf *sides, const struct mr_rd_case *k, const struct mr_figs *fs,
+	  const struct mr_ft_col orig[2], const char *profile)
+{
+	struct strbuf a = {0}, h = {0}, mid = {0};
+	const char *ext0 = NULL;
+	double wmid, wl, em;
+	int s;
+
+	sb_add(&a, "its program:");
+	for (s = 0; s < 2; s++) {
+		const char *ext = orig[s].k ? mr_matrix_runtime_ext(orig[s].spec) : NULL;
+
+		if (ext && (!ext0 || strcmp(ext, ext0)))
+			sb_printf(&a, "%s cases/%s.%s", ext0 ? "," : "", k->name, ext);
+		if (ext && !ext0)
+			ext0 = ext;
+	}
+	sb_add(&mid, "");
+	wmid = head_lines(&mid, a.s, FIG_HEAD_EM_MID);
+	sb_free(&a);
+	sb_add(&a, "");
+	for (s = 0; s < 2; s++)
+		if (orig[s].k) {
+			sb_printf(&a, "%s%s: ", a.len ? ", " : "", s ? "hollow" : "filled");
+			rt_name(&a, orig[s].spec, orig[s].version);
+		}
+	if (!orig[0].k && orig[0].spec)
+		sb_printf(&a, "; %s not run", orig[0].spec);
+	wl = head_lines(&mid, a.s, FIG_HEAD_EM_MID);
+	wmid = wl > wmid ? wl : wmid;
+	sb_free(&a);
+
+	sb_add(&a, "the report: ");
+	for (s = 0; s < fs->nsrc; s++)
+		sb_printf(&a, "%s%s", s ? "; " : "", fs->src_label[s]);
+	em = 2 * FIG_COL_EM - 1 - wmid;
+	em = em < FIG_HEAD_EM_LEFT ? em : FIG_HEAD_EM_LEFT;
+	sb_add(&h, "");
+	head_lines(&h, a.s, em);
+	head_lines(&h, "open marks: the figures as printed", em);
+	quoted(sides, h.s);
+	quoted(sides, mid.s);
+	sb_free(&a);
+	sb_free(&h);
+	sb_free(&mid);
+
+	sb_printf(&a, "the model: memrepro%s%s%s", profile ? ", " : "",
+		  profile ? profile : "", profile ? " profile" : "");
+	sb_add(&h, "");
+	head_lines(&h, a.s, FIG_HEAD_EM);
+	head_lines(&h, "medians of the repeats, bars: min..max", FIG_HEAD_EM);
+	quoted(sides, h.s);
+	sb_free(&a);
+	sb_free(&h);
+}
+
 int
 mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		 const struct mr_figs *fs, const char *outdir)
@@ -604,11 +988,14 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	char *tsv = esprintf("%s.tsv", base);
 	struct strbuf title = {0}, rowspec = {0}, sides = {0}, legend = {0}, notes = {0};
 	struct strbuf missing = {0};
+	struct strbuf program = {0};
 	struct frow *rows = NULL;
 	struct fcfg *fc = NULL;
+	struct mr_ft_col orig[2];
 	const char *profile = mr_rd_env(R, "profile");
+	const char *spec[2];
 	char *has = NULL, **fcat = NULL;
-	int *frow = NULL, nrow = 0, nc = 0, r, i, c, rc = -1;
+	int *frow = NULL, nrow = 0, nc = 0, r, i, c, rc = -1, prog;
 	FILE *f = NULL;
 
 	if (!fs->n) {
@@ -617,6 +1004,12 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		free(tsv);
 		return 1;
 	}
+	/* The program's panel: the runtimes the report's table shows,
+	 * where they ran. */
+	mr_ft_orig_cols(&R, 1, k->name, fs, orig);
+	for (i = 0; i < 2; i++)
+		spec[i] = orig[i].k ? orig[i].spec : NULL;
+	prog = spec[0] || spec[1];
 	/* The report's configs (colours), the rows and their categories, in
 	 * order of writing; a checkpoint's occurrence is the parser's (foo,
 	 * foo, gc, foo: foo#1, foo#2, gc, foo#3). */
@@ -636,7 +1029,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 			fc = erealloc(fc, sizeof *fc * (nc + 1));
 			memset(&fc[nc], 0, sizeof *fc);
 			fc[nc].cfg = &g->cfg;
-			match(k, &fc[nc]);
+			match(k, &fc[nc], spec);
 			nc++;
 		}
 		if (!fc[c].note && g->note)
@@ -651,16 +1044,21 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		goto out;
 	fprintf(f, "# memrepro report: the report's figures (expected/%s.figures) beside ours\n",
 		k->name);
-	fprintf(f, "row\tside\tcfg\tconfig\tat\tmetric\tx\ty\tlo\thi\tvalue\tunit\tn\tdrawn\ttag\tnote\n");
-	write_points(f, k, fs, fcat, frow, rows, nrow, fc, nc, has, &missing);
+	fprintf(f, "row\tside\tcfg\tconfig\tat\tmetric\tx\ty\tlo\thi\tvalue\tunit\tn\tdrawn\ttag\tnote\truntime\tly\n");
+	write_points(f, k, fs, fcat, frow, rows, nrow, fc, nc, spec, has, &missing);
 	if (mr_ch_close(f, tsv) < 0)
 		goto out;
 
 	/* What gnuplot is told besides the TSV. */
-	chart_title(&title, k, fs);
+	chart_title(&title, k, fs, prog);
 	for (r = 0; r < nrow; r++)
-		row_spec(&rowspec, &rows[r], fs, has + r * nc, nc);
-	{
+		row_spec(&rowspec, &rows[r], fs, has + r * nc, nc, prog);
+	sb_add(&program, "");
+	if (prog) {
+		headings3(&sides, k, fs, orig, profile);
+		for (i = 0; i < 2; i++)
+			quoted(&program, spec[i] ? spec[i] : "-");
+	} else {
 		struct strbuf a = {0}, b = {0};
 
 		sb_add(&a, "the report: ");
@@ -681,12 +1079,13 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		quoted(&legend, l);
 		free(l);
 	}
-	chart_notes(&notes, fs, fc, nc);
+	chart_notes(&notes, fs, fc, nc, spec);
 	if (missing.len)
 		sb_printf(&notes, "%s%s", notes.len ? "\n" : "", missing.s);
 	sb_add(&rowspec, "");
 	{
-		const char *args[] = { title.s, rowspec.s, sides.s, legend.s, notes.s, NULL };
+		const char *args[] = { title.s, rowspec.s, sides.s, legend.s, notes.s, program.s,
+				       NULL };
 
 		rc = mr_plot_draw(p, "figures", tsv, base, args);
 	}
@@ -710,6 +1109,7 @@ out:
 	sb_free(&legend);
 	sb_free(&notes);
 	sb_free(&missing);
+	sb_free(&program);
 	free(base);
 	free(tsv);
 	return rc;
