@@ -223,12 +223,14 @@ mr_ft_cell(struct strbuf *b, const struct mr_figs *fs, int i, const struct mr_ft
 	int j, any = 0;
 
 	if (!c->report && c->spec) {
+		const char *at = strchr(c->spec, '@');
+
 		if (!c->k) {
 			sb_add(b, "not run");
 			return;
 		}
 		sb_printf(b, "%s", c->spec);
-		if (c->version && strcmp(c->version, c->spec + strcspn(c->spec, "@") + 1))
+		if (c->version && (!at || strcmp(c->version, at + 1)))
 			sb_printf(b, " (%s)", c->version);
 		sb_add(b, ": ");
 	}
