@@ -271,3 +271,19 @@ mr_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+int
+mr_dotted_cmp(const char *a, const char *b)
+{
+	for (;;) {
+		char *ea, *eb;
+		unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*ea != '.' || *eb != '.')
+			return (*ea == '.') - (*eb == '.');
+		a = ea + 1;
+		b = eb + 1;
+	}
+}

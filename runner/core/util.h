@@ -33,6 +33,11 @@ char *estrndup(const char *s, size_t n);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t mr_now_ns(void);
 
+/* Compare versions of dotted numbers ("2.36", "20.20.2") number by
+ * number: <0, 0, >0; a version that goes on is the greater ("2.36.1"
+ * after "2.36"). */
+int mr_dotted_cmp(const char *a, const char *b);
+
 char *esprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A growable string. */

@@ -258,13 +258,42 @@ mr_rel_sweep(const char *dir)
 }
 
 int
+mr_rel_entry_commit(const char *tmp, const char *entry, const char *old, const char *text,
+		    struct strbuf *why)
+{
+	char *man = esprintf("%s/%s", tmp, MR_REL_MANIFEST);
+	FILE *f = fopen(man, "wx");
+	int e = !f || fputs(text, f) < 0;
+
+	if (f && fclose(f) != 0)
+		e = 1;
+	if (e) {
+		sb_printf(why, "write %s: %s", man, strerror(errno));
+		free(man);
+		return -1;
+	}
+	free(man);
+	/* into place: an older entry (one that did not verify) moved aside
+	 * first, then removed by the caller */
+	if (rename(entry, old) < 0 && errno != ENOENT) {
+		sb_printf(why, "rename %s: %s", entry, strerror(errno));
+		return -1;
+	}
+	if (rename(tmp, entry) < 0) {
+		sb_printf(why, "rename %s to %s: %s", tmp, entry, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
 mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_manifest *m,
 		    struct strbuf *why)
 {
 	static unsigned serial;
 	char *tmp = esprintf("%s.tmp-%ld-%u", entry, (long)getpid(), serial),
 	     *old = esprintf("%s.old-%ld-%u", entry, (long)getpid(), serial),
-	     *deb = esprintf("%s/%s", cache, m->deb), *man;
+	     *deb = esprintf("%s/%s", cache, m->deb);
 	const char *argv[] = { "dpkg-deb", "-x", deb, tmp, NULL };
 	struct strbuf out = { 0 }, text = { 0 }, err = { 0 };
 	int rc = -1, e;
@@ -297,30 +326,8 @@ mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_ma
 			sb_printf(why, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
-	man = esprintf("%s/%s", tmp, MR_REL_MANIFEST);
-	{
-		FILE *f = fopen(man, "wx");
-
-		e = !f || fputs(text.s, f) < 0;
-		if (f && fclose(f) != 0)
-			e = 1;
-	}
-	if (e) {
-		sb_printf(why, "write %s: %s", man, strerror(errno));
-		free(man);
+	if (mr_rel_entry_commit(tmp, entry, old, text.s, why) < 0)
 		goto out;
-	}
-	free(man);
-	/* into place: an older entry (one that did not verify) moved aside
-	 * first, then removed */
-	if (rename(entry, old) < 0 && errno != ENOENT) {
-		sb_printf(why, "rename %s: %s", entry, strerror(errno));
-		goto out;
-	}
-	if (rename(tmp, entry) < 0) {
-		sb_printf(why, "rename %s to %s: %s", tmp, entry, strerror(errno));
-		goto out;
-	}
 	rc = 0;
 out:
 	if (rc < 0)

@@ -67,22 +67,6 @@ mr_npm_version_word(const char *word)
 	return components(word) > 0;
 }
 
-/* Compare dotted numbers numerically. */
-static int
-ver_cmp(const char *a, const char *b)
-{
-	for (;;) {
-		char *ea, *eb;
-		unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (*ea != '.' || *eb != '.')
-			return (*ea == '.') - (*eb == '.');
-		a = ea + 1;
-		b = eb + 1;
-	}
-}
 
 /* Whether the full version v answers want (itself, or a prefix of whole
  * components: 20 and 20.20 answer 20.20.2, 2 does not). */
@@ -104,7 +88,7 @@ newest(char *const *vs, int n, const char *want)
 
 	for (i = 0; i < n; i++)
 		if (components(vs[i]) == 3 && ver_matches(vs[i], want) &&
-		    (!best || ver_cmp(vs[i], best) > 0))
+		    (!best || mr_dotted_cmp(vs[i], best) > 0))
 			best = vs[i];
 	return best;
 }
@@ -444,19 +428,8 @@ unpack(const char *cache, const char *entry, const char *version, const char *tg
 	if (integrity)
 		sb_printf(&text, "integrity\t%s\n", integrity);
 	sb_printf(&text, "file\t%s\tbin/node\nfile\t%s\tpackage.json\n", hexe, hpj);
-	man = esprintf("%s/%s", tmp, MR_REL_MANIFEST);
-	if ((e = mr_rel_write_file(man, text.s)) < 0) {
-		sb_printf(why, "write %s: %s", man, strerror(-e));
+	if (mr_rel_entry_commit(tmp, entry, old, text.s, why) < 0)
 		goto out;
-	}
-	if (rename(entry, old) < 0 && errno != ENOENT) {
-		sb_printf(why, "rename %s: %s", entry, strerror(errno));
-		goto out;
-	}
-	if (rename(tmp, entry) < 0) {
-		sb_printf(why, "rename %s to %s: %s", tmp, entry, strerror(errno));
-		goto out;
-	}
 	rc = 0;
 out:
 	if (rc < 0)
@@ -772,7 +745,7 @@ mr_npm_node_get(const char *want, struct mr_npm_node *out, struct strbuf *why)
 static int
 cmp_ver(const void *a, const void *b)
 {
-	return ver_cmp(*(char *const *)a, *(char *const *)b);
+	return mr_dotted_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 int

@@ -14,17 +14,7 @@ static int ntab;
 int
 mr_libc_cmp(const char *a, const char *b)
 {
-	for (;;) {
-		char *ea, *eb;
-		unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (*ea != '.' || *eb != '.')
-			return (*ea == '.') - (*eb == '.');
-		a = ea + 1;
-		b = eb + 1;
-	}
+	return mr_dotted_cmp(a, b);
 }
 
 /* The host's glibc, "2.36". */
