@@ -918,6 +918,26 @@ rt_name(struct strbuf *b, const char *spec, const char *version)
 		sb_printf(b, " %s", version);
 }
 
+/* The headings of the two panels (no program ran): the report's, ours. */
+static void
+headings2(struct strbuf *sides, const struct mr_figs *fs, const char *profile)
+{
+	struct strbuf a = {0}, b = {0};
+	int i;
+
+	sb_add(&a, "the report: ");
+	for (i = 0; i < fs->nsrc; i++)
+		sb_printf(&a, "%s%s", i ? "; " : "", fs->src_label[i]);
+	sb_printf(&b, "here: memrepro%s%s%s", profile ? ", " : "",
+		  profile ? profile : "", profile ? " profile" : "");
+	quoted(sides, a.s);
+	quoted(sides, "open marks: the figures as printed");
+	quoted(sides, b.s);
+	quoted(sides, "filled marks: medians of the repeats, bars: min..max");
+	sb_free(&a);
+	sb_free(&b);
+}
+
 /* The headings of the three columns (SIDES for figures.gp): the report,
  * its program (which file, which runtime is drawn how; its marks are
  * medians as the model's), the model.  The report's may be as wide as
@@ -1059,19 +1079,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 		for (i = 0; i < 2; i++)
 			quoted(&program, spec[i] ? spec[i] : "-");
 	} else {
-		struct strbuf a = {0}, b = {0};
-
-		sb_add(&a, "the report: ");
-		for (i = 0; i < fs->nsrc; i++)
-			sb_printf(&a, "%s%s", i ? "; " : "", fs->src_label[i]);
-		sb_printf(&b, "here: memrepro%s%s%s", profile ? ", " : "",
-			  profile ? profile : "", profile ? " profile" : "");
-		quoted(&sides, a.s);
-		quoted(&sides, "open marks: the figures as printed");
-		quoted(&sides, b.s);
-		quoted(&sides, "filled marks: medians of the repeats, bars: min..max");
-		sb_free(&a);
-		sb_free(&b);
+		headings2(&sides, fs, profile);
 	}
 	for (c = 0; c < nc; c++) {
 		char *l = cfg_label(fc, nc, c);
