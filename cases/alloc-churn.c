@@ -135,6 +135,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 600,
+	.mechanism = "zeroing",
 };
 
 /* A backing store V8 has not freed yet. */

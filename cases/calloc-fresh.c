@@ -98,6 +98,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 60,
+	.mechanism = "zeroing",
 };
 
 /* The JS array arr (static: the malloc heap holds only the buffers), and

@@ -127,6 +127,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 300,
+	.mechanism = "retention",
 };
 
 static const char payload[] = "{\"some\":\"data\"}"; /* JSON.stringify's */

@@ -146,6 +146,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 60,
+	.mechanism = "purging",
 };
 
 /* The first words of a frame the model writes, as Ruby's control frame

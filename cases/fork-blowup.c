@@ -150,6 +150,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 120,
+	.mechanism = "hugepages",
 };
 
 #define CHURN_PAIRS 1000

@@ -136,6 +136,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 120,
+	.mechanism = "purging",
 };
 
 /* A backing store V8 knows of and has not freed yet. */

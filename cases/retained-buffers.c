@@ -168,6 +168,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 180,
+	.mechanism = "retention",
 };
 
 enum { TICKS = 10000, CLEAR_AT = 5000, LOG_EVERY = 1000 };

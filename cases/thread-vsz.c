@@ -139,6 +139,7 @@ static const struct mr_case desc = {
 	.params = params,
 	.checkpoints = checkpoints,
 	.timeout_s = 120,
+	.mechanism = "arenas",
 };
 
 static double now_s(void)

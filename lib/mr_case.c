@@ -193,6 +193,9 @@ static void check_description(const struct mr_case *c)
 		bug("case name \"%s\" is not [a-z0-9_-]+", c->name);
 	check_text("title", c->title, 1);
 	check_text("source", c->source, 1);
+	check_text("mechanism", c->mechanism, 0);
+	if (c->mechanism && check_value(MR_MECHANISMS, c->mechanism, strlen(c->mechanism)))
+		bug("mechanism \"%s\" is not one of %s", c->mechanism, MR_MECHANISMS);
 	for (i = 0; c->params && c->params[i].name; i++) {
 		const struct mr_param *p = &c->params[i];
 		long long min, max;
@@ -246,6 +249,8 @@ static void describe(const struct mr_case *c)
 	printf("title\t%s\n", c->title);
 	printf("source\t%s\n", c->source);
 	printf("timeout\t%u\n", c->timeout_s);
+	if (c->mechanism)
+		printf("mechanism\t%s\n", c->mechanism);
 	for (i = 0; i < nparams; i++) {
 		const struct mr_param *p = &c->params[i];
 

@@ -34,7 +34,15 @@ struct mr_case {
 	const struct mr_param *params;              /* ends with {0} */
 	const struct mr_checkpoint_desc *checkpoints; /* ends with {0} */
 	unsigned timeout_s;  /* per-case timeout override; 0: runner default */
+	const char *mechanism; /* what the report is about, one of MR_MECHANISMS;
+	                          NULL for a test fixture */
 };
+
+/* The mechanisms a case can be filed under (the README's corpus table is
+ * grouped by them): per-thread arenas; freed memory kept below the heap's
+ * top; purging, decay and madvise advice; transparent huge pages; address
+ * space reserved ahead of use; zero-filling (calloc, fresh pages). */
+#define MR_MECHANISMS "arenas|retention|purging|hugepages|reservations|zeroing"
 
 /* Parse argv; on --describe / --help print and exit 0; on a bad argument
  * print one message naming the parameter and its allowed values on stderr

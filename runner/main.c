@@ -262,6 +262,8 @@ cmd_describe(const struct mr_args *o, const struct mr_paths *p)
 	}
 	printf("%s: %s\n", c->name, c->title);
 	printf("source: %s\n", c->source);
+	if (c->mechanism)
+		printf("mechanism: %s\n", c->mechanism);
 	printf("binary: %s\n", c->path);
 	if (c->timeout_s)
 		printf("timeout: %u s\n", c->timeout_s);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mr_case.h"
 #include "run/capture.h"
 #include "run/env.h"
 
@@ -328,7 +329,23 @@ parse_ckpt(struct pos *ps, char **f, struct mr_cases_desc *c)
 	return 0;
 }
 
-/* A one-field line: name, title, source, timeout. */
+/* Non-zero when v is one word of the '|'-separated list. */
+static int in_list(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *a = list; a;) {
+		const char *bar = strchr(a, '|');
+		size_t k = bar ? (size_t)(bar - a) : strlen(a);
+
+		if (k == n && strncmp(a, v, n) == 0)
+			return 1;
+		a = bar ? bar + 1 : NULL;
+	}
+	return 0;
+}
+
+/* A one-field line: name, title, source, mechanism, timeout. */
 static int
 parse_single(struct pos *ps, char **f, struct mr_cases_desc *c, const char *name,
 	     int *seen_timeout)
@@ -351,6 +368,12 @@ parse_single(struct pos *ps, char **f, struct mr_cases_desc *c, const char *name
 		if (c->source)
 			return perr(ps, k, "second 'source' line");
 		c->source = estrdup(v);
+	} else if (strcmp(k, "mechanism") == 0) {
+		if (c->mechanism)
+			return perr(ps, k, "second 'mechanism' line");
+		if (!in_list(MR_MECHANISMS, v))
+			return perr(ps, v, "unknown mechanism '%s' (want one of %s)", v, MR_MECHANISMS);
+		c->mechanism = estrdup(v);
 	} else { /* timeout */
 		long long t;
 
@@ -413,7 +436,8 @@ mr_cases_parse(const char *name, const char *origin, const char *text,
 		else if (strcmp(f[0], "checkpoint") == 0)
 			want = 3;
 		else if (strcmp(f[0], "name") == 0 || strcmp(f[0], "title") == 0 ||
-			 strcmp(f[0], "source") == 0 || strcmp(f[0], "timeout") == 0)
+			 strcmp(f[0], "source") == 0 || strcmp(f[0], "timeout") == 0 ||
+			 strcmp(f[0], "mechanism") == 0)
 			want = 2;
 		else {
 			rc = perr(&ps, line, *f[0] ? "unknown line kind '%s'" : "empty line%s", f[0]);
@@ -504,6 +528,7 @@ mr_cases_free(struct mr_cases_desc *c)
 	free(c->path);
 	free(c->title);
 	free(c->source);
+	free(c->mechanism);
 	for (i = 0; i < c->nparams; i++)
 		param_free(&c->params[i]);
 	free(c->params);

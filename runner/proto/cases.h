@@ -40,6 +40,7 @@ struct mr_cases_desc {
 	char *title;
 	char *source;
 	unsigned timeout_s;            /* 0: the runner's default */
+	char *mechanism;  /* one of MR_MECHANISMS (mr_case.h), or NULL: none said */
 	struct mr_cases_param *params;  /* in describe order; owned */
 	int nparams;
 	struct mr_cases_ckpt *ckpts;    /* owned */
