@@ -60,19 +60,27 @@ allocator=glibc,thp=never" ]
 allocator=glibc,thp=never" ]
 }
 
-@test "a glibc tunable directive adds configs of every allocator" {
+@test "a directive of glibc's malloc tunable adds configs of allocator=glibc only, another glibc tunable of every allocator" {
 	claims 'axis glibc.malloc.mmap_threshold=131072' \
 		'ran holds wall_ms >= 0 "fixture"'
 	run -0 mrc run
 	run -0 configs
-	[ "$output" = "allocator=fix,glibc.malloc.mmap_threshold=131072,thp=never
-allocator=fix,thp=never
+	[ "$output" = "allocator=fix,thp=never
 allocator=glibc,glibc.malloc.mmap_threshold=131072,thp=never
 allocator=glibc,thp=never" ]
 	run -0 cat "$BATS_TEST_TMPDIR/out/logs/showenv/allocator-glibc+glibc.malloc.mmap_threshold-131072.1.log"
 	[[ $'\n'"$output" == *$'\nGLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072\n'* ]] || false
 	run -0 cat "$BATS_TEST_TMPDIR/out/logs/showenv/allocator-glibc.1.log"
 	[[ "$output" != *GLIBC_TUNABLES* ]] || false
+	# not glibc's malloc: it reaches any allocator's process
+	claims 'axis glibc.pthread.rseq=0' 'ran holds wall_ms >= 0 "fixture"'
+	rm -rf "$BATS_TEST_TMPDIR/out"
+	run -0 mrc run
+	run -0 configs
+	[ "$output" = "allocator=fix,glibc.pthread.rseq=0,thp=never
+allocator=fix,thp=never
+allocator=glibc,glibc.pthread.rseq=0,thp=never
+allocator=glibc,thp=never" ]
 }
 
 @test "check judges a claim on the added configs; a claim not naming the key takes the configs without it only" {

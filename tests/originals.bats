@@ -180,3 +180,17 @@ CLAIMS
 	[[ "$output" == *"orig-bigger"*"held for both values of runtime"* ]] || false
 	[[ "$output" == *"orig-small"*"does not reproduce"*"failed for both values of runtime"* ]] || false
 }
+
+@test "the quick profile runs an original once per config and its model --repeat times; the full profile both --repeat times" {
+	orig good
+	timeout -k 5 120 "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/q" --profile quick --repeat 3 \
+		--axis allocator=glibc --axis runtime=c,node touch
+	run -0 awk -F'\t' 'NR > 1 { n[$2 ~ /runtime=node/ ? "node" : "c"]++ } END { print n["c"], n["node"] }' \
+		"$BATS_TEST_TMPDIR/q/runs.tsv"
+	[ "$output" = "3 1" ]
+	timeout -k 5 120 "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/f" --profile full --repeat 2 \
+		--axis allocator=glibc --axis runtime=c,node touch
+	run -0 awk -F'\t' 'NR > 1 { n[$2 ~ /runtime=node/ ? "node" : "c"]++ } END { print n["c"], n["node"] }' \
+		"$BATS_TEST_TMPDIR/f/runs.tsv"
+	[ "$output" = "2 2" ]
+}

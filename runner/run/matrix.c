@@ -358,6 +358,22 @@ varies_in(const struct mr_matrix *m, int n, const char *key)
 	return 0;
 }
 
+/* Whether cf has one of keys that is a tunable of glibc's malloc
+ * (glibc.malloc.*) under another allocator: the tunable reaches glibc's
+ * malloc only, so the config would measure what the one without it does. */
+static int
+malloc_tunable_elsewhere(const struct mr_matrix_cfg *cf, const char *const *keys, int nkeys)
+{
+	int k;
+
+	if (!cf->allocator || strcmp(cf->allocator, "glibc") == 0)
+		return 0;
+	for (k = 0; k < nkeys; k++)
+		if (strncmp(keys[k], "glibc.malloc.", 13) == 0)
+			return 1;
+	return 0;
+}
+
 void
 mr_matrix_merge(struct mr_matrix *m, struct mr_matrix *extra,
 		const char *const *keys, int nkeys)
@@ -371,7 +387,7 @@ mr_matrix_merge(struct mr_matrix *m, struct mr_matrix *extra,
 
 		for (j = 0; j < m->n && strcmp(m->cfg[j].canon, cf->canon) != 0; j++)
 			;
-		if (j < m->n) {
+		if (j < m->n || malloc_tunable_elsewhere(cf, keys, nkeys)) {
 			/* a config the directive's key does not apply to */
 			cfg_free(cf);
 			continue;

@@ -60,7 +60,8 @@ void mr_matrix_free(struct mr_matrix *m);
  * the axes keys[0..nkeys-1] added) that m has not: the configs an axis
  * directive of the claims adds (claims.h).  m's configs are unchanged;
  * an added config's short name has the keys that vary in m and the keys
- * it has of keys[].  extra is emptied (its configs moved or freed). */
+ * it has of keys[]; a glibc.malloc.* key is added to allocator=glibc's
+ * configs only.  extra is emptied (its configs moved or freed). */
 void mr_matrix_merge(struct mr_matrix *m, struct mr_matrix *extra,
 		     const char *const *keys, int nkeys);
 

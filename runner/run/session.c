@@ -97,6 +97,16 @@ job_free(struct job *j)
 	memset(j, 0, sizeof *j);
 }
 
+/* How many runs config cf gets: --repeat, but one for an original in the
+ * quick profile (its interpreter makes each run 0.5-2 s where a model's
+ * takes 0.1; the originals' claims are judged on one run, as the corpus
+ * measures them). */
+static long
+repeats_of(const struct session *s, const struct mr_matrix_cfg *cf)
+{
+	return s->o->quick && cf->runtime ? 1 : s->o->repeat;
+}
+
 /* Get run j (c, cf and repeat set) ready to start.  Returns 0; 1 when its
  * allocator is missing (the run is recorded as skipped: nothing to start);
  * -1 to stop (the runner failed). */
@@ -119,8 +129,8 @@ job_prepare(struct session *s, struct job *j)
 					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0 };
 		int rc = mr_results_add(&s->res, &row);
 
-		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
-		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf), 0);
 		free(need);
 		free(orig);
 		return rc < 0 ? -1 : 1;
@@ -169,7 +179,7 @@ job_prepare(struct session *s, struct job *j)
 	j->rq.tick_ctx = &s->term;
 	j->rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
 	j->rq.pressure_kb = (uint64_t)j->cf->pressure_mib * 1024;
-	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)o->repeat);
+	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
 	return 0;
 }
 
@@ -180,7 +190,6 @@ static int
 job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 	   int overlap)
 {
-	const struct mr_session_opts *o = s->o;
 	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
 				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap };
 	char detail[512];
@@ -191,7 +200,7 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 			 j->cf->pressure_mib, res->cgroup_why);
 		row.detail = detail;
 		rc = mr_results_add(&s->res, &row);
-		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat, 0);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf), 0);
 	} else if (rc == 0) {
 		row.outcome = mr_spawn_describe(res, j->rq.timeout_ms, j->abs, detail,
 						sizeof detail);
@@ -199,7 +208,7 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 		row.res = res;
 		row.log = j->log;
 		rc = mr_results_add(&s->res, &row);
-		mr_term_end(&s->term, &row, j->cf->shortc, (int)o->repeat,
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf),
 			    failing(row.outcome));
 		if (failing(row.outcome)) {
 			s->failed = 1;
@@ -348,7 +357,8 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	for (i = 0; i < ncases; i++)
 		for (r = 1; r <= s->o->repeat; r++)
 			for (k = 0; k < mats[i].n; k++)
-				total += !(s->skip && s->skip[i][k]) &&
+				total += r <= repeats_of(s, &mats[i].cfg[k]) &&
+					 !(s->skip && s->skip[i][k]) &&
 					 !mr_results_done_has(&s->done, cases[i].name,
 							      mats[i].cfg[k].canon, r);
 	mr_term_init(&s->term, s->progress, total, s->o->quiet);
@@ -371,7 +381,7 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 
 					if (mr_spawn_interrupted)
 						goto stop;
-					if ((s->skip && s->skip[i][k]) ||
+					if (r > repeats_of(s, cf) || (s->skip && s->skip[i][k]) ||
 					    mr_results_done_has(&s->done, cases[i].name,
 								cf->canon, r))
 						continue;
