@@ -37,7 +37,8 @@ median_mib() {
 @test "corpus sets each printed figure beside the median measured for the configs that match" {
 	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
 	echo "$output"
-	[ "${lines[0]}" = "| case (report) | figure | the report | its program, on the report's runtime | its program, today | the model | claims |" ]
+	[ "${lines[0]}" = "### Not filed under a mechanism" ]
+	[ "${lines[1]}" = "| case (report) | figure | the report | its program, on the report's runtime | its program, today | the model | claims |" ]
 	# one row per metric and checkpoint the report printed, in order
 	[ "$(grep -c '^| ' <<< "$output")" -eq 3 ]
 	row=$(grep -F '| RSS at done |' <<< "$output")
@@ -134,4 +135,28 @@ FIG
 	run -1 env MEMREPRO="$MR" "$t/tools/corpus-table.sh" --check
 	[[ "$output" == *"150.83 MB"* ]] || false
 	[[ "$output" == *"not what memrepro corpus writes"* ]] || false
+}
+
+@test "corpus: a table per mechanism (the cases' --describe), a GitHub thread cited links to it" {
+	w=$BATS_TEST_TMPDIR/cases
+	mkdir -p "$w"
+	# the fixture, filed under a mechanism by its description
+	printf '#!/bin/sh\nif [ "$1" = --describe ]; then "%s" --describe; printf "mechanism\\tarenas\\n"; exit 0; fi\nexec "%s" "$@"\n' \
+		"$ROOT/build/fixtures/ok" "$ROOT/build/fixtures/ok" > "$w/ok"
+	chmod +x "$w/ok"
+	sed -i 's|^source seeds/000_fixture.txt|source jemalloc/jemalloc#1127|' "$EXP/ok.figures"
+	run -0 "$MR" corpus --cases "$w" --expected "$EXP" "$R"
+	[ "${lines[0]}" = "### Arenas: a thread's own malloc arena, and what it keeps" ]
+	[[ "$output" == *"| **ok** ([jemalloc/jemalloc#1127](https://github.com/jemalloc/jemalloc/issues/1127), the fixture's report) |"* ]] || false
+	# no description at hand: the case is not filed under any
+	run -0 "$MR" corpus --cases "$BATS_TEST_TMPDIR/none" --expected "$EXP" "$R"
+	[ "${lines[0]}" = "### Not filed under a mechanism" ]
+	# a mechanism not in the list is a bad description, named
+	sed -i 's/tarenas/tarenaz/' "$w/ok"
+	run -2 "$MR" describe --cases "$w" ok
+	[[ "$output" == *"unknown mechanism 'arenaz' (want one of arenas|retention|purging|hugepages|reservations|zeroing)"* ]] || false
+	# a source that is no seed, thread or address is exit 2 at its column
+	sed -i 's|^source jemalloc/jemalloc#1127|source jemalloc#1127|' "$EXP/ok.figures"
+	run -2 "$MR" corpus --cases "$BATS_TEST_TMPDIR/none" --expected "$EXP" "$R"
+	[[ "$output" == *"ok.figures:1:8: jemalloc#1127: a report is cited as seeds/FILE, OWNER/REPO#N"* ]] || false
 }

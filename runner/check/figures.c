@@ -212,6 +212,34 @@ unit_list(const char *metric_name)
 	return "- (a count)";
 }
 
+/* [A-Za-z0-9_.-]+ from s: how many bytes. */
+static size_t
+repo_word(const char *s)
+{
+	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+}
+
+int
+mr_figs_source_ok(const char *s)
+{
+	size_t n;
+
+	if (strncmp(s, "seeds/", 6) == 0)
+		return s[6] && !strstr(s, "..") && !strchr(s + 6, '/');
+	if (strncmp(s, "https://", 8) == 0)
+		return s[8] && !strpbrk(s, " \t\"<>");
+	/* OWNER/REPO#N */
+	n = repo_word(s);
+	if (n == 0 || s[n] != '/')
+		return 0;
+	s += n + 1;
+	n = repo_word(s);
+	if (n == 0 || s[n] != '#')
+		return 0;
+	s += n + 1;
+	return *s && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 9;
+}
+
 static int
 parse_figure(struct mr_figs *fs, const struct line *l)
 {
@@ -342,11 +370,12 @@ parse_line(struct mr_figs *fs, const struct line *l)
 	if (!strcmp(d, "key"))
 		return parse_key(fs, l);
 	if (!strcmp(d, "source")) {
-		if (words(l, 3, 3) < 0 || plain(l, 1, "a seed file") < 0 ||
+		if (words(l, 3, 3) < 0 || plain(l, 1, "a report") < 0 ||
 		    quoted(l, 2, "how the chart names the report") < 0)
 			return -1;
-		if (strncmp(l->w[1].s, "seeds/", 6) || strstr(l->w[1].s, ".."))
-			return bad(l, 1, "%s: a seed is cited as seeds/FILE", l->w[1].s);
+		if (!mr_figs_source_ok(l->w[1].s))
+			return bad(l, 1, "%s: a report is cited as seeds/FILE, OWNER/REPO#N (a GitHub issue or pull request) or an https:// address",
+				   l->w[1].s);
 		fs->src = erealloc(fs->src, sizeof *fs->src * (size_t)(fs->nsrc + 1));
 		fs->src_label = erealloc(fs->src_label, sizeof *fs->src_label * (size_t)(fs->nsrc + 1));
 		fs->src[fs->nsrc] = estrdup(l->w[1].s);

@@ -37,7 +37,7 @@ struct mr_fig {
 struct mr_figs {
 	char *path;        /* the file read (NULL: none) */
 	int nsrc;
-	char **src;        /* the seed files cited, in order */
+	char **src;        /* the reports cited, in order (mr_figs_source_ok) */
 	char **src_label;  /* how each names the report's side ("Node.js
 	                      v10.7.0, testcase 1") */
 	int has_key;       /* a key figure is declared */
@@ -75,6 +75,11 @@ int mr_figs_load(const char *expected_dir, const char *kase, struct mr_figs *fs)
 int mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs);
 
 void mr_figs_free(struct mr_figs *fs);
+
+/* Whether s cites a report as a figures file's source line may: a seed
+ * (seeds/FILE), a GitHub issue or pull request (OWNER/REPO#N) or an
+ * https:// address without blanks or quotes. */
+int mr_figs_source_ok(const char *s);
 
 /* Check fs against a case: every key of a figure's config, and a declared
  * panels axis, is a key of some config of cfg[0..ncfg-1] (ncfg 0: not

@@ -11,6 +11,7 @@
 #include "check/verdict.h"
 #include "core/util.h"
 #include "out/figtab.h"
+#include "proto/cases.h"
 #include "proto/schema.h"
 #include "results/read.h"
 
@@ -63,13 +64,27 @@ claims_cell(struct strbuf *b, const struct mr_vd_case *vk)
 	}
 }
 
-/* The seed's number from its path: "seeds/003_0f01....txt" -> "003". */
-static char *
-seed_no(const char *path)
+/* A link to report src (mr_figs_source_ok): "[seed 003](seeds/003_....txt)",
+ * "[jemalloc/jemalloc#1127](https://github.com/jemalloc/jemalloc/issues/1127)"
+ * (GitHub sends an issue's address of a pull request on to it), or the
+ * address itself. */
+static void
+source_link(struct strbuf *b, const char *src)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *hash = strchr(src, '#');
 
-	return estrndup(base, strspn(base, "0123456789"));
+	if (strncmp(src, "seeds/", 6) == 0) {
+		size_t n = strspn(src + 6, "0123456789");
+
+		sb_printf(b, "[seed %.*s](%s)", (int)n, src + 6, src);
+	} else if (strncmp(src, "https://", 8) == 0) {
+		sb_printf(b, "<%s>", src);
+	} else if (hash) {
+		sb_printf(b, "[%s](https://github.com/%.*s/issues/%s)", src, (int)(hash - src), src,
+			  hash + 1);
+	} else {
+		cell(b, src);
+	}
 }
 
 /* The rows of case vk: the report's figures (fs), the original under the
@@ -100,12 +115,11 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_ft_col *orig,
 			continue;
 		sb_add(&b, "| ");
 		if (first) {
-			char *no = seed_no(fs->src[f->src]);
-
-			sb_printf(&b, "**%s** ([seed %s](%s), ", vk->name, no, fs->src[f->src]);
+			sb_printf(&b, "**%s** (", vk->name);
+			source_link(&b, fs->src[f->src]);
+			sb_add(&b, ", ");
 			cell(&b, fs->src_label[f->src]);
 			sb_add(&b, ")");
-			free(no);
 		}
 		sb_add(&b, " | ");
 		{
@@ -148,13 +162,73 @@ by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The table's groups, in order: each case's mechanism (its --describe,
+ * MR_MECHANISMS) and a heading; a case whose binary is not at hand or
+ * says none goes under the last. */
+static const struct {
+	const char *mechanism, *heading;
+} groups[] = {
+	{ "arenas", "Arenas: a thread's own malloc arena, and what it keeps" },
+	{ "retention", "Retention below the top: freed memory the allocator keeps" },
+	{ "purging", "Purging and madvise: when freed pages go back, and how" },
+	{ "hugepages", "Huge pages: transparent huge pages under the allocators" },
+	{ "reservations", "Reservations: address space taken ahead of use" },
+	{ "zeroing", "Zeroing: calloc and fresh pages" },
+	{ NULL, "Not filed under a mechanism" },
+};
+
+/* Which of groups[] case name is in. */
+static size_t
+group_of(const char *cases_dir, const char *name)
+{
+	struct mr_cases_desc desc;
+	struct strbuf err = { 0 };
+	size_t g = sizeof groups / sizeof *groups - 1;
+
+	if (cases_dir && mr_cases_valid_name(name) && mr_cases_load(cases_dir, name, &desc, &err) == 0) {
+		for (size_t i = 0; desc.mechanism && groups[i].mechanism; i++)
+			if (strcmp(groups[i].mechanism, desc.mechanism) == 0)
+				g = i;
+		mr_cases_free(&desc);
+	}
+	sb_free(&err);
+	return g;
+}
+
+/* The rows of case name, in group g: the group's heading and the table's
+ * head first when it is the group's first case (shown 0; *headings counts
+ * the headings written).  Returns 1. */
+static int
+group_rows(const struct mr_corpus_opts *o, const struct src *s, const struct mr_rd *const *R,
+	   const char *name, size_t g, int shown, int *headings)
+{
+	struct mr_ft_col orig[2], model;
+	int i, j = 0;
+
+	if (!shown)
+		fprintf(o->out, "%s### %s\n\n"
+			"| case (report) | figure | the report | its program, on the report's runtime | its program, today | the model | claims |\n"
+			"|---|---|---|---|---|---|---|\n", (*headings)++ ? "\n" : "", groups[g].heading);
+	for (i = 0; i < o->ndirs; i++) {
+		for (j = 0; j < s[i].vs.nk && strcmp(s[i].vs.k[j].name, name); j++)
+			;
+		if (j < s[i].vs.nk)
+			break;
+	}
+	model = (struct mr_ft_col){ .k = mr_rd_case(&s[i].R, name) };
+	mr_ft_orig_cols(R, o->ndirs, name, &s[i].vs.k[j].figs, orig);
+	case_rows(o->out, &s[i].vs.k[j], orig, &model);
+	return 1;
+}
+
 int
 mr_corpus(const struct mr_corpus_opts *o)
 {
 	struct src *s = ecalloc((size_t)o->ndirs + 1, sizeof *s);
 	const char **names = NULL;
 	const struct mr_rd **R = NULL;
-	int nnames = 0, rc = MR_USAGE, i, j, l, loaded = 0;
+	int nnames = 0, rc = MR_USAGE, i, j, l, loaded = 0, shown, headings = 0;
+	size_t g, *group = NULL;
 
 	for (i = 0; i < o->ndirs; i++, loaded++) {
 		struct mr_cmp_opts co = {0};
@@ -182,22 +256,13 @@ mr_corpus(const struct mr_corpus_opts *o)
 	R = ecalloc((size_t)o->ndirs + 1, sizeof *R);
 	for (i = 0; i < o->ndirs; i++)
 		R[i] = &s[i].R;
-	fprintf(o->out, "| case (report) | figure | the report | its program, on the report's runtime | its program, today | the model | claims |\n"
-		"|---|---|---|---|---|---|---|\n");
-	for (l = 0; l < nnames; l++) {
-		for (i = 0; i < o->ndirs; i++) {
-			for (j = 0; j < s[i].vs.nk && strcmp(s[i].vs.k[j].name, names[l]); j++)
-				;
-			if (j < s[i].vs.nk)
-				break;
-		}
-		{
-			struct mr_ft_col orig[2], model = { .k = mr_rd_case(&s[i].R, names[l]) };
-
-			mr_ft_orig_cols(R, o->ndirs, names[l], &s[i].vs.k[j].figs, orig);
-			case_rows(o->out, &s[i].vs.k[j], orig, &model);
-		}
-	}
+	group = ecalloc((size_t)nnames + 1, sizeof *group);
+	for (l = 0; l < nnames; l++)
+		group[l] = group_of(o->cases_dir, names[l]);
+	for (g = 0; g < sizeof groups / sizeof *groups; g++)
+		for (l = 0, shown = 0; l < nnames; l++)
+			if (group[l] == g)
+				shown += group_rows(o, s, R, names[l], g, shown, &headings);
 	fprintf(o->out, "\nWritten by `memrepro corpus");
 	for (i = 0; i < o->ndirs; i++)
 		fprintf(o->out, " %s", o->dirs[i]);
@@ -217,6 +282,7 @@ out:
 		mr_rd_free(&s[i].R);
 	}
 	free(names);
+	free(group);
 	free(R);
 	free(s);
 	return rc;
