@@ -64,7 +64,7 @@
  *  1.12-1.15; then RSS never falls here, see go-scavenger.c).
  *
  * Time is scaled: a model second lasts second_us microseconds (default
- * 2,000: the report's ten minutes pass in 1.2 s; quick 200, 0.12 s).  The
+ * 2,000: the report's ten minutes pass in 1.2 s; quick 100, 0.06 s).  The
  * report's own clock (1,000,000) would make one run last ten minutes and
  * the full matrix (2 scavengers x 4 allocators x 3 repeats) four hours,
  * beyond any suite; the scavenger's rules are kept in model seconds at the
@@ -96,17 +96,17 @@ static const struct mr_param params[] = {
 	  "which scavenger returns the free heap: sysmon's 5-minute rule (Go 1.4-1.12), the paced background scavenger (Go 1.13 on)" },
 	{ "madvise", "dontneed", NULL, "free|dontneed", NULL,
 	  "how pages are returned: MADV_DONTNEED (Go <= 1.11, 1.16 on), MADV_FREE (Go 1.12-1.15)" },
-	/* quick: 48 and 8 MiB keep the ratios of the claims (the drop is
+	/* quick: 24 and 4 MiB keep the ratios of the claims (the drop is
 	 * 5/6 of the burst either way) */
-	{ "heap_mb", "250", "48", "int:1..8192", NULL,
+	{ "heap_mb", "250", "24", "int:1..8192", NULL,
 	  "MiB the burst allocates (report: \"250 MB of RES\", 258,096 KB)" },
-	{ "kept_mb", "45", "8", "int:0..8192", NULL,
+	{ "kept_mb", "45", "4", "int:0..8192", NULL,
 	  "MiB of it still in use after the GC (report: \"about 45MB\" of RES after, 48,776 KB)" },
 	{ "span_kb", "32", NULL, "int:8..65536", NULL,
 	  "size of each span in KiB (not in the report)" },
 	{ "minutes", "10", NULL, "int:1..15", NULL,
 	  "model minutes the program idles after the burst (report: about 10)" },
-	{ "second_us", "2000", "200", "int:1..1000000", NULL,
+	{ "second_us", "2000", "100", "int:1..1000000", NULL,
 	  "real microseconds per model second (the report's: 1000000; see the header)" },
 	{ 0 }
 };
