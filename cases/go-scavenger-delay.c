@@ -46,12 +46,13 @@
  *
  * What is modelled (lib/mr_goheap.c: 64 MiB arenas, 8 KiB pages, spans,
  * sysUnused):
- *  - at model time 0, the burst: heap_mb MiB of spans of span_kb, written
- *    whole, then a GC that leaves kept_mb of them in use and frees the
+ *  - at model time 0 (the process's start, when sysmon starts), the
+ *    burst: heap_mb MiB of spans of span_kb, written whole; at freed_at_s
+ *    (default 0) a GC that leaves kept_mb of them in use and frees the
  *    rest (the report's program: 250 MB of RES at once, 45 MB after);
  *  - then the program idles for minutes, its clock ticking in steps of
- *    TICK_S model seconds; every minute a checkpoint min-N (the report's
- *    lines: min-0 is its first);
+ *    TICK_S model seconds; every minute a checkpoint min-N, N minutes
+ *    after the start (the report's lines: min-0 is its first);
  *  - scavenger=sysmon (Go 1.4-1.12): sysmon's forced GC every 120 s and
  *    its scavenge every 150 s with the 300 s limit, as above (sysmon
  *    polls every 10 ms at most, so its scavenges fall 150, 300, 450 s
@@ -106,6 +107,8 @@ static const struct mr_param params[] = {
 	  "size of each span in KiB (not in the report)" },
 	{ "minutes", "10", NULL, "int:1..15", NULL,
 	  "model minutes the program idles after the burst (report: about 10)" },
+	{ "freed_at_s", "0", NULL, "int:0..895", NULL,
+	  "model second at which the GC frees the burst (report: not said; 0: at once)" },
 	{ "second_us", "2000", "100", "int:1..1000000", NULL,
 	  "real microseconds per model second (the report's: 1000000; see the header)" },
 	{ 0 }
@@ -146,6 +149,19 @@ static const struct mr_case desc = {
 #define PACED_PAGES_PER_S 1000 /* one 8 KiB page per millisecond (Go 1.14) */
 #define RETAIN_EXTRA_PERCENT 10
 
+/* The GC that finds all but the first nkept spans dead, at model time t. */
+static void gc_free(struct mr_goheap *h, void **roots, size_t nkept, size_t nspans,
+		    size_t span_pages, unsigned t, unsigned *gcs)
+{
+	size_t i;
+
+	for (i = nkept; i < nspans; i++) {
+		mr_goheap_free(h, roots[i], span_pages, t);
+		roots[i] = NULL;
+	}
+	(*gcs)++;
+}
+
 static void sleep_us(unsigned long long us)
 {
 	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
@@ -158,7 +174,7 @@ int main(int argc, char **argv)
 {
 	struct mr_goheap heap;
 	size_t span_pages, nspans, nkept, i, roots_len;
-	unsigned minutes, t, last_scavenge = 0, last_gc = 0, gcs = 0;
+	unsigned minutes, freed_at, t, last_scavenge = 0, last_gc = 0, gcs = 0;
 	unsigned long long tick_us;
 	uint64_t released_at_min[16] = { 0 };
 	void **roots;
@@ -180,6 +196,10 @@ int main(int argc, char **argv)
 		mr_usage("kept_mb=%lld is more than heap_mb=%lld",
 			 mr_param_int("kept_mb"), mr_param_int("heap_mb"));
 	minutes = (unsigned)mr_param_int("minutes");
+	freed_at = (unsigned)mr_param_int("freed_at_s");
+	if (freed_at % TICK_S || freed_at >= minutes * 60)
+		mr_usage("freed_at_s=%u must be a multiple of %d below minutes=%u x 60",
+			 freed_at, TICK_S, minutes);
 	tick_us = (unsigned long long)mr_param_int("second_us") * TICK_S;
 	paced = mr_param_is("scavenger", "paced");
 
@@ -190,21 +210,23 @@ int main(int argc, char **argv)
 		mr_fail("mmap of %zu roots:", nspans);
 	mr_checkpoint("start");
 
-	/* The burst, then the GC that finds all but kept_mb dead (t = 0). */
+	/* The burst at t = 0; the GC that finds all but kept_mb dead at
+	 * freed_at_s. */
 	for (i = 0; i < nspans; i++) {
 		roots[i] = mr_goheap_alloc(&heap, span_pages);
 		memset(roots[i], (int)(i % 251) + 1, span_pages * MR_GO_PAGE);
 	}
 	mr_keep(roots[nspans - 1]);
-	for (i = nkept; i < nspans; i++) {
-		mr_goheap_free(&heap, roots[i], span_pages, 0);
-		roots[i] = NULL;
-	}
-	gcs++;
+	if (freed_at == 0)
+		gc_free(&heap, roots, nkept, nspans, span_pages, 0, &gcs);
 	mr_checkpoint("min-0");
 
 	for (t = TICK_S; t <= minutes * 60; t += TICK_S) {
 		sleep_us(tick_us);
+		if (t == freed_at) {
+			gc_free(&heap, roots, nkept, nspans, span_pages, t, &gcs);
+			last_gc = t;
+		}
 		if (paced) {
 			/* bgscavenge, woken by the GC: towards the goal, at its pace */
 			uint64_t goal = heap.inuse_pages * (100 + RETAIN_EXTRA_PERCENT) / 100;
