@@ -40,9 +40,10 @@
  * more than 5) and 7.5 minutes old, and return it at 7.5 minutes: the
  * ninth of Keith Randall's one-minute lines.  From Go 1.13 the background
  * scavenger (mgcscavenge.go) runs after every GC towards a goal of 10 %
- * over the heap in use, paced; Go 1.14 capped it at one 8 KiB page per
- * millisecond (golang/go#36218: "I tried one (runtime) page per
- * millisecond"), 7.8 MiB a second, so 205 MB go back in half a minute.
+ * over the heap in use, paced; the pace golang/go#36218 tried for Go
+ * 1.14 ("I tried one (runtime) page per millisecond", which fixed that
+ * issue's regression) is 7.8 MiB a second: 205 MB go back in half a
+ * minute.
  *
  * What is modelled (lib/mr_goheap.c: 64 MiB arenas, 8 KiB pages, spans,
  * sysUnused):

@@ -32,9 +32,9 @@
  * under memory pressure (a write before that takes them back without a
  * fault).  MADV_DONTNEED unmaps them: RSS falls, and the next use faults in
  * zeroed pages.  Who returns the pages (runtime/mgcscavenge.go): the
- * background scavenger, paced to about 1 % of the CPU, brings the heap's
- * retained memory down to its goal, 10 % (retainExtraPercent) over what
- * the heap will need by the next GC; debug.FreeOSMemory forces a GC and
+ * background scavenger, soft-capped at a share of the mutator's time
+ * (scavengePercent), brings the heap's retained memory down to its goal,
+ * 10 % (retainExtraPercent) over what the heap will need by the next GC; debug.FreeOSMemory forces a GC and
  * returns every free page.  Both go through sysUnused, so with MADV_FREE
  * neither changes RSS: the report's FreeOSMemory "does not seem to have
  * material impact".
@@ -67,7 +67,7 @@
  * MADV_HUGEPAGE, as a machine in THP always mode would have them, to
  * check that by hand.
  *
- * Left out: the pacing of the scavenger (1 % of CPU: the report waited
+ * Left out: the pacing of the scavenger (the report waited
  * five minutes; here it runs to its goal at once, go-scavenger-delay.c is
  * about the time), the heap-growth scavenger, size classes and mcentral
  * (small objects share spans; freeing them frees pages the same way once
