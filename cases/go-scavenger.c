@@ -36,8 +36,8 @@
  * (scavengePercent), brings the heap's retained memory down to its goal,
  * 10 % (retainExtraPercent) over what the heap will need by the next GC;
  * debug.FreeOSMemory forces a GC and returns every free page.  Both go
- * through sysUnused, so with MADV_FREE neither changes RSS: the report's FreeOSMemory "does not seem to have
- * material impact".
+ * through sysUnused, so with MADV_FREE neither changes RSS: the report's
+ * FreeOSMemory "does not seem to have material impact".
  *
  * What is modelled (lib/mr_goheap.c: arenas of 64 MiB, 8 KiB pages, spans,
  * sysUnused with its MADV_NOHUGEPAGE on partial huge pages at the ends):
