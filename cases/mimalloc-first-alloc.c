@@ -116,9 +116,10 @@ int main(int argc, char **argv)
 
 	/* mi_new(256) */
 	p = malloc(size);
-	if (!p)
+	if (p)
+		memset(p, 0x5a, size);
+	else
 		mr_fail("malloc(%zu) failed", size);
-	memset(p, 0x5a, size);
 	mr_keep(p);
 	if (mr_proc_statm(0, &after) < 0)
 		mr_fail("reading /proc/self/statm");
