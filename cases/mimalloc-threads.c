@@ -196,7 +196,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		err = pthread_create(&ids[i], &attr, thread_main, (void *)(uintptr_t)i);
 		if (err == EAGAIN)
-			mr_skip("pthread_create: thread %zu of %zu: %s (a limit of this machine: ulimit -u, kernel.threads-max, vm.max_map_count)",
+			mr_skip("pthread_create: thread %zu of %zu: %s (a limit of this machine: ulimit -u or -v, kernel.threads-max, vm.max_map_count)",
 				i + 1, n, strerror(err));
 		if (err)
 			mr_fail("pthread_create: thread %zu of %zu: %s", i + 1, n, strerror(err));
