@@ -27,28 +27,33 @@
  *  - v2.1 and v3: segments (v2) or pages (v3) come from arenas, and the
  *    first allocation reserves one: mi_arena_reserve takes
  *    mi_option_arena_reserve (MIMALLOC_ARENA_RESERVE, default 1 GiB on
- *    64-bit), clamped to MI_ARENA_MIN_SIZE (32 MiB in 3.0.1; 3.6.0 also
- *    adds room for its meta-data: measured 64 MiB for any reserve up to
- *    64 MiB) and grown exponentially for later arenas.  The arena is mapped
- *    read-write when the OS overcommits (mi_option_arena_eager_commit=2,
- *    the default, with MAP_NORESERVE), PROT_NONE and committed on demand
- *    otherwise; either way VSZ counts all of it and RSS only the touched
- *    pages.  MIMALLOC_ARENA_RESERVE=0 makes v3 take each page from the OS
- *    on its own (+128 KiB of VSZ here), which is the answer to the report's
- *    question since v2.1.
+ *    64-bit), at least MI_ARENA_MIN_SIZE (32 MiB in 3.0.1; 3.6.0 also adds
+ *    room for its meta-data), and grows it for later arenas.  Measured
+ *    (`memrepro run mimalloc-first-alloc --axis
+ *    allocator=mimalloc@3.0.1,mimalloc@3.6.0 --axis libc=2.43 --axis
+ *    mimalloc.arena_reserve=1MiB,32MiB,256MiB`): +32,832, +32,832 and
+ *    +262,208 KiB with 3.0.1, +65,600, +65,600 and +262,208 with 3.6.0.
+ *    The arena is mapped read-write when the OS overcommits
+ *    (mi_option_arena_eager_commit=2, the default, with MAP_NORESERVE: one
+ *    rw-p mapping of 1 GiB in /proc/PID/maps), PROT_NONE and committed on
+ *    demand otherwise; either way VSZ counts all of it and RSS only the
+ *    touched pages.  MIMALLOC_ARENA_RESERVE=0 makes v3 take each page from
+ *    the OS on its own (+128 KiB of VSZ with 3.0.1, +192 with 3.6.0),
+ *    which is the answer to the report's question since v2.1.
  *  - mimalloc 3.6's allow_thp option (default on, not in 3.0.1) madvises its
  *    arenas MADV_HUGEPAGE (src/prim/unix/prim.c), so on a machine in THP
  *    madvise mode the first touched page of the arena is a 2 MiB huge page:
- *    RSS +2,120 KiB for one 256-byte block.
+ *    RSS +2,068 KiB for one 256-byte block, against +188 with 3.0.1.
  *  - glibc serves the block from the main arena's brk heap (+132 KiB:
  *    the request rounded up with M_TOP_PAD's 128 KiB); jemalloc and tcmalloc
  *    set up their heaps in constructors that run before main, so their
- *    first allocation adds nothing (their start-up VSZ, ~14 MiB each here,
- *    is already in the "start" checkpoint).
+ *    first allocation adds nothing (their start-up cost is already in the
+ *    "start" checkpoint: 14 MiB of VSZ more than glibc's, their libraries
+ *    included).
  *
- * What is modelled: the report's program in C: one malloc(size) (what
- * mi_new does under mimalloc's override: operator new is malloc plus the
- * out-of-memory handler), written once so the compiler cannot drop it, with
+ * What is modelled: the report's program in C: one malloc(size) (preloaded,
+ * mimalloc's mi_malloc; mi_new is mi_malloc with C++'s out-of-memory
+ * handling on top), written once so the compiler cannot drop it, with
  * a checkpoint before and after (the report's two looks at `top`).  Nothing
  * before the "start" checkpoint allocates: lib's argument parsing and the
  * checkpoint channel use no malloc, so the allocator's first allocation is
@@ -58,10 +63,11 @@
  * madvise mode: with it mimalloc 2.0.9 madvises its segment and the touched
  * part becomes a 2 MiB huge page.
  *
- * Left out: the C++ runtime (libstdc++'s own allocations at start-up, its
- * emergency exception pool, happen before main under the report's static
- * link and would move the first segment before the first `top`), the
- * spinning main loop, and the many processes (each would pay the same).
+ * Left out: the C++ runtime (the report calls mi_new itself; linked
+ * without mimalloc's malloc override, libstdc++'s own allocations at
+ * start-up go to the C library and mi_new's is mimalloc's first, as the
+ * case's malloc is here), the spinning main loop, and the many processes
+ * (each pays the same).
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"
