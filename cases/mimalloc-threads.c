@@ -88,7 +88,7 @@
 #define WAIT_S 100
 
 static const struct mr_param params[] = {
-	{ "threads", "10000", "500", "int:1..30000", NULL,
+	{ "threads", "10000", "250", "int:1..30000", NULL,
 	  "threads created, each allocating and holding one block (report: 10 * 1000)" },
 	{ "bytes", "1000", NULL, "int:1..1048576", NULL,
 	  "bytes each thread mallocs and memsets (report: my_malloc(1000))" },
