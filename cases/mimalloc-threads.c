@@ -128,12 +128,11 @@ static struct {
 	size_t ready;              /* threads whose block is written */
 	int go;                    /* set by main after "created" */
 	size_t bytes;              /* each thread's block */
-	struct timespec deadline;  /* CLOCK_REALTIME: no wait goes past it */
+	struct timespec deadline;  /* on CLOCK_MONOTONIC, the two conditions'
+	                              clock: no wait goes past it */
 	char **blocks;             /* blocks[i]: thread i's block, NULL once freed */
 } shared = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.ready_cond = PTHREAD_COND_INITIALIZER,
-	.go_cond = PTHREAD_COND_INITIALIZER,
 };
 
 /* ptrs[i] = my_malloc(1000); memset(ptrs[i], 0x11, 1000); sleep; my_free. */
@@ -164,6 +163,7 @@ int main(int argc, char **argv)
 {
 	struct mr_statm st[3];
 	pthread_attr_t attr;
+	pthread_condattr_t cattr;
 	pthread_t *ids;
 	size_t n, i, stack, missing = 0;
 	char line[512];
@@ -188,7 +188,13 @@ int main(int argc, char **argv)
 	if ((err = pthread_attr_init(&attr)) ||
 	    (stack && (err = pthread_attr_setstacksize(&attr, stack))))
 		mr_fail("pthread attributes: %s", strerror(err));
-	clock_gettime(CLOCK_REALTIME, &shared.deadline);
+	if ((err = pthread_condattr_init(&cattr)) ||
+	    (err = pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC)) ||
+	    (err = pthread_cond_init(&shared.ready_cond, &cattr)) ||
+	    (err = pthread_cond_init(&shared.go_cond, &cattr)))
+		mr_fail("condition variables on CLOCK_MONOTONIC: %s", strerror(err));
+	pthread_condattr_destroy(&cattr);
+	clock_gettime(CLOCK_MONOTONIC, &shared.deadline);
 	shared.deadline.tv_sec += WAIT_S;
 
 	if (mr_proc_statm(0, &st[0]) < 0)
