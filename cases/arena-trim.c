@@ -244,12 +244,14 @@ static void main_rebuild(void)
 }
 
 /* A sum over every kept tree, so that the writes are observable. */
-static unsigned long checksum(struct worker *ws, size_t keep)
+static unsigned long checksum(const struct worker *ws, size_t nw, size_t keep)
 {
 	unsigned long sum = 0;
 	size_t w, t;
 
-	for (w = 0; w < nworkers; w++)
+	for (w = 0; w < nw; w++) {
+		if (!ws[w].trees)
+			continue;
 		for (t = 0; t < ntrees; t += keep) {
 			const struct item *it;
 
@@ -257,13 +259,14 @@ static unsigned long checksum(struct worker *ws, size_t keep)
 				sum += (unsigned char)((const char *)it)[node_bytes - 1] +
 				       (it->chunk ? (unsigned char)it->chunk[0] : 0);
 		}
+	}
 	return sum;
 }
 
 int main(int argc, char **argv)
 {
 	struct worker *ws;
-	size_t keep, w, t, kept = 0;
+	size_t nw, keep, w, t, kept = 0;
 	unsigned long sum;
 	int rc, trimmed = -1;
 	char line[256];
@@ -281,23 +284,25 @@ int main(int argc, char **argv)
 		mr_usage("node_bytes=%zu is below the %zu bytes a node's links take",
 			 node_bytes, sizeof(struct item));
 
-	ws = calloc(nworkers, sizeof *ws);
+	/* A local copy of the count: no other thread can change it. */
+	nw = nworkers;
+	ws = calloc(nw, sizeof *ws);
 	if (!ws)
 		mr_fail("calloc:");
-	for (w = 0; w < nworkers; w++) {
+	for (w = 0; w < nw; w++) {
 		ws[w].index = w;
 		ws[w].trees = calloc(ntrees, sizeof *ws[w].trees);
 		if (!ws[w].trees)
 			mr_fail("calloc:");
 	}
-	if ((rc = pthread_barrier_init(&built, NULL, (unsigned)nworkers + 1)) ||
-	    (rc = pthread_barrier_init(&finish, NULL, (unsigned)nworkers + 1))) {
+	if ((rc = pthread_barrier_init(&built, NULL, (unsigned)nw + 1)) ||
+	    (rc = pthread_barrier_init(&finish, NULL, (unsigned)nw + 1))) {
 		errno = rc;
 		mr_fail("pthread_barrier_init:");
 	}
 	mr_checkpoint("start");
 
-	for (w = 0; w < nworkers; w++) {
+	for (w = 0; w < nw; w++) {
 		if ((rc = pthread_create(&ws[w].tid, NULL, worker_main, &ws[w]))) {
 			errno = rc;
 			mr_fail("pthread_create of worker %zu:", w + 1);
@@ -306,10 +311,10 @@ int main(int argc, char **argv)
 	}
 	if (wait_barrier(&built))
 		mr_fail("pthread_barrier_wait failed");
-	sum = checksum(ws, 1);
+	sum = checksum(ws, nw, 1);
 	mr_checkpoint("holding");
 
-	for (w = 0; w < nworkers; w++)
+	for (w = 0; w < nw; w++)
 		for (t = 0; t < ntrees; t++) {
 			if (t % keep == 0) {
 				kept++;
@@ -327,11 +332,11 @@ int main(int argc, char **argv)
 		trimmed = malloc_trim(0);
 	mr_checkpoint("trimmed");
 
-	if (checksum(ws, keep) == 0 && sum != 0)
+	if (checksum(ws, nw, keep) == 0 && sum != 0)
 		mr_fail("the kept trees read back as nothing");
 	if (wait_barrier(&finish))
 		mr_fail("pthread_barrier_wait failed");
-	for (w = 0; w < nworkers; w++) {
+	for (w = 0; w < nw; w++) {
 		if (ws[w].started && (rc = pthread_join(ws[w].tid, NULL))) {
 			errno = rc;
 			mr_fail("pthread_join of worker %zu:", w + 1);
