@@ -67,12 +67,12 @@
  * The sizes are not in the report (a 38.9 GB process is not a test): the
  * default, 8 workers x 800 trees x 64 items of 512 + 136 bytes (528 +
  * 144 bytes of chunks), holds ~264 MiB, each worker's ~33 MiB in one 64
- * MiB heap; quick, 4 x 200 trees, ~33 MiB.
+ * MiB heap; quick, 4 x 100 trees, ~17 MiB.
  *
  * Measured (x86_64, Linux 6.18, glibc 2.36, 2 CPUs; RSS growth from
- * start, KiB, full / quick): holding +268,964 / +33,716; dropped +264,964
- * / +33,060 (98 % kept); rebuilt +298,564 / +41,456; after
- * malloc_trim(0) +53,964 / +11,512, which is what is alive (the kept
+ * start, KiB, full / quick): holding +268,964 / +16,916; dropped +264,964
+ * / +16,916 (98 and 100 % kept); rebuilt +298,564 / +21,112; after
+ * malloc_trim(0) +53,964 / +6,144, which is what is alive (the kept
  * sixteenth and the rebuilt trees).  With MALLOC_ARENA_MAX=1 (the
  * workers allocate from the main arena) the same drop keeps as much,
  * but the rebuild reuses the freed chunks (+0 from dropped to rebuilt):
@@ -89,7 +89,7 @@
  * arenas only.  Whether another thread can reuse the freed memory
  * differs (checkpoint `rebuilt`, measured): tcmalloc's central lists
  * serve the main thread's new trees from the freed nodes, and so do
- * mimalloc 3's pages (3.0.1: +4 KiB; 3.6.0: +2 MiB of 8), while
+ * mimalloc 3's pages (quick: 3.0.1 +4 KiB, 3.6.0 +0), while
  * mimalloc 2.0.9 and glibc grow by the whole rebuild and jemalloc by
  * what the arena the main thread shares with a worker cannot give.
  *
@@ -116,7 +116,7 @@
 static const struct mr_param params[] = {
 	{ "workers", "8", "4", "int:1..256", NULL,
 	  "worker threads building trees (rayon's pool; the report's machine had 8 cores)" },
-	{ "trees", "800", "200", "int:1..1000000", NULL,
+	{ "trees", "800", "100", "int:1..1000000", NULL,
 	  "trees each worker builds and hands to the main thread" },
 	{ "items", "64", NULL, "int:1..1000000", NULL,
 	  "items per tree, each a node and a text chunk" },
@@ -126,7 +126,7 @@ static const struct mr_param params[] = {
 	  "bytes of an item's text chunk (a rope chunk of up to 128 bytes and its length; 0: none)" },
 	{ "keep", "16", NULL, "int:1..1000000", NULL,
 	  "the main thread keeps one tree in this many and drops the rest (report: 2.4 of 38.9 GB stayed)" },
-	{ "rebuild", "800", "200", "int:0..1000000", NULL,
+	{ "rebuild", "800", "100", "int:0..1000000", NULL,
 	  "trees the main thread then builds itself and holds (default: one worker's share)" },
 	{ "trim", "trim0", NULL, "none|trim0", "none|trim0",
 	  "after the drop and the main thread's own work: nothing, or malloc_trim(0) (the PR)" },
