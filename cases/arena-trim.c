@@ -161,6 +161,9 @@ struct item {
 	/* node_bytes in all, written whole */
 };
 
+/* The node's links fit the smallest node_bytes allowed (16). */
+_Static_assert(sizeof(struct item) <= 16, "struct item outgrew node_bytes' minimum");
+
 struct worker {
 	pthread_t tid;
 	size_t index;
@@ -285,9 +288,6 @@ int main(int argc, char **argv)
 	chunk_bytes = (size_t)mr_param_int("chunk_bytes");
 	keep = (size_t)mr_param_int("keep");
 	nrebuilt = (size_t)mr_param_int("rebuild");
-	if (node_bytes < sizeof(struct item))
-		mr_usage("node_bytes=%zu is below the %zu bytes a node's links take",
-			 node_bytes, sizeof(struct item));
 
 	/* A local copy of the count: no other thread can change it. */
 	nw = nworkers;
