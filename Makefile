@@ -67,6 +67,7 @@ LIB_SRC := \
 	lib/mr_case.c \
 	lib/mr_ckpt.c \
 	lib/mr_fiber.c \
+	lib/mr_goheap.c \
 	lib/mr_thread.c
 
 RUNNER_SRC := \

@@ -35,11 +35,8 @@ enum {
  * claims"): allocator=NAME[@VERSION] and libc=VERSION. */
 #define MR_KEY_ALLOCATOR "allocator"
 #define MR_KEY_LIBC "libc"
-/* The runtime axis (docs/originals.md): a reference without a pair of it
- * is to the model; runtime=c names the model too (its configs have no
- * runtime pair). */
-#define MR_KEY_RUNTIME "runtime"
-#define MR_RUNTIME_MODEL "c"
+/* The runtime axis (MR_KEY_RUNTIME, proto/schema.h): a reference without
+ * a pair of it is to the model; runtime=c names the model too. */
 /* runtime=*: every original the results ran, one at a time (the claim
  * ranges over them as over an axis it leaves unnamed). */
 #define MR_RUNTIME_ANY "*"

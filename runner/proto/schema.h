@@ -20,6 +20,12 @@
  * results files. */
 #define MR_NOT_MEASURED UINT64_MAX
 
+/* The runtime axis (docs/originals.md): its key, and the value of the
+ * model, "c" (a config of the model has no runtime pair, so its name,
+ * baseline and claims are as without the axis). */
+#define MR_KEY_RUNTIME "runtime"
+#define MR_RUNTIME_MODEL "c"
+
 /* The run metrics: a run's figures, the columns of runs.tsv a claim may
  * name without @checkpoint, in column order.  X(ID, name) */
 #define MR_RUN_METRIC_TABLE(X)                                             \

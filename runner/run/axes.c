@@ -110,7 +110,7 @@ mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf 
 		/* '@' only in an allocator or runtime spec, once: NAME@VERSION */
 		if (!*s || !in_set(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.-@") ||
 		    (strchr(s, '@') && ((strcmp(out->key, "allocator") != 0 &&
-					 strcmp(out->key, MR_MATRIX_RUNTIME) != 0) || s[0] == '@' ||
+					 strcmp(out->key, MR_KEY_RUNTIME) != 0) || s[0] == '@' ||
 					!s[strcspn(s, "@") + 1] || strchr(strchr(s, '@') + 1, '@')))) {
 			sb_printf(err, "--axis '%s': bad value '%s' (want [A-Za-z0-9_.-]+, or an allocator or runtime NAME@VERSION, separated by commas)", arg, s);
 			free(vals);
@@ -353,9 +353,9 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 		}
 		if (strncmp(ax[a].key, "glibc.", 6) == 0)
 			continue; /* check_tunables, below */
-		if (strcmp(ax[a].key, MR_MATRIX_RUNTIME) == 0) {
+		if (strcmp(ax[a].key, MR_KEY_RUNTIME) == 0) {
 			for (j = 0; j < ax[a].nvals; j++) {
-				if (strcmp(ax[a].vals[j], MR_MATRIX_MODEL) != 0 &&
+				if (strcmp(ax[a].vals[j], MR_RUNTIME_MODEL) != 0 &&
 				    !mr_matrix_runtime_ext(ax[a].vals[j])) {
 					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION] or ruby[@VERSION]",
 						  ax[a].vals[j]);
@@ -431,7 +431,7 @@ mr_matrix_has_original(const struct mr_cases_desc *c, const char *v)
 	char *path;
 	int ok;
 
-	if (strcmp(v, MR_MATRIX_MODEL) == 0)
+	if (strcmp(v, MR_RUNTIME_MODEL) == 0)
 		return 1;
 	if (!ext)
 		return 0;

@@ -10,6 +10,7 @@
 #define MR_AXES_H
 
 #include "proto/cases.h"
+#include "proto/schema.h"
 #include "core/util.h"
 #include "run/axis.h"
 
@@ -73,11 +74,9 @@ char *mr_matrix_option_variable(const char *key);
  * ("2.41"), 1 or 0. */
 int mr_matrix_libc_version(const char *v);
 
-/* The runtime axis: "c", the model (the default: a config of it has no
- * runtime pair), or the interpreter of the report's own program beside
- * it, node[@VERSION] or ruby[@VERSION] (docs/originals.md). */
-#define MR_MATRIX_RUNTIME "runtime"
-#define MR_MATRIX_MODEL "c"
+/* The runtime axis (MR_KEY_RUNTIME, proto/schema.h): MR_RUNTIME_MODEL,
+ * the model (the default), or the interpreter of the report's own program
+ * beside it, node[@VERSION] or ruby[@VERSION] (docs/originals.md). */
 
 /* The file extension of the original runtime value v runs ("js" for
  * node[@V], "rb" for ruby[@V]); NULL for the model or a bad value. */

@@ -112,14 +112,14 @@ void
 mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
 {
 	if (originals) {
-		add_axis(ax, nax, MR_MATRIX_RUNTIME, MR_CONFIGS_ORIGINALS);
+		add_axis(ax, nax, MR_KEY_RUNTIME, MR_CONFIGS_ORIGINALS);
 	} else {
 		/* the host's interpreters, those it has */
-		char *v = esprintf("%s%s%s", MR_MATRIX_MODEL,
+		char *v = esprintf("%s%s%s", MR_RUNTIME_MODEL,
 				   mr_runtime_on_host("node") ? ",node" : "",
 				   mr_runtime_on_host("ruby") ? ",ruby" : "");
 
-		add_axis(ax, nax, MR_MATRIX_RUNTIME, v);
+		add_axis(ax, nax, MR_KEY_RUNTIME, v);
 		free(v);
 	}
 	if (originals)

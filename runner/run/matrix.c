@@ -116,7 +116,7 @@ mr_matrix_set_pairing(const char *(*libc_for)(const char *allocator))
 static int
 original_allocator(const char *rt, const char *alloc, int alloc_given)
 {
-	if (alloc_given || !rt || !alloc || !strcmp(rt, MR_MATRIX_MODEL))
+	if (alloc_given || !rt || !alloc || !strcmp(rt, MR_RUNTIME_MODEL))
 		return 1;
 	return !strcmp(alloc, "glibc") || !strncmp(alloc, "jemalloc", 8);
 }
@@ -138,7 +138,7 @@ make_cfg(const struct dim *d, int nd, const int *idx, int index, int alloc_given
 			alloc = d[i].vals[idx[i]];
 		if (strcmp(d[i].key, "libc") == 0)
 			libc = d[i].vals[idx[i]];
-		if (strcmp(d[i].key, MR_MATRIX_RUNTIME) == 0)
+		if (strcmp(d[i].key, MR_KEY_RUNTIME) == 0)
 			rt = d[i].vals[idx[i]];
 	}
 	if (!original_allocator(rt, alloc, alloc_given))
@@ -156,7 +156,7 @@ make_cfg(const struct dim *d, int nd, const int *idx, int index, int alloc_given
 
 		if (mr_matrix_option_key(kk) && !mr_matrix_option_applies(kk, alloc))
 			continue;
-		if (strcmp(kk, MR_MATRIX_RUNTIME) == 0 && strcmp(vv, MR_MATRIX_MODEL) == 0)
+		if (strcmp(kk, MR_KEY_RUNTIME) == 0 && strcmp(vv, MR_RUNTIME_MODEL) == 0)
 			continue; /* the model: the config as without the axis */
 		cf->kv[n].key = estrdup(kk);
 		cf->kv[n].val = estrdup(vv);
@@ -174,7 +174,7 @@ make_cfg(const struct dim *d, int nd, const int *idx, int index, int alloc_given
 			cf->libc = vv;
 		if (strcmp(kk, "pressure") == 0)
 			cf->pressure_mib = mr_matrix_pressure_value(vv);
-		if (strcmp(kk, MR_MATRIX_RUNTIME) == 0)
+		if (strcmp(kk, MR_KEY_RUNTIME) == 0)
 			cf->runtime = vv;
 		n++;
 	}
@@ -237,13 +237,13 @@ mr_matrix_build(const struct mr_cases_desc *c, const struct mr_matrix_axis *ax,
 	}
 	for (i = 0; i < nax; i++) {
 		if ((strncmp(ax[i].key, "glibc.", 6) != 0 && !mr_matrix_option_key(ax[i].key) &&
-		     strcmp(ax[i].key, "libc") != 0 && strcmp(ax[i].key, MR_MATRIX_RUNTIME) != 0) ||
+		     strcmp(ax[i].key, "libc") != 0 && strcmp(ax[i].key, MR_KEY_RUNTIME) != 0) ||
 		    find_axis(ax, nax, ax[i].key) != &ax[i])
 			continue;
 		d[nd].key = ax[i].key;
 		for (j = 0; j < ax[i].nvals; j++)
 			/* a runtime the case has no original for: no config */
-			if (strcmp(ax[i].key, MR_MATRIX_RUNTIME) != 0 ||
+			if (strcmp(ax[i].key, MR_KEY_RUNTIME) != 0 ||
 			    mr_matrix_has_original(c, ax[i].vals[j]))
 				dim_add(&d[nd], estrdup(ax[i].vals[j]));
 		nd++;
