@@ -178,12 +178,26 @@ _Static_assert(sizeof(struct tag) <= 16, "every tag size holds the link");
 
 static size_t files, snapshot_b, body_b;
 
+/* malloc, or the case fails: never NULL. */
+static void *xmalloc(size_t size, const char *what)
+{
+	void *p = malloc(size);
+
+	if (p)
+		return p;
+	mr_fail("malloc(%zu) of %s:", size, what);
+}
+
+/* The value of arena_max, an enumeration of numbers besides unset. */
+static int arena_max(void)
+{
+	return (int)strtol(mr_param("arena_max"), NULL, 10);
+}
+
 static void tree_add(struct tree *t, size_t size)
 {
-	struct tag *g = malloc(size);
+	struct tag *g = xmalloc(size, "a tag");
 
-	if (!g)
-		mr_fail("malloc(%zu) of a tag:", size);
 	memset(g, 0x5a, size);
 	g->next = NULL;
 	if (t->tail)
@@ -229,8 +243,7 @@ static void body_append(struct body *b, size_t n)
 
 		while (cap < b->len + n)
 			cap *= 2;
-		if (!(p = malloc(cap)))
-			mr_fail("malloc(%zu) of the body:", cap);
+		p = xmalloc(cap, "the body");
 		if (b->len)
 			memcpy(p, b->p, b->len);
 		free(b->p);
@@ -304,7 +317,7 @@ int main(int argc, char **argv)
 	struct tree refresh = { 0 };
 	char **snapshots;
 	size_t npool, requests, in_flight, i, f, next = 0;
-	int err, trimmed;
+	int trimmed;
 	char line[512];
 	int len;
 
@@ -318,7 +331,7 @@ int main(int argc, char **argv)
 	if (in_flight > npool)
 		mr_usage("in_flight=%zu is more than pool=%zu", in_flight, npool);
 	if (!mr_param_is("arena_max", "unset") &&
-	    mallopt(M_ARENA_MAX, atoi(mr_param("arena_max"))) != 1)
+	    mallopt(M_ARENA_MAX, arena_max()) != 1)
 		mr_fail("mallopt(M_ARENA_MAX, %s) refused", mr_param("arena_max"));
 
 	snapshots = calloc(files, sizeof *snapshots);
@@ -333,8 +346,7 @@ int main(int argc, char **argv)
 	for (f = 0; f < files; f++) {
 		tree_add_file(&refresh);
 		if (snapshot_b) {
-			if (!(snapshots[f] = malloc(snapshot_b)))
-				mr_fail("malloc(%zu) of a snapshot:", snapshot_b);
+			snapshots[f] = xmalloc(snapshot_b, "a snapshot");
 			memset(snapshots[f], 0x33, snapshot_b);
 		}
 	}
@@ -342,6 +354,8 @@ int main(int argc, char **argv)
 	mr_checkpoint("refreshed");
 
 	for (i = 0; i < npool; i++) {
+		int err;
+
 		w[i].pool = &p;
 		w[i].id = i;
 		if ((err = pthread_create(&w[i].th, NULL, worker_main, &w[i])) != 0) {

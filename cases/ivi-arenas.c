@@ -155,14 +155,31 @@ struct block {
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block *kept_list;
 
+/* calloc, or the case fails: never NULL. */
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p)
+		return p;
+	mr_fail("calloc(%zu, %zu):", n, size);
+}
+
 static void *alloc_filled(size_t size, int c)
 {
 	struct block *blk = malloc(size);
 
-	if (!blk)
-		mr_fail("malloc(%zu):", size);
-	memset(blk, c, size);
-	return blk;
+	if (blk) {
+		memset(blk, c, size);
+		return blk;
+	}
+	mr_fail("malloc(%zu):", size);
+}
+
+/* The value of arena_max, an enumeration of numbers besides unset. */
+static int arena_max(void)
+{
+	return (int)strtol(mr_param("arena_max"), NULL, 10);
 }
 
 /* The worker's work: transient blocks, its share of the floor spread
@@ -223,18 +240,18 @@ static void *worker_main(void *arg)
 
 static struct burst *burst_start(size_t n, size_t floor_kb, size_t work_kb)
 {
-	struct burst *b = calloc(1, sizeof *b);
+	struct burst *b = xcalloc(1, sizeof *b);
 	size_t i;
-	int err;
 
-	if (!b || !(b->w = calloc(n, sizeof *b->w)))
-		mr_fail("calloc:");
+	b->w = xcalloc(n, sizeof *b->w);
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->cond, NULL);
 	b->n = n;
 	b->floor_each = floor_kb * 1024 / n;
 	b->work = work_kb * 1024;
 	for (i = 0; i < n; i++) {
+		int err;
+
 		b->w[i].burst = b;
 		if ((err = pthread_create(&b->w[i].th, NULL, worker_main, &b->w[i])) != 0) {
 			errno = err;
@@ -290,10 +307,9 @@ int main(int argc, char **argv)
 	never = mr_param_is("ended", "never");
 	before = mr_param_is("ended", "before");
 	if (!mr_param_is("arena_max", "unset") &&
-	    mallopt(M_ARENA_MAX, atoi(mr_param("arena_max"))) != 1)
+	    mallopt(M_ARENA_MAX, arena_max()) != 1)
 		mr_fail("mallopt(M_ARENA_MAX, %s) refused", mr_param("arena_max"));
-	if (!(bursts = calloc(restarts + 1, sizeof *bursts)))
-		mr_fail("calloc:");
+	bursts = xcalloc(restarts + 1, sizeof *bursts);
 
 	for (r = 0; r <= restarts; r++) {
 		/* ended=before: the old isolate's workers are gone first. */
