@@ -184,6 +184,22 @@ junit_configs() {
 	[ "$n" -eq "$(x 'count(//testcase)')" ]
 }
 
+@test "junit of results with no run: one failing testcase, and a time everywhere" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	r=$BATS_TEST_TMPDIR/empty
+	mkdir "$r"
+	cp "$DATA/results-regressed/env.tsv" "$r/"
+	head -n 1 "$DATA/results-regressed/runs.tsv" > "$r/runs.tsv"
+	head -n 1 "$DATA/results-regressed/checkpoints.tsv" > "$r/checkpoints.tsv"
+	run -1 timeout -k 5 60 "$MR" check --from "$r" --expected "$DATA/expected" --format junit
+	xmllint --noout --schema "$XSD" - <<<"$output"
+	x() { xmllint --xpath "$1" - <<<"$output"; }
+	[ "$(x 'string(/testsuites/@failures)')" -eq 1 ]
+	[ "$(x 'string(/testsuites/@errors)')" -eq 0 ]
+	[ "$(x 'string(//testcase/failure/@message)')" = "no runs: nothing to check" ]
+	[ "$(x 'count(//testcase[not(@time)] | //testsuite[not(@time)])')" -eq 0 ]
+}
+
 @test "junit escapes what XML cannot hold" {
 	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
 	exp=$(tricky_expected)
