@@ -15,6 +15,9 @@
 #                   no function over 120 lines
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
+#   make check-aarch64  lib/'s fiber switch cross-built for aarch64 and run
+#                   under qemu-user (tests/aarch64.bats); skipped, with the
+#                   reason, where that cannot be installed or run
 #
 # Honours CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR, JOBS (default: the CPUs).
 # Objects go to build/.
@@ -179,7 +182,8 @@ FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
 # the bats tests.
 UNIT := \
 	pidlist \
-	children
+	children \
+	fiber
 
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
@@ -196,7 +200,7 @@ UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 FAKEALLOC_VERSIONS := 1.0 2.0
 FAKEALLOC_SO := $(FAKEALLOC_VERSIONS:%=$(B)/fakealloc/%/libfakealloc.so.1)
 
-.PHONY: all check check-portable ci test report corpus-table deps deps-build deps-alloc install uninstall clean
+.PHONY: all check check-portable check-aarch64 ci test report corpus-table deps deps-build deps-alloc install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(ORIG_FILES) $(FIXTURE_BIN) $(UNIT_BIN) $(FAKEALLOC_SO)
 
@@ -248,8 +252,11 @@ $(B)/lib/memrepro.%: lib/memrepro.%
 	@mkdir -p $(@D)
 	cp $< $@
 
+# What a case links with (zlib: deflate-burst).
+CASE_LIBS := -lpthread -lz
+
 $(B)/cases/%: $(B)/cases/%.o $(B)/libmr.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a -lpthread -lz
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmr.a $(CASE_LIBS)
 
 $(B)/fixtures/%: $(B)/tests/fixtures/%.o $(B)/libmr.a
 	@mkdir -p $(@D)
@@ -353,7 +360,7 @@ lint: deps-lint
 
 clean: clean-proofs
 clean-proofs:
-	rm -rf $(SAN) build-fuzz
+	rm -rf $(SAN) build-fuzz $(A64)
 
 deps-build:
 	@sh tools/deps.sh $(DEPS_BUILD)
@@ -387,16 +394,35 @@ check: deps all
 check-portable: deps all
 	MEMREPRO_PORTABLE=1 JOBS=$(JOBS) $(BATS) --show-output-of-passing-tests tests/portable.bats
 
-# What CI runs (.ci/run): the tests, the check, check-portable, then the
-# proofs that the runner itself is clean (valgrind, sanitizers, a bounded
-# fuzz run, static analysis).
+# What CI runs (.ci/run): the tests, the check, check-portable, the fiber
+# switch on aarch64, then the proofs that the runner itself is clean
+# (valgrind, sanitizers, a bounded fuzz run, static analysis).
 ci: test
 	$(MAKE) check
 	$(MAKE) check-portable
+	$(MAKE) check-aarch64
 	$(MAKE) memcheck
 	$(MAKE) sanitize
 	$(MAKE) fuzz
 	$(MAKE) lint
+
+# lib/'s fiber switch proven on aarch64 here: lib/, the switch's test
+# (tests/unit/fiber.c) and the fiber-stacks case built with Debian's cross
+# compiler, static, into $(A64)/, and run under qemu-user by
+# tests/aarch64.bats (tools/check-aarch64.sh).  Its packages are installed
+# as deps installs the others; where they cannot be (not root, no Debian)
+# or qemu cannot run a program, it says "skipped: why" and succeeds.
+# fiber-stacks links without zlib, which has no Debian cross package.
+A64 := build-aarch64
+AARCH64_CC := aarch64-linux-gnu-gcc
+DEPS_AARCH64 := \
+	gcc-aarch64-linux-gnu \
+	libc6-dev-arm64-cross \
+	qemu-user
+
+check-aarch64: deps
+	MAKE="$(MAKE)" BATS="$(BATS)" AARCH64_CC="$(AARCH64_CC)" \
+		sh tools/check-aarch64.sh $(A64) $(DEPS_AARCH64)
 
 # Not part of check: the full matrix takes minutes.
 report: deps all

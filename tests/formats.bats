@@ -74,12 +74,130 @@ tricky_expected() {
 	[ "$(x 'count(//testcase)')" -eq 13 ]
 	[ "$(x 'string(/testsuites/@tests)')" -eq 13 ]
 	[ "$(x 'string(/testsuites/@failures)')" -eq "$(x 'count(//testcase[failure])')" ]
+	[ "$(x 'string(/testsuites/@errors)')" -eq "$(x 'count(//testcase[error])')" ]
 	[ "$(x 'string(/testsuites/@skipped)')" -eq "$(x 'count(//testcase[skipped and not(failure)])')" ]
 	[ "$(x 'string(//testcase[@name="dontneed-returns"]/failure/@type)')" = regressed ]
-	msg=$(x 'string(//testcase[@name="allocator=jemalloc,madvise=dontneed"]/failure/@message)')
+	msg=$(x 'string(//testcase[@name="allocator=jemalloc,fibers=1000,madvise=dontneed"]/failure/@message)')
 	[[ "$msg" == *"rss_kb@cleared observed 151 012, expected 80 100 +/- 4 005"* ]] || false
-	[[ "$(x 'string(//testcase[@name="allocator=glibc,madvise=free"]/failure/@message)')" == *"crashed: SIGSEGV"* ]] || false
 	[ "$(x 'count(//testcase[@name="fast-free"]/skipped)')" -eq 1 ]
+}
+
+# The configs of results dir $1's runs.tsv, sorted, and the names of
+# junit file $2's config testcases (those whose name has a "="), sorted.
+runs_configs() {
+	tsv_col "$1/runs.tsv" config | sort -u
+}
+junit_configs() {
+	xmllint --xpath '//testcase/@name' "$1" | sed -n 's/^ *name="\(.*=.*\)"$/\1/p' | sort
+}
+
+@test "junit: a run that crashed makes its config an error, apart from the failures" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	regressed --format junit > "$BATS_TEST_TMPDIR/j.xml" || [ $? -eq 1 ]
+	x() { xmllint --xpath "$1" "$BATS_TEST_TMPDIR/j.xml"; }
+	t='//testcase[@name="allocator=glibc,fibers=1000,madvise=free"]'
+	[ "$(x "string($t/error/@type)")" = crashed ]
+	[ "$(x "string($t/error/@message)")" = "repeat 2 crashed: SIGSEGV" ]
+	[ "$(x "count($t/failure)")" -eq 0 ]
+	# one error, counted in its suite and in all, never as a failure
+	[ "$(x 'count(//testcase[error])')" -eq 1 ]
+	[ "$(x 'count(//testcase[error and failure])')" -eq 0 ]
+	[ "$(x 'string(/testsuites/testsuite/@errors)')" -eq 1 ]
+	[ "$(x 'string(/testsuites/@errors)')" -eq 1 ]
+	[ "$(x 'string(/testsuites/@failures)')" -eq "$(x 'count(//testcase[failure])')" ]
+	[ "$(x 'string(/testsuites/@failures)')" -eq 2 ]
+}
+
+@test "junit: every testcase and testsuite has a time, a config's the sum of its runs' wall_ms" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	regressed --format junit > "$BATS_TEST_TMPDIR/j.xml" || [ $? -eq 1 ]
+	x() { xmllint --xpath "$1" "$BATS_TEST_TMPDIR/j.xml"; }
+	[ "$(x 'count(//testcase[not(@time)])')" -eq 0 ]
+	[ "$(x 'count(//testsuite[not(@time)])')" -eq 0 ]
+	[ "$(x 'count(/testsuites[@time])')" -eq 1 ]
+	# a claim runs nothing: 0
+	[ "$(x 'string(//testcase[@name="dontneed-returns"]/@time)')" = 0.000 ]
+	# each config: its runs' wall_ms summed from runs.tsv, in seconds
+	n=0
+	while IFS= read -r cfg; do
+		want=$(awk -F'\t' -v c="$cfg" 'NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+			$(idx["config"]) == c && $(idx["wall_ms"]) != "-" { s += $(idx["wall_ms"]) }
+			END { printf "%.3f", s / 1000 }' "$DATA/results-regressed/runs.tsv")
+		got=$(x "string(//testcase[@name=\"$cfg\"]/@time)")
+		echo "$cfg: want $want got $got"
+		[ "$got" = "$want" ]
+		n=$((n + 1))
+	done < <(runs_configs "$DATA/results-regressed")
+	[ "$n" -eq 8 ]
+	# the crashed run's time counts too (412 ms of 2 032)
+	[ "$(x 'string(//testcase[@name="allocator=glibc,fibers=1000,madvise=free"]/@time)')" = 2.032 ]
+	# a suite's time is its testcases', the testsuites' its suites'
+	suite=$(x 'string(/testsuites/testsuite/@time)')
+	sum=$(x 'sum(/testsuites/testsuite/testcase/@time)')
+	awk -v a="$suite" -v b="$sum" 'BEGIN { exit !(a - b < 0.0005 && b - a < 0.0005 && a > 0) }'
+	[ "$(x 'string(/testsuites/@time)')" = "$suite" ]
+}
+
+@test "junit: a config's testcase is named by its canonical config, whatever else ran" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	regressed --format junit > "$BATS_TEST_TMPDIR/all.xml" || [ $? -eq 1 ]
+	[ "$(junit_configs "$BATS_TEST_TMPDIR/all.xml")" = "$(runs_configs "$DATA/results-regressed")" ]
+	# another night ran mimalloc only: only madvise varies, and the
+	# short label would be "madvise=free"
+	r=$BATS_TEST_TMPDIR/mimalloc
+	mkdir "$r"
+	cp "$DATA/results-regressed/env.tsv" "$r/"
+	for f in runs checkpoints; do
+		awk -F'\t' 'NR == 1 || $2 ~ /^allocator=mimalloc,/' "$DATA/results-regressed/$f.tsv" > "$r/$f.tsv"
+	done
+	timeout -k 5 60 "$MR" check --from "$r" --expected "$DATA/expected" --format junit > "$BATS_TEST_TMPDIR/mi.xml" || [ $? -eq 1 ]
+	run -0 xmllint --noout --schema "$XSD" "$BATS_TEST_TMPDIR/mi.xml"
+	run -0 junit_configs "$BATS_TEST_TMPDIR/mi.xml"
+	[ "$output" = "$(printf '%s\n' allocator=mimalloc,fibers=1000,madvise=dontneed allocator=mimalloc,fibers=1000,madvise=free)" ]
+	# the classname stays the case
+	[ "$(xmllint --xpath 'count(//testcase[@classname!="fixture-stacks"])' "$BATS_TEST_TMPDIR/mi.xml")" -eq 0 ]
+}
+
+@test "junit: runs that failed or crashed for real are errors of their outcome, with their times" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	r=$BATS_TEST_TMPDIR/r
+	run -1 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$r" --axis allocator=glibc --repeat 1 fail crash ok
+	mkdir -p "$BATS_TEST_TMPDIR/exp"
+	timeout -k 5 60 "$MR" check --from "$r" --expected "$BATS_TEST_TMPDIR/exp" --format junit > "$BATS_TEST_TMPDIR/j.xml" || [ $? -eq 1 ]
+	run -0 xmllint --noout --schema "$XSD" "$BATS_TEST_TMPDIR/j.xml"
+	x() { xmllint --xpath "$1" "$BATS_TEST_TMPDIR/j.xml"; }
+	[ "$(x 'string(//testsuite[@name="fail"]/testcase/error/@type)')" = failed ]
+	[ "$(x 'string(//testsuite[@name="crash"]/testcase/error/@type)')" = crashed ]
+	[ "$(x 'count(//testsuite[@name="ok"]/testcase[error or failure])')" -eq 0 ]
+	[ "$(x 'string(/testsuites/@errors)')" -eq 2 ]
+	[ "$(x 'string(/testsuites/@failures)')" -eq 0 ]
+	# one run per config: its time is its wall_ms
+	n=0
+	while IFS=$'\t' read -r k cfg ms; do
+		want=$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')
+		got=$(x "string(//testcase[@classname=\"$k\" and @name=\"$cfg\"]/@time)")
+		echo "$k $cfg: want $want got $got"
+		[ "$got" = "$want" ]
+		n=$((n + 1))
+	done < <(tsv_col "$r/runs.tsv" case | paste - <(tsv_col "$r/runs.tsv" config) <(tsv_col "$r/runs.tsv" wall_ms))
+	[ "$n" -gt 0 ]
+	[ "$n" -eq "$(x 'count(//testcase)')" ]
+}
+
+@test "junit of results with no run: one failing testcase, and a time everywhere" {
+	command -v xmllint >/dev/null || skip "xmllint not installed (Debian package libxml2-utils)"
+	r=$BATS_TEST_TMPDIR/empty
+	mkdir "$r"
+	cp "$DATA/results-regressed/env.tsv" "$r/"
+	head -n 1 "$DATA/results-regressed/runs.tsv" > "$r/runs.tsv"
+	head -n 1 "$DATA/results-regressed/checkpoints.tsv" > "$r/checkpoints.tsv"
+	run -1 timeout -k 5 60 "$MR" check --from "$r" --expected "$DATA/expected" --format junit
+	xmllint --noout --schema "$XSD" - <<<"$output"
+	x() { xmllint --xpath "$1" - <<<"$output"; }
+	[ "$(x 'string(/testsuites/@failures)')" -eq 1 ]
+	[ "$(x 'string(/testsuites/@errors)')" -eq 0 ]
+	[ "$(x 'string(//testcase/failure/@message)')" = "no runs: nothing to check" ]
+	[ "$(x 'count(//testcase[not(@time)] | //testsuite[not(@time)])')" -eq 0 ]
 }
 
 @test "junit escapes what XML cannot hold" {

@@ -196,6 +196,23 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 	mr_config_vers_free(ver, k->ncfg);
 }
 
+/* The sum of the wall_ms of config ci's runs that measured it. */
+static double
+cfg_wall_ms(const struct mr_rd_case *k, int ci)
+{
+	const struct mr_rd_cfg *c = &k->cfg[ci];
+	double sum = 0;
+	int j;
+
+	for (j = 0; j < c->nrun; j++) {
+		double ms = k->run[c->run[j]].m[MR_RM_WALL_MS];
+
+		if (!isnan(ms))
+			sum += ms;
+	}
+	return sum;
+}
+
 static void
 eval_runs(struct mr_vd_case *vk, const struct mr_rd *R,
 	  const struct mr_rd_case *k)
@@ -400,6 +417,7 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 			vk->cfg[j].nok = k->cfg[j].nok;
 			vk->cfg[j].nfail = k->cfg[j].nfail;
 			vk->cfg[j].nskip = k->cfg[j].nskip;
+			vk->cfg[j].wall_ms = cfg_wall_ms(k, j);
 		}
 		vk->t.has_claims = vk->has_claims;
 		eval_claims(vk, &R, k, &e[i].claims);

@@ -97,6 +97,8 @@ struct mr_vd_cfg {
 	char *config;       /* canonical */
 	char *label;        /* short form */
 	int nok, nfail, nskip; /* runs by outcome */
+	double wall_ms;     /* the sum of its runs' wall_ms (those that
+	                       measured it, whatever their outcome) */
 };
 
 /* A column of the upgrade table: one version of an allocator that has

@@ -9,8 +9,9 @@
  *         per verdict, "# SKIP" / "# XFAIL" directives, details and the
  *         tail of a failed run's log as "# " lines
  *  junit  JUnit XML: a testsuite per case, a testcase per claim and per
- *         config (its runs and baseline rows), failures carrying the
- *         observed and expected figures
+ *         canonical config (its runs and baseline rows) with its time,
+ *         an error for a config whose runs did not end ok, failures
+ *         carrying the observed and expected figures
  *  json   one object with every verdict and figure (docs/formats.md,
  *         "check --format json")
  */
