@@ -205,8 +205,10 @@ int main(int argc, char **argv)
 		mr_usage("stack_kb=%lld is below PTHREAD_STACK_MIN (%d bytes)",
 			 mr_param_int("stack_kb"), (int)PTHREAD_STACK_MIN);
 
-	/* Detached, as Ruby's: they sleep until the process exits. */
-	mr_thread_prepare(&ts, n, stack, vm, MR_THREAD_DETACHED);
+	/* Joinable, unlike Ruby's (which sleep until the process exits): they
+	 * are woken and joined after the measurement, so that nothing of them
+	 * is left at exit. */
+	mr_thread_prepare(&ts, n, stack, vm, 0);
 	mr_checkpoint("start");
 
 	/* number.times { |i| Thread.new { sleep 10 } }; sleep 1 */
@@ -230,6 +232,7 @@ int main(int argc, char **argv)
 		line[len++] = '\n';
 		(void)!write(1, line, (size_t)len);
 	}
-	/* The threads are detached and asleep: exit ends them, as Ruby's. */
+	mr_thread_stop_all(&ts);
+	mr_thread_free_all(&ts);
 	return MR_EXIT_OK;
 }
