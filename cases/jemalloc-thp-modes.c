@@ -68,7 +68,8 @@
  * thp=always has each allocator madvise its own memory MADV_HUGEPAGE
  * (lib/mr_thread.h, as the cases of seed 001 do), which is what the
  * kernel's always does to it; thp=default on this madvise machine is what
- * madvise and never did in 2016, when no allocator of the table madvised.
+ * madvise and never did in 2016, when no allocator of the table asked for
+ * huge pages (jemalloc 4.4 only marked purged chunks MADV_NOHUGEPAGE).
  * The claims' axis jemalloc.dirty_decay_ms=0 is the thread's decay_time:0.
  *
  * Left out: the interpreter itself (its ~10 MB at start, which the
