@@ -102,7 +102,7 @@
 #include <unistd.h>
 
 static const struct mr_param params[] = {
-	{ "threads", "100", "10", "int:1..20000", NULL,
+	{ "threads", "100", "4", "int:1..20000", NULL,
 	  "sleeping threads created (report: 100.times { Thread.new { sleep 10 } })" },
 	{ "stack_kb", "1024", NULL, "int:0..65536", NULL,
 	  "machine stack per thread in KiB (Ruby: 1 MiB); 0: libc default (RLIMIT_STACK)" },
