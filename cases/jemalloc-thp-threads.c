@@ -200,6 +200,12 @@ int main(int argc, char **argv)
 	mr_thread_thp_reexec(argc, argv);
 	mr_case_init(&desc, argc, argv);
 	mr_thread_thp_check();
+	/* thp=always appends thp:always to MALLOC_CONF, and jemalloc takes
+	 * the last of a key: with jemalloc.thp=never before it, the run
+	 * would be thp=always's under another name. */
+	if (mr_param_is("thp", "always") && getenv("MALLOC_CONF") &&
+	    strstr(getenv("MALLOC_CONF"), "thp:never"))
+		mr_skip("thp=always overrides MALLOC_CONF's thp:never (jemalloc takes the last): the same run as thp=always");
 	n = (size_t)mr_param_int("threads");
 	stack = (size_t)mr_param_int("stack_kb") * 1024;
 	vm = (size_t)mr_param_int("vm_stack_kb") * 1024;
