@@ -82,9 +82,12 @@
  * Left out: the interpreter (its ~10 MB of RSS at start, in the report's
  * figures and not in ours: the report printed no figure before the
  * threads), its GC and heap pages, the GVL and the timer thread; Ruby 2.6's
- * larger glibc figure under THP always (42 MB vs 11) is the interpreter's
- * own heap under huge pages, not modelled.  jemalloc 3.6 and 4.5 are not
- * available here (5.2.1, 5.3.0, 5.3.1 are): the claims say what 5.x does.
+ * larger glibc figure under THP always (42 MB vs 11 with 2.5.1) would be
+ * the interpreter's own heap in huge pages, which the report does not show
+ * and the model does not have.  The threads are joinable and joined after
+ * the measurement (Ruby's are detached and die with the process), so that
+ * nothing is left at exit.  jemalloc 3.6 and 4.5 are not available here
+ * (5.2.1, 5.3.0, 5.3.1 are): the claims say what 5.x does.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"
