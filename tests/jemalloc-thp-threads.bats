@@ -49,3 +49,10 @@ thp_mode() {
 	[[ "$output" == *"jemalloc-thp-threads: 2 threads, VM stack 1024 KiB, thp default: RSS "* ]] || false
 	[[ "$output" != *"; jemalloc: "* ]] || false
 }
+
+@test "thp=always with jemalloc.thp=never is skipped, saying why: thp=always's thp:always would win" {
+	[[ "$(thp_mode)" == always || "$(thp_mode)" == madvise ]] || skip "no transparent huge pages here"
+	run -4 --separate-stderr timeout -k 5 60 env MALLOC_CONF=thp:never "$CASE" \
+		--param threads=2 --param settle_ms=0 --param thp=always
+	[[ "${stderr_lines[-1]}" == "skipped: thp=always overrides MALLOC_CONF's thp:never (jemalloc takes the last): the same run as thp=always" ]] || false
+}
