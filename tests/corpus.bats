@@ -123,6 +123,22 @@ FIG
 	[[ "$output" == *"none"* ]] || false
 }
 
+@test "corpus: a tracker's thread cited as OWNER/REPO#N is linked; anything else but a seed or an address is exit 2" {
+	sed -i '1s|.*|source jemalloc/jemalloc#1674 "a tracker\x27s thread"|' "$EXP/ok.figures"
+	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
+	row=$(grep -F '| RSS at done |' <<< "$output")
+	[[ "$row" == "| **ok** ([jemalloc/jemalloc#1674](https://github.com/jemalloc/jemalloc/issues/1674), a tracker's thread) | RSS at done |"* ]] || false
+	sed -i '1s|.*|source https://sourceware.org/bugzilla/show_bug.cgi?id=11261 "a bug"|' "$EXP/ok.figures"
+	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
+	[[ "$output" == *"| **ok** (<https://sourceware.org/bugzilla/show_bug.cgi?id=11261>, a bug) |"* ]] || false
+	for bad in jemalloc#1674 jemalloc/jemalloc '../x/y#1' 'a/b#01' 'a/b#1x' 'x/..#2' '../a#1' 'seeds/../x' 'https://'; do
+		sed -i "1s|.*|source $bad \"a report\"|" "$EXP/ok.figures"
+		run -2 --separate-stderr "$MR" corpus --expected "$EXP" "$R"
+		echo "$bad: $stderr"
+		[[ "$stderr" == *"ok.figures:1:8: "*"a report is cited as seeds/FILE, OWNER/REPO#N (a GitHub issue or pull request) or an https:// address"* ]] || false
+	done
+}
+
 @test "the README's corpus table is what memrepro corpus writes from docs/corpus/" {
 	run -0 env MEMREPRO="$MR" "$ROOT/tools/corpus-table.sh" --check
 	# and the check can fail: a figure changed in a copy of the tree

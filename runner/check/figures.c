@@ -228,16 +228,16 @@ mr_figs_source_ok(const char *s)
 		return s[6] && !strstr(s, "..") && !strchr(s + 6, '/');
 	if (strncmp(s, "https://", 8) == 0)
 		return s[8] && !strpbrk(s, " \t\"<>");
-	/* OWNER/REPO#N */
+	/* OWNER/REPO#N: neither word . or .., N without a leading 0 */
 	n = repo_word(s);
-	if (n == 0 || s[n] != '/')
+	if (n == 0 || s[n] != '/' || strspn(s, ".") == n)
 		return 0;
 	s += n + 1;
 	n = repo_word(s);
-	if (n == 0 || s[n] != '#')
+	if (n == 0 || s[n] != '#' || strspn(s, ".") == n)
 		return 0;
 	s += n + 1;
-	return *s && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 9;
+	return *s > '0' && *s <= '9' && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 9;
 }
 
 static int
