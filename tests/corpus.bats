@@ -122,6 +122,20 @@ FIG
 	[[ "$output" == *"none"* ]] || false
 }
 
+@test "corpus: a tracker's thread cited as OWNER/REPO#N is named, unlinked; anything else is exit 2" {
+	sed -i '1s|.*|source jemalloc/jemalloc#1674 "a tracker\x27s thread"|' "$EXP/ok.figures"
+	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
+	echo "$output"
+	row=$(grep -F '| RSS at done |' <<< "$output")
+	[[ "$row" == "| **ok** (jemalloc/jemalloc#1674, a tracker's thread) | RSS at done |"* ]] || false
+	for bad in jemalloc#1674 jemalloc/jemalloc '../x/y#1' 'a/b#01' 'a/b#1x' 'x/..#2'; do
+		sed -i "1s|.*|source $bad \"a report\"|" "$EXP/ok.figures"
+		run -2 --separate-stderr "$MR" corpus --expected "$EXP" "$R"
+		echo "$bad: $stderr"
+		[[ "$stderr" == *"ok.figures:1:8: "*"a seed is cited as seeds/FILE, a tracker's thread as OWNER/REPO#NUMBER"* ]] || false
+	done
+}
+
 @test "the README's corpus table is what memrepro corpus writes from docs/corpus/" {
 	run -0 env MEMREPRO="$MR" "$ROOT/tools/corpus-table.sh" --check
 	# and the check can fail: a figure changed in a copy of the tree

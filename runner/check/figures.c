@@ -329,6 +329,25 @@ parse_key(struct mr_figs *fs, const struct line *l)
 	return 0;
 }
 
+/* OWNER/REPO#NUMBER (jemalloc/jemalloc#1674): a thread of a public
+ * tracker, cited as its tracker names it.  OWNER and REPO as GitHub
+ * spells them ([A-Za-z0-9_.-], not "." or ".."), NUMBER decimal. */
+static int
+tracker_ref(const char *s)
+{
+	size_t o = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"), r, n;
+
+	if (!o || s[o] != '/' || (o <= 2 && strspn(s, ".") == o))
+		return 0;
+	s += o + 1;
+	r = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+	if (!r || s[r] != '#' || (r <= 2 && strspn(s, ".") == r))
+		return 0;
+	s += r + 1;
+	n = strspn(s, "0123456789");
+	return n && n <= 9 && *s != '0' && !s[n];
+}
+
 /* One line that is not empty. */
 static int
 parse_line(struct mr_figs *fs, const struct line *l)
@@ -345,8 +364,10 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		if (words(l, 3, 3) < 0 || plain(l, 1, "a seed file") < 0 ||
 		    quoted(l, 2, "how the chart names the report") < 0)
 			return -1;
-		if (strncmp(l->w[1].s, "seeds/", 6) || strstr(l->w[1].s, ".."))
-			return bad(l, 1, "%s: a seed is cited as seeds/FILE", l->w[1].s);
+		if (!(strncmp(l->w[1].s, "seeds/", 6) == 0 && !strstr(l->w[1].s, "..")) &&
+		    !tracker_ref(l->w[1].s))
+			return bad(l, 1, "%s: a seed is cited as seeds/FILE, a tracker's thread as OWNER/REPO#NUMBER",
+				   l->w[1].s);
 		fs->src = erealloc(fs->src, sizeof *fs->src * (size_t)(fs->nsrc + 1));
 		fs->src_label = erealloc(fs->src_label, sizeof *fs->src_label * (size_t)(fs->nsrc + 1));
 		fs->src[fs->nsrc] = estrdup(l->w[1].s);

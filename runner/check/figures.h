@@ -37,7 +37,7 @@ struct mr_fig {
 struct mr_figs {
 	char *path;        /* the file read (NULL: none) */
 	int nsrc;
-	char **src;        /* the seed files cited, in order */
+	char **src;        /* the seed files (or OWNER/REPO#N threads) cited, in order */
 	char **src_label;  /* how each names the report's side ("Node.js
 	                      v10.7.0, testcase 1") */
 	int has_key;       /* a key figure is declared */

@@ -102,7 +102,10 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_ft_col *orig,
 		if (first) {
 			char *no = seed_no(fs->src[f->src]);
 
-			sb_printf(&b, "**%s** ([seed %s](%s), ", vk->name, no, fs->src[f->src]);
+			if (strncmp(fs->src[f->src], "seeds/", 6) == 0)
+				sb_printf(&b, "**%s** ([seed %s](%s), ", vk->name, no, fs->src[f->src]);
+			else /* a tracker's thread, OWNER/REPO#N */
+				sb_printf(&b, "**%s** (%s, ", vk->name, fs->src[f->src]);
 			cell(&b, fs->src_label[f->src]);
 			sb_add(&b, ")");
 			free(no);
