@@ -50,7 +50,8 @@
  *    allocator has mallctl (looked up with dlsym; jemalloc 5 spells "all
  *    arenas" 4096, 4.x narenas, as the report did).
  *  - layout=chunk: jemalloc 4.2's layout, with mmap directly (the allocator
- *    of the config is not used for it; only 5.x can be run here): per block
+ *    of the config is not used for it, so only glibc's configs run it, the
+ *    others are skipped; only jemalloc 5.x can be run here): per block
  *    a 2 MiB chunk mapped 2 MiB-aligned, its header written (the first page
  *    and the first page of the page map: 2 of its 13 pages, which is what
  *    the report's RSS without THP leaves for the header: 2,977,568 kB /
@@ -88,7 +89,7 @@
 #include <unistd.h>
 
 static const struct mr_param params[] = {
-	{ "count", "3000", "48", "int:1..100000", NULL,
+	{ "count", "3000", "32", "int:1..100000", NULL,
 	  "allocations, each kept (report: 3000)" },
 	{ "size", "1000000", NULL, "int:4096..2000000", NULL,
 	  "bytes per allocation, memset to 0 (report: malloc(1000000))" },
@@ -168,6 +169,14 @@ static char *chunk_block(size_t size, int huge)
 	return p;
 }
 
+/* Non-zero when an allocator other than glibc's serves malloc: one of
+ * their own entry points is in the process. */
+static int other_allocator(void)
+{
+	return dlsym(RTLD_DEFAULT, "mallctl") || dlsym(RTLD_DEFAULT, "tc_malloc") ||
+	       dlsym(RTLD_DEFAULT, "mi_malloc");
+}
+
 /* The report's jemalloc_purge(): every arena's dirty pages, where the
  * allocator is jemalloc. */
 static int arenas_purge(void)
@@ -208,6 +217,8 @@ int main(int argc, char **argv)
 	huge = mr_param_is("thp", "always");
 	if (chunk && size + (MAP_BIAS_PAGES + 1) * (size_t)sysconf(_SC_PAGESIZE) > CHUNK_BYTES)
 		mr_usage("size=%zu does not fit a 2 MiB chunk after its header", size);
+	if (chunk && other_allocator())
+		mr_skip("layout=chunk maps its chunks itself, the allocator takes no part: run under glibc only");
 	if (!(blocks = calloc(n, sizeof *blocks)))
 		mr_fail("calloc:");
 	mr_checkpoint("start");
