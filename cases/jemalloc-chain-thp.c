@@ -91,7 +91,7 @@
 static const struct mr_param params[] = {
 	{ "count", "3000", "32", "int:1..100000", NULL,
 	  "allocations, each kept (report: 3000)" },
-	{ "size", "1000000", NULL, "int:4096..2000000", NULL,
+	{ "size", "1000000", NULL, "int:4096..4194304", NULL,
 	  "bytes per allocation, memset to 0 (report: malloc(1000000))" },
 	{ "layout", "malloc", NULL, "malloc|chunk", "malloc|chunk",
 	  "malloc: the report's program under the allocator; chunk: jemalloc 4.2's layout, one 2 MiB chunk per block, with mmap" },
