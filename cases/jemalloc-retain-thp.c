@@ -73,7 +73,9 @@
  *    the kernel's khugepaged may collapse some of them earlier, on this
  *    machine in madvise mode: it can only make `decayed` higher).  A range
  *    the kernel cannot find a huge page for is counted as failed (summary
- *    line).
+ *    line).  A kernel that refuses MADV_COLLAPSE outright (before 6.1, or
+ *    without THP) skips the case: a probe on a mapping of its own, before
+ *    the start checkpoint.
  *  - thp=always: the allocators' own switches (MALLOC_CONF thp:always,
  *    glibc.malloc.hugetlb=1, MIMALLOC_LARGE_OS_PAGES=1; lib/mr_thread.h):
  *    huge pages at fault time for the load as well.
@@ -271,6 +273,27 @@ static void khugepaged_pass(struct pass *ps)
 	}
 }
 
+/* MADV_COLLAPSE on a range of its own with one page touched: skip the
+ * case where the kernel refuses it (before Linux 6.1, or without THP);
+ * ENOMEM or EAGAIN (no huge page to be had just now) do not skip. */
+static void collapse_probe(void)
+{
+	char *p = mmap(NULL, 2 * HUGE_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+	int err = 0;
+
+	if (p == MAP_FAILED)
+		mr_fail("mmap:");
+	a = (char *)(((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	a[0] = 1;
+	if (madvise(a, HUGE_BYTES, MADV_COLLAPSE) < 0)
+		err = errno;
+	munmap(p, 2 * HUGE_BYTES);
+	if (err == EINVAL)
+		mr_skip("madvise(MADV_COLLAPSE) refused (Linux 6.1+ with THP): no khugepaged pass to model");
+}
+
 static long smaps_huge_kb(void)
 {
 	char buf[4096];
@@ -297,6 +320,7 @@ int main(int argc, char **argv)
 	n = (size_t)mr_param_int("objects");
 	mean = (size_t)mr_param_int("bytes");
 	every = (size_t)mr_param_int("keep_every");
+	collapse_probe();
 	if (!(objs = calloc(n, sizeof *objs)))
 		mr_fail("calloc:");
 	mr_checkpoint("start");
