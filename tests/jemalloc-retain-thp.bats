@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # jemalloc-retain-thp (facebook/jemalloc#46): the case's khugepaged pass
 # itself, which the claims only see through RSS: it collapses jemalloc's
-# ranges that kept a page, and is refused every range jemalloc advised
+# ranges that kept a page, and is refused the ranges jemalloc advised
 # MADV_NOHUGEPAGE (thp:never), as khugepaged skips them.
 
 load test_helper
@@ -29,11 +29,13 @@ pass_count() {
 	[ "$(pass_count "$line" "refused")" -eq 0 ]
 }
 
-@test "thp:never: every range of jemalloc's is refused, none collapsed" {
+# jemalloc 5.3.0 collapses none; 5.2.1 and sid's 5.3.1 leave a metadata
+# block or so without advice (jemalloc-retain-thp.claims).
+@test "thp:never: jemalloc's ranges are refused, at most two collapsed" {
 	run -0 timeout -k 5 60 env LD_PRELOAD="$JE" MALLOC_CONF=thp:never \
 		"$CASES/jemalloc-retain-thp" --param objects=20000
 	line=${lines[-1]}
 	echo "$line"
-	[ "$(pass_count "$line" "ranges collapsed")" -eq 0 ]
+	[ "$(pass_count "$line" "ranges collapsed")" -le 2 ]
 	[ "$(pass_count "$line" "refused")" -ge 4 ]
 }
