@@ -39,8 +39,10 @@
  * enough.  The new huge page copies the live pages and zero-fills the
  * rest: the purged pages become resident again, and jemalloc's stats
  * (resident) do not see it.  opt.thp=never makes jemalloc madvise its
- * extents and metadata MADV_NOHUGEPAGE (pages_set_thp_state; where the
- * system mode is not never), which khugepaged honours.  opt.retain=false
+ * extents MADV_NOHUGEPAGE (pages_set_thp_state; where the system mode is
+ * not never), and its metadata's base blocks since jemalloc/jemalloc#1704
+ * (5.3: with 5.2.1 one such 2 MiB block still collapses), which
+ * khugepaged honours.  opt.retain=false
  * unmaps freed extents instead of purging them in place: the survivors'
  * ranges are broken by holes, and no 2 MiB range with a hole collapses.
  * THP madvise: khugepaged only scans MADV_HUGEPAGE mappings.
