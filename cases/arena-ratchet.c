@@ -94,7 +94,7 @@ static const struct mr_param params[] = {
 	  "bursts, each of 1..threads concurrent jobs on fresh threads (fixed-seed schedule)" },
 	{ "mmap_threshold", "unset", NULL, "unset|1024", "unset|1024",
 	  "mallopt(M_MMAP_THRESHOLD) in KiB before any thread (report #242: pinned to 1 MiB); unset: glibc's dynamic threshold" },
-	{ "arena_max", "unset", NULL, "unset|2|4", "unset|2|4",
+	{ "arena_max", "unset", NULL, "unset|2|4", "unset|4",
 	  "mallopt(M_ARENA_MAX) before any thread (report: MALLOC_ARENA_MAX=2, #244: 4); unset: 8 x CPUs" },
 	{ 0 }
 };
