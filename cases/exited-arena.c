@@ -1,0 +1,239 @@
+/* exited-arena: a parallel pass leaves its worker's freed memory resident in
+ * the arena the exited thread had, and the main thread's next pass adds to
+ * it: max RSS rises by about a worker's share.
+ *
+ * Source: YosysHQ/yosys#5664, "Parallelize `opt_clean` pass" (merged),
+ * the comment of 2026-03-06 that tracked down a regression of the run's
+ * maximum RSS, "384.73 MB -> 449.09 MB", with 2 threads: an `opt_clean` on
+ * a module of 113K cells, whose threads allocate and free "about 60MB,
+ * summed over all threads ... about 30MB per thread"; glibc gives the
+ * extra thread an arena of its own, "about 30MB of memory is allocated to
+ * the off-main-thread's arena, which becomes part of the process RSS";
+ * the thread exits and "that thread's arena is not released! It's put on
+ * an internal glibc free list"; the run's maximum comes later, in an
+ * `opt_dff` that allocates "several tens of megabytes" on the main thread.
+ *
+ * In one sentence: memory a worker thread freed stays in its arena after
+ * the thread exits, where the main thread never allocates, so the main
+ * thread's next peak stands on top of it.
+ *
+ * Mechanism (glibc 2.36 malloc/arena.c and malloc.c; read, not copied).
+ * The worker's first malloc attaches it to a new arena (arena_get2 ->
+ * _int_new_arena: a heap of its own, mmapped).  Its small objects are
+ * freed into the thread cache (7 per size), then into the fastbins (up to
+ * 128-byte chunks: not coalesced with their neighbours, still marked in
+ * use) or, larger, coalesced with free neighbours.  Fastbin chunks
+ * scattered among the others keep the free space in thousands of pieces,
+ * none of 64 KiB (FASTBIN_CONSOLIDATION_THRESHOLD), so no free triggers
+ * malloc_consolidate and heap_trim; they would be consolidated by the
+ * arena's next large malloc, which never comes: the worker returns, its
+ * thread cache is flushed into the arena (tcache_thread_shutdown) and the
+ * arena goes on the free list with everything it holds
+ * (__malloc_arena_thread_freeres).  Nothing unmaps or trims an arena on
+ * the free list; only a thread that attaches to it later (get_free_list,
+ * first in arena_get2) reuses what is there.  The main thread allocates
+ * from main_arena, so its next pass gets fresh pages and RSS peaks at its
+ * own work plus what the worker left.  With one thread the same objects
+ * come and go in main_arena and the next pass reuses them.
+ * malloc_trim(0) walks every arena (mtrim: consolidates the fastbins and
+ * gives back the whole pages of every free chunk); MALLOC_ARENA_MAX=1
+ * makes every thread share main_arena.
+ *
+ * What is modelled: the passes of the report's 2-thread run.  opt_clean:
+ * the main thread and threads - 1 workers each take a shard of the module
+ * (work_mb / threads of small objects: cell records, signal vectors, hash
+ * entries, 16-512 bytes from a fixed-seed generator, every byte written)
+ * and free them when the shard is done, as a pass frees its temporaries;
+ * the workers are joined and gone.  opt_dff: the main thread allocates
+ * dff_mb of such objects (the run's peak) and frees them.  A second
+ * opt_clean, as a synthesis script runs many: its new worker takes the
+ * exited one's arena from the free list and reuses the memory there.
+ * remedy: none (the report), trim (malloc_trim(0) after each parallel
+ * pass) or arena_max1 (mallopt(M_ARENA_MAX, 1) before any thread).  dff_mb
+ * (80 by default) is ours: the report says "several tens of megabytes",
+ * and the model needs opt_dff's peak above opt_clean's (60) for it to be
+ * the run's maximum, as the report's was.
+ *
+ * Left out: the design itself (the report's 385 MB of RTLIL before any of
+ * this: a base the model does not need, since what is measured is the
+ * difference), what opt_clean computes, yosys's thread pool (its workers
+ * are created per pass and exit, as here), and the other passes of the
+ * script.
+ */
+#include "mr_case.h"
+#include "mr_ckpt.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct mr_param params[] = {
+	{ "threads", "2", NULL, "int:1..64", "1|2",
+	  "threads of the parallel pass, the main thread among them (report: 2; 1 is the serial pass before the change)" },
+	{ "work_mb", "60", "16", "int:1..4096", NULL,
+	  "MiB of small objects opt_clean allocates and frees, summed over its threads (report: about 60MB)" },
+	{ "dff_mb", "80", "24", "int:1..4096", NULL,
+	  "MiB of small objects opt_dff allocates on the main thread afterwards (report: several tens of megabytes)" },
+	{ "remedy", "none", NULL, "none|trim|arena_max1", "none|trim|arena_max1",
+	  "none; malloc_trim(0) after each parallel pass; or mallopt(M_ARENA_MAX, 1) before any thread" },
+	{ 0 }
+};
+
+static const struct mr_checkpoint_desc checkpoints[] = {
+	{ "start", "before the first pass" },
+	{ "opt_clean", "the parallel pass done: its objects freed, its workers exited" },
+	{ "opt_dff", "the main thread's next pass at its peak (the report's max RSS)" },
+	{ "again", "opt_dff's objects freed, then a second parallel opt_clean done" },
+	{ 0 }
+};
+
+static const struct mr_case desc = {
+	.name = "exited-arena",
+	.title = "A parallel pass's exited worker leaves its freed memory in its arena: max RSS +1 share",
+	.source = "YosysHQ/yosys#5664 (2026-03-06): max RSS 384.73 MB -> 449.09 MB with a "
+		  "2-thread opt_clean; about 30 MB per thread left in the exited thread's arena, "
+		  "which glibc puts on its free list",
+	.params = params,
+	.checkpoints = checkpoints,
+	.timeout_s = 60,
+	.mechanism = "arenas",
+};
+
+/* The objects of one shard: pointers in a table the shard owns. */
+struct shard {
+	uint64_t seed;   /* the generator's state: the same objects every run */
+	size_t bytes;    /* how much to allocate */
+	void **obj;      /* the objects */
+	size_t n;        /* how many */
+};
+
+static uint64_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+/* A pass over one shard: allocate its objects (each written whole, as a
+ * constructor does), then free them in the order made, as the pass's
+ * containers are torn down; the table goes last. */
+static size_t object_size(uint64_t *seed)
+{
+	return 16 + (size_t)(lcg(seed) % 497);
+}
+
+static void shard_pass(struct shard *sh)
+{
+	uint64_t seed = sh->seed;
+	size_t cap = 0, used = 0;
+
+	/* The table holds exactly the shard's objects (a vector reserved to
+	 * its size): counted first from the same generator. */
+	while (used < sh->bytes) {
+		used += object_size(&seed);
+		cap++;
+	}
+	sh->n = 0;
+	sh->obj = malloc(cap * sizeof *sh->obj);
+	if (!sh->obj)
+		mr_fail("malloc of a table of %zu objects:", cap);
+	while (sh->n < cap) {
+		size_t size = object_size(&sh->seed);
+		unsigned char *p = malloc(size);
+
+		if (!p)
+			mr_fail("malloc of %zu bytes:", size);
+		memset(p, (int)(sh->n & 0xff), size);
+		mr_keep(p);
+		sh->obj[sh->n++] = p;
+	}
+}
+
+static void shard_free(struct shard *sh)
+{
+	size_t i;
+
+	for (i = 0; i < sh->n; i++)
+		free(sh->obj[i]);
+	free(sh->obj);
+	sh->obj = NULL;
+	sh->n = 0;
+}
+
+static void *worker(void *arg)
+{
+	struct shard *sh = arg;
+
+	shard_pass(sh);
+	shard_free(sh);
+	return NULL;
+}
+
+/* opt_clean over nthreads shards: the main thread takes the first. */
+static void parallel_pass(unsigned nthreads, size_t bytes, uint64_t seed)
+{
+	pthread_t ids[64];
+	struct shard sh[64];
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < nthreads; i++) {
+		sh[i].seed = seed + i;
+		sh[i].bytes = bytes / nthreads;
+		sh[i].obj = NULL;
+		sh[i].n = 0;
+	}
+	for (i = 1; i < nthreads; i++) {
+		rc = pthread_create(&ids[i], NULL, worker, &sh[i]);
+		if (rc == EAGAIN)
+			mr_skip("pthread_create: %s", strerror(rc));
+		if (rc != 0)
+			mr_fail("pthread_create: %s", strerror(rc));
+	}
+	worker(&sh[0]);
+	for (i = 1; i < nthreads; i++)
+		if ((rc = pthread_join(ids[i], NULL)) != 0)
+			mr_fail("pthread_join: %s", strerror(rc));
+	if (mr_param_is("remedy", "trim"))
+		(void)malloc_trim(0);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned nthreads;
+	size_t work, dff;
+	struct shard main_pass;
+	char line[256];
+	int len;
+
+	mr_case_init(&desc, argc, argv);
+	nthreads = (unsigned)mr_param_int("threads");
+	work = (size_t)mr_param_int("work_mb") << 20;
+	dff = (size_t)mr_param_int("dff_mb") << 20;
+	if (mr_param_is("remedy", "arena_max1") && mallopt(M_ARENA_MAX, 1) != 1)
+		mr_fail("mallopt(M_ARENA_MAX, 1) refused");
+	mr_checkpoint("start");
+
+	parallel_pass(nthreads, work, 5664);
+	mr_checkpoint("opt_clean");
+
+	main_pass.seed = 113000;
+	main_pass.bytes = dff;
+	shard_pass(&main_pass);
+	mr_checkpoint("opt_dff");
+	shard_free(&main_pass);
+
+	parallel_pass(nthreads, work, 5664 + 64);
+	mr_checkpoint("again");
+
+	len = snprintf(line, sizeof line,
+		       "exited-arena: %u threads, opt_clean %zu MiB, opt_dff %zu MiB, remedy %s\n",
+		       nthreads, work >> 20, dff >> 20, mr_param("remedy"));
+	if (len > 0)
+		(void)!write(1, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+	return MR_EXIT_OK;
+}
