@@ -75,11 +75,11 @@
 static const struct mr_param params[] = {
 	{ "threads", "2", NULL, "int:1..64", "1|2",
 	  "threads of the parallel pass, the main thread among them (report: 2; 1 is the serial pass before the change)" },
-	{ "work_mb", "60", "16", "int:1..4096", NULL,
+	{ "work_mb", "60", "6", "int:1..4096", NULL,
 	  "MiB of small objects opt_clean allocates and frees, summed over its threads (report: about 60MB)" },
-	{ "dff_mb", "80", "24", "int:1..4096", NULL,
+	{ "dff_mb", "80", "8", "int:1..4096", NULL,
 	  "MiB of small objects opt_dff allocates on the main thread afterwards (report: several tens of megabytes)" },
-	{ "remedy", "none", NULL, "none|trim|arena_max1", "none|trim|arena_max1",
+	{ "remedy", "none", NULL, "none|trim|arena_max1", "none|arena_max1",
 	  "none; malloc_trim(0) after each parallel pass; or mallopt(M_ARENA_MAX, 1) before any thread" },
 	{ 0 }
 };
@@ -104,11 +104,13 @@ static const struct mr_case desc = {
 	.mechanism = "arenas",
 };
 
-/* The objects of one shard: pointers in a table the shard owns. */
+/* The objects of one shard, each linking to the next (its first word), and
+ * the pass's index of them: a table of pointers, as a pass's hash index. */
 struct shard {
 	uint64_t seed;   /* the generator's state: the same objects every run */
 	size_t bytes;    /* how much to allocate */
-	void **obj;      /* the objects */
+	void **index;    /* the objects, in the order made */
+	void *first;     /* the same, as a list through the objects */
 	size_t n;        /* how many */
 };
 
@@ -118,49 +120,60 @@ static uint64_t lcg(uint64_t *s)
 	return *s >> 33;
 }
 
-/* A pass over one shard: allocate its objects (each written whole, as a
- * constructor does), then free them in the order made, as the pass's
- * containers are torn down; the table goes last. */
 static size_t object_size(uint64_t *seed)
 {
-	return 16 + (size_t)(lcg(seed) % 497);
+	return 16 + (size_t)(lcg(seed) % 241);
 }
 
+/* A pass over one shard: its index first (sized to the shard, counted
+ * from the same generator), then the objects, each written whole as a
+ * constructor does.  The index is the pass's one large allocation: in an
+ * arena holding fastbin chunks, a request of 1 KiB or more consolidates
+ * them first (_int_malloc), which is how a pass reuses what the one
+ * before it freed. */
 static void shard_pass(struct shard *sh)
 {
 	uint64_t seed = sh->seed;
-	size_t cap = 0, used = 0;
+	size_t n = 0, used = 0;
+	void **link = &sh->first;
 
-	/* The table holds exactly the shard's objects (a vector reserved to
-	 * its size): counted first from the same generator. */
 	while (used < sh->bytes) {
 		used += object_size(&seed);
-		cap++;
+		n++;
 	}
-	sh->n = 0;
-	sh->obj = malloc(cap * sizeof *sh->obj);
-	if (!sh->obj)
-		mr_fail("malloc of a table of %zu objects:", cap);
-	while (sh->n < cap) {
+	sh->index = malloc(n * sizeof *sh->index);
+	if (!sh->index)
+		mr_fail("malloc of an index of %zu objects:", n);
+	for (sh->n = 0; sh->n < n; sh->n++) {
 		size_t size = object_size(&sh->seed);
 		unsigned char *p = malloc(size);
 
 		if (!p)
 			mr_fail("malloc of %zu bytes:", size);
 		memset(p, (int)(sh->n & 0xff), size);
-		mr_keep(p);
-		sh->obj[sh->n++] = p;
+		*link = p;
+		link = (void **)p;
+		sh->index[sh->n] = p;
 	}
+	*link = NULL;
+	mr_keep(sh->index);
 }
 
+/* The pass drops its index, then its objects in the order made.  (Were
+ * the index freed last, one below 128 KiB, in the arena, would be a free
+ * of 64 KiB or more: that consolidates and trims the arena.) */
 static void shard_free(struct shard *sh)
 {
-	size_t i;
+	void *p = sh->first, *next;
 
-	for (i = 0; i < sh->n; i++)
-		free(sh->obj[i]);
-	free(sh->obj);
-	sh->obj = NULL;
+	free(sh->index);
+	while (p) {
+		next = *(void **)p;
+		free(p);
+		p = next;
+	}
+	sh->index = NULL;
+	sh->first = NULL;
 	sh->n = 0;
 }
 
@@ -184,7 +197,8 @@ static void parallel_pass(unsigned nthreads, size_t bytes, uint64_t seed)
 	for (i = 0; i < nthreads; i++) {
 		sh[i].seed = seed + i;
 		sh[i].bytes = bytes / nthreads;
-		sh[i].obj = NULL;
+		sh[i].index = NULL;
+		sh[i].first = NULL;
 		sh[i].n = 0;
 	}
 	for (i = 1; i < nthreads; i++) {
