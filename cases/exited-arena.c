@@ -19,46 +19,53 @@
  *
  * Mechanism (glibc 2.36 malloc/arena.c and malloc.c; read, not copied).
  * The worker's first malloc attaches it to a new arena (arena_get2 ->
- * _int_new_arena: a heap of its own, mmapped).  Its small objects are
- * freed into the thread cache (7 per size), then into the fastbins (up to
- * 128-byte chunks: not coalesced with their neighbours, still marked in
- * use) or, larger, coalesced with free neighbours.  Fastbin chunks
- * scattered among the others keep the free space in thousands of pieces,
- * none of 64 KiB (FASTBIN_CONSOLIDATION_THRESHOLD), so no free triggers
- * malloc_consolidate and heap_trim; they would be consolidated by the
- * arena's next large malloc, which never comes: the worker returns, its
- * thread cache is flushed into the arena (tcache_thread_shutdown) and the
- * arena goes on the free list with everything it holds
- * (__malloc_arena_thread_freeres).  Nothing unmaps or trims an arena on
- * the free list; only a thread that attaches to it later (get_free_list,
- * first in arena_get2) reuses what is there.  The main thread allocates
- * from main_arena, so its next pass gets fresh pages and RSS peaks at its
- * own work plus what the worker left.  With one thread the same objects
- * come and go in main_arena and the next pass reuses them.
- * malloc_trim(0) walks every arena (mtrim: consolidates the fastbins and
- * gives back the whole pages of every free chunk); MALLOC_ARENA_MAX=1
- * makes every thread share main_arena.
+ * _int_new_arena: a 64 MiB heap of its own).  Its small objects, freed,
+ * go to the thread cache (7 per size), then to the fastbins (chunks up to
+ * 128 bytes: not coalesced, still marked in use) or, larger, coalesce with
+ * free neighbours.  Fastbin chunks scattered among the others keep the
+ * free space in pieces, none of 64 KiB (FASTBIN_CONSOLIDATION_THRESHOLD),
+ * so no free calls malloc_consolidate or heap_trim; the arena's next
+ * malloc of 1 KiB or more would consolidate it (_int_malloc), and none
+ * comes.  The worker returns, its thread cache is flushed into the arena
+ * (tcache_thread_shutdown), and the arena goes on the free list with
+ * everything in it (__malloc_arena_thread_freeres): nothing trims or
+ * unmaps an arena there.  At the report's size malloc_info shows the
+ * exited worker's arena holding 100,863 fastbin chunks (8.4 MB) and 56,820
+ * free chunks (26.7 MB) in 35 MB of heap.  The main thread allocates from
+ * main_arena, so its next pass takes fresh pages and peaks at its own
+ * work plus what the worker left; with one thread the same objects were
+ * main_arena's, and the next pass's first large malloc consolidates them
+ * for reuse.  A thread that needs an arena later takes this one first
+ * (get_free_list) and reuses what is there.  malloc_trim(0) does not help:
+ * it consolidates every arena and gives back the pages of the free chunks
+ * in its bins (mtrim), but trims only main_arena's top chunk, and
+ * consolidation has merged the worker's free space into its arena's top.
+ * MALLOC_ARENA_MAX=1 makes every thread share main_arena.  glibc 2.43
+ * (sid) no longer keeps it: measured, the rise at opt_dff is gone there
+ * (it is there on 2.41); which change of 2.42 or 2.43 is not verified.
  *
  * What is modelled: the passes of the report's 2-thread run.  opt_clean:
- * the main thread and threads - 1 workers each take a shard of the module
- * (work_mb / threads of small objects: cell records, signal vectors, hash
- * entries, 16-512 bytes from a fixed-seed generator, every byte written)
- * and free them when the shard is done, as a pass frees its temporaries;
- * the workers are joined and gone.  opt_dff: the main thread allocates
- * dff_mb of such objects (the run's peak) and frees them.  A second
- * opt_clean, as a synthesis script runs many: its new worker takes the
- * exited one's arena from the free list and reuses the memory there.
- * remedy: none (the report), trim (malloc_trim(0) after each parallel
- * pass) or arena_max1 (mallopt(M_ARENA_MAX, 1) before any thread).  dff_mb
- * (80 by default) is ours: the report says "several tens of megabytes",
- * and the model needs opt_dff's peak above opt_clean's (60) for it to be
- * the run's maximum, as the report's was.
+ * the main thread and threads - 1 workers each take a shard of the module,
+ * work_mb / threads of small objects (cell records, signal vectors, hash
+ * entries: 16-256 bytes from a fixed-seed generator, every byte written),
+ * each linked to the next, and an index of them (a pointer table sized to
+ * the shard: 1.8 MB at the report's size, mmapped); a shard done, the pass
+ * drops its index, then its objects in the order made; the workers are
+ * joined and gone.  opt_dff: the main thread does the same with dff_mb
+ * (the run's peak) and frees it.  Then a second opt_clean, as a synthesis
+ * script runs many.  remedy: none (the report), trim (malloc_trim(0)
+ * after each parallel pass) or arena_max1 (mallopt(M_ARENA_MAX, 1) before
+ * any thread).  dff_mb (80) is ours: the report says "several tens of
+ * megabytes", and the model needs opt_dff's peak above opt_clean's (60)
+ * for it to be the run's maximum, as the report's was.  The quick sizes
+ * (6 and 8 MiB) keep each index above 128 KiB, mmapped: an index in the
+ * arena, freed, would be a free of 64 KiB or more, which consolidates and
+ * trims the arena.
  *
- * Left out: the design itself (the report's 385 MB of RTLIL before any of
- * this: a base the model does not need, since what is measured is the
- * difference), what opt_clean computes, yosys's thread pool (its workers
- * are created per pass and exit, as here), and the other passes of the
- * script.
+ * Left out: the design itself (most of the report's 384.73 MB: a base the
+ * model does not need, since what compares is the difference), what
+ * opt_clean computes, yosys's thread pool (its workers are created per
+ * pass and exit, as here), and the other passes of the script.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"
