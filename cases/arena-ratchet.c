@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 {
 	pthread_t ids[256];
 	pthread_attr_t attr;
-	unsigned threads, rounds, r, i, c, peak = 0, steps = 0;
+	unsigned threads, rounds, r, i, peak = 0, steps = 0;
 	long page;
 	int rc;
 	struct mallinfo2 mi;
@@ -178,12 +178,13 @@ int main(int argc, char **argv)
 	threads = (unsigned)mr_param_int("threads");
 	rounds = (unsigned)mr_param_int("rounds");
 
-	/* The fixes, as #242 and #244 apply them: before any thread mallocs. */
+	/* The fixes, as #242 and #244 apply them: before any thread mallocs.
+	 * (The values are mr_case_init's checked enumerations.) */
 	if (!mr_param_is("mmap_threshold", "unset") &&
-	    mallopt(M_MMAP_THRESHOLD, atoi(mr_param("mmap_threshold")) * 1024) != 1)
+	    mallopt(M_MMAP_THRESHOLD, (int)strtol(mr_param("mmap_threshold"), NULL, 10) * 1024) != 1)
 		mr_fail("mallopt(M_MMAP_THRESHOLD, %s KiB) refused", mr_param("mmap_threshold"));
 	if (!mr_param_is("arena_max", "unset") &&
-	    mallopt(M_ARENA_MAX, atoi(mr_param("arena_max"))) != 1)
+	    mallopt(M_ARENA_MAX, (int)strtol(mr_param("arena_max"), NULL, 10)) != 1)
 		mr_fail("mallopt(M_ARENA_MAX, %s) refused", mr_param("arena_max"));
 
 	/* Small stacks: the jobs need little, and the measure is the heap. */
@@ -193,7 +194,8 @@ int main(int argc, char **argv)
 	mr_checkpoint("start");
 
 	for (r = 0; r < rounds; r++) {
-		c = next_burst(threads);
+		unsigned c = next_burst(threads);
+
 		if (c > peak) {
 			peak = c;
 			steps++;

@@ -144,10 +144,10 @@ static void shard_pass(struct shard *sh)
 	size_t n = 0, used = 0;
 	void **link = &sh->first;
 
-	while (used < sh->bytes) {
+	do {
 		used += object_size(&seed);
 		n++;
-	}
+	} while (used < sh->bytes);
 	sh->index = malloc(n * sizeof *sh->index);
 	if (!sh->index)
 		mr_fail("malloc of an index of %zu objects:", n);
@@ -157,7 +157,8 @@ static void shard_pass(struct shard *sh)
 
 		if (!p)
 			mr_fail("malloc of %zu bytes:", size);
-		memset(p, (int)(sh->n & 0xff), size);
+		else
+			memset(p, (int)(sh->n & 0xff), size);
 		*link = p;
 		link = (void **)p;
 		sh->index[sh->n] = p;
@@ -197,7 +198,7 @@ static void *worker(void *arg)
 static void parallel_pass(unsigned nthreads, size_t bytes, uint64_t seed)
 {
 	pthread_t ids[64];
-	struct shard sh[64];
+	struct shard sh[64] = { { 0 } };
 	unsigned i;
 	int rc;
 
@@ -227,7 +228,7 @@ int main(int argc, char **argv)
 {
 	unsigned nthreads;
 	size_t work, dff;
-	struct shard main_pass;
+	struct shard main_pass = { 0 };
 	char line[256];
 	int len;
 
