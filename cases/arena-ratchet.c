@@ -89,6 +89,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct mr_param params[] = {
@@ -126,7 +127,17 @@ static const struct mr_case desc = {
 
 static size_t tile_bytes;
 static size_t page_bytes;
-static pthread_barrier_t busy;
+
+/* The turns of one burst of c jobs: job i mallocs at turn i and frees at
+ * turn c + i, so every tile is live at turn c (the busy moment), and the
+ * same tiles land in the same arenas and are freed in the same order
+ * every run.  Left to the scheduler, which arena a capped thread gets
+ * depends on which arena lock is free that instant (reused_arena), and
+ * which freed tile is on an arena's top decides what is trimmed. */
+static pthread_mutex_t turn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t turn_cond = PTHREAD_COND_INITIALIZER;
+static unsigned turn, burst;
+static pthread_t ids[256];
 
 /* The schedule's generator: the same bursts in every run (a 64-bit LCG,
  * Knuth's MMIX constants; the top bits are the best). */
@@ -138,31 +149,61 @@ static unsigned next_burst(unsigned most)
 	return 1 + (unsigned)((lcg_state >> 33) % most);
 }
 
+/* Wait until it is turn t (60 s at most: a job that never comes is a bug
+ * or a machine in trouble, and the case says so). */
+static void wait_turn(unsigned t)
+{
+	struct timespec deadline;
+	int rc = 0;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 60;
+	pthread_mutex_lock(&turn_lock);
+	while (turn != t && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&turn_cond, &turn_lock, &deadline);
+	pthread_mutex_unlock(&turn_lock);
+	if (turn != t)
+		mr_fail("waited 60 s for turn %u of a burst of %u", t, burst);
+}
+
+static void next_turn(void)
+{
+	pthread_mutex_lock(&turn_lock);
+	turn++;
+	pthread_cond_broadcast(&turn_cond);
+	pthread_mutex_unlock(&turn_lock);
+}
+
 /* One job: the DDS buffer of a tile, encoded (every byte written), held
- * until the whole burst holds its own, then freed; the thread exits. */
+ * until the whole burst holds its own, then freed; the thread exits after
+ * the job before it has (it joins it), so that the arenas go back to
+ * glibc's free list in job order. */
 static void *job(void *arg)
 {
-	unsigned char *tile = malloc(tile_bytes);
-	size_t i;
+	unsigned i = (unsigned)(uintptr_t)arg, c = burst;
+	unsigned char *tile;
+	size_t off;
 	int rc;
 
-	(void)arg;
+	wait_turn(i);
+	tile = malloc(tile_bytes);
 	if (!tile)
 		mr_fail("malloc of a %zu-byte tile:", tile_bytes);
-	for (i = 0; i < tile_bytes; i += page_bytes)
-		memset(tile + i, (int)(i / page_bytes) & 0xff,
-		       tile_bytes - i < page_bytes ? tile_bytes - i : page_bytes);
+	for (off = 0; off < tile_bytes; off += page_bytes)
+		memset(tile + off, (int)(off / page_bytes) & 0xff,
+		       tile_bytes - off < page_bytes ? tile_bytes - off : page_bytes);
 	mr_keep(tile);
-	rc = pthread_barrier_wait(&busy);
-	if (rc != 0 && rc != PTHREAD_BARRIER_SERIAL_THREAD)
-		mr_fail("pthread_barrier_wait: %s", strerror(rc));
+	next_turn();
+	wait_turn(c + i);
 	free(tile);
+	next_turn();
+	if (i > 0 && (rc = pthread_join(ids[i - 1], NULL)) != 0)
+		mr_fail("pthread_join: %s", strerror(rc));
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t ids[256];
 	pthread_attr_t attr;
 	unsigned threads, rounds, r, i, peak = 0, steps = 0;
 	long page;
@@ -200,20 +241,19 @@ int main(int argc, char **argv)
 			peak = c;
 			steps++;
 		}
-		if ((rc = pthread_barrier_init(&busy, NULL, c)) != 0)
-			mr_fail("pthread_barrier_init: %s", strerror(rc));
+		turn = 0;
+		burst = c;
 		for (i = 0; i < c; i++) {
-			rc = pthread_create(&ids[i], &attr, job, NULL);
+			rc = pthread_create(&ids[i], &attr, job, (void *)(uintptr_t)i);
 			if (rc == EAGAIN)
 				mr_skip("pthread_create: %s (job %u of a burst of %u)",
 					strerror(rc), i + 1, c);
 			if (rc != 0)
 				mr_fail("pthread_create: %s", strerror(rc));
 		}
-		for (i = 0; i < c; i++)
-			if ((rc = pthread_join(ids[i], NULL)) != 0)
-				mr_fail("pthread_join: %s", strerror(rc));
-		(void)pthread_barrier_destroy(&busy);
+		/* Each job joins the one before it: the last one is ours. */
+		if ((rc = pthread_join(ids[c - 1], NULL)) != 0)
+			mr_fail("pthread_join: %s", strerror(rc));
 		mr_checkpoint("round");
 	}
 	(void)pthread_attr_destroy(&attr);

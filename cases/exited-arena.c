@@ -86,7 +86,7 @@ static const struct mr_param params[] = {
 	  "MiB of small objects opt_clean allocates and frees, summed over its threads (report: about 60MB)" },
 	{ "dff_mb", "80", "8", "int:1..4096", NULL,
 	  "MiB of small objects opt_dff allocates on the main thread afterwards (report: several tens of megabytes)" },
-	{ "remedy", "none", NULL, "none|trim|arena_max1", "none|arena_max1",
+	{ "remedy", "none", NULL, "none|trim|arena_max1", NULL,
 	  "none; malloc_trim(0) after each parallel pass; or mallopt(M_ARENA_MAX, 1) before any thread" },
 	{ 0 }
 };
