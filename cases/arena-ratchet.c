@@ -61,7 +61,13 @@
  * job is a thread of its own that mallocs one tile of tile_kb (the DDS
  * output, BC1 4096 x 4096 with mipmaps: 11,184,952 bytes = 10,923 KiB),
  * writes all of it (the encode), waits until every job of its burst holds
- * its tile (the busy moment), frees it and exits.  mmap_threshold and
+ * its tile (the busy moment), frees it and exits.  The jobs of a burst
+ * take turns to malloc and to free, and exit in order: which arena a
+ * thread gets once the cap is reached depends on which arena lock is free
+ * at that instant (reused_arena tries each with trylock), and which freed
+ * tile is on an arena's top decides what heap_trim gives back, so left to
+ * the scheduler a capped run's RSS differs from run to run (quick: 11.8 to
+ * 15.8 MiB at the last burst); in turns it is the same.  mmap_threshold and
  * arena_max are the two fixes, mallopt() first thing in main as #242 and
  * #244 do (glibc only; under another allocator they change nothing).
  *
