@@ -176,3 +176,10 @@ FIG
 	run -2 "$MR" corpus --cases "$BATS_TEST_TMPDIR/none" --expected "$EXP" "$R"
 	[[ "$output" == *"ok.figures:1:8: jemalloc#1127: a report is cited as seeds/FILE, OWNER/REPO#N"* ]] || false
 }
+
+@test "corpus: a report that printed no figure as text has one row saying so, with its claims" {
+	printf '%s\n' 'source jemalloc/jemalloc#46 "screenshots only"' 'note "curves in screenshots"' > "$EXP/ok.figures"
+	run -0 "$MR" corpus --cases "$ROOT/build/fixtures" --expected "$EXP" "$R"
+	[ "$(grep -c '^| \*\*ok\*\*' <<< "$output")" -eq 1 ]
+	[[ "$output" == *"| **ok** ([jemalloc/jemalloc#46](https://github.com/jemalloc/jemalloc/issues/46), screenshots only) | none printed as text | see expected/ok.figures |  |  |  | 1 held, 1 does not reproduce: \`less-is-more\` |"* ]] || false
+}

@@ -10,8 +10,9 @@
 # ten-second runs once each; then the reports' own programs on every
 # runtime version of the originals profile (docs/originals.md), once each:
 # its 30,000 zlib streams take 6.6 GB on Node 22 and alloc-churn's 1e4
-# ticks three minutes on Node 10.7.0 with jemalloc.  Run it on an idle
-# machine: the table holds times.
+# ticks three minutes on Node 10.7.0 with jemalloc.  The cases from public
+# trackers (no original) at -j 2: their claims and the runs they time run
+# alone all the same.  Run it on an idle machine: the table holds times.
 set -eu
 out=${1:?usage: tools/corpus-run.sh OUT}
 mr=${MEMREPRO:-build/memrepro}
@@ -23,10 +24,14 @@ trap 'rm -rf "$tmp"' EXIT
 	retained-buffers
 "$mr" run --quiet --profile full --axis runtime=c --repeat 1 --axis allocator=glibc,jemalloc --out "$tmp/alloc-churn" \
 	alloc-churn
+"$mr" run --quiet --profile full -j 2 --out "$tmp/trackers" \
+	amule-arenas arena-ratchet exited-arena ivi-arenas arena-trim trim-after-gc trim-refault \
+	go-scavenger go-scavenger-delay jemalloc-chain-thp jemalloc-retain-thp jemalloc-thp-modes \
+	jemalloc-thp-threads mimalloc-first-alloc mimalloc-threads
 "$mr" run --quiet --profile originals --repeat 1 --out "$tmp/originals" \
 	calloc-fresh large-retention deflate-burst retained-buffers fiber-stacks thread-vsz fork-blowup
 "$mr" run --quiet --profile originals --repeat 1 --out "$tmp/originals-alloc-churn" alloc-churn
-for d in main retained-buffers alloc-churn originals originals-alloc-churn; do
+for d in main retained-buffers alloc-churn trackers originals originals-alloc-churn; do
 	mkdir -p "$out/$d"
 	cp "$tmp/$d/env.tsv" "$tmp/$d/runs.tsv" "$tmp/$d/checkpoints.tsv" "$out/$d/"
 done

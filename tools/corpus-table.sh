@@ -1,7 +1,7 @@
 #!/bin/sh
 # corpus-table.sh [--check]: the README's corpus table is what
 # `memrepro corpus docs/corpus/main docs/corpus/retained-buffers
-# docs/corpus/alloc-churn docs/corpus/originals docs/corpus/originals-alloc-churn`
+# docs/corpus/alloc-churn docs/corpus/trackers docs/corpus/originals docs/corpus/originals-alloc-churn`
 # writes, between the README's lines
 # "<!-- corpus-table -->" and "<!-- /corpus-table -->".  Without --check,
 # rewrite it there; with --check, exit 1 (and show the difference) when the
@@ -14,7 +14,7 @@ check=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$mr" corpus --expected expected docs/corpus/main docs/corpus/retained-buffers \
-	docs/corpus/alloc-churn docs/corpus/originals docs/corpus/originals-alloc-churn > "$tmp/table"
+	docs/corpus/alloc-churn docs/corpus/trackers docs/corpus/originals docs/corpus/originals-alloc-churn > "$tmp/table"
 if ! grep -q '^<!-- corpus-table -->$' README.md || ! grep -q '^<!-- /corpus-table -->$' README.md; then
 	echo "corpus-table.sh: README.md has no <!-- corpus-table --> ... <!-- /corpus-table --> lines" >&2
 	exit 2

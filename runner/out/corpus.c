@@ -89,7 +89,7 @@ source_link(struct strbuf *b, const char *src)
 
 /* The rows of case vk: the report's figures (fs), the original under the
  * report's runtime (orig[0]) and under today's (orig[1]), the model
- * (model). */
+ * (model); one row saying so for a report that printed none as text. */
 static void
 case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_ft_col *orig,
 	  const struct mr_ft_col *model)
@@ -101,6 +101,21 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_ft_col *orig,
 	int i, j, first = 1;
 	size_t c;
 
+	if (fs->n == 0 && fs->nsrc > 0) {
+		/* a report whose figures are not text (screenshots): its row says
+		 * so, with the claims that quote its words */
+		struct strbuf b = {0};
+
+		sb_printf(&b, "| **%s** (", vk->name);
+		source_link(&b, fs->src[0]);
+		sb_add(&b, ", ");
+		cell(&b, fs->src_label[0]);
+		sb_printf(&b, ") | none printed as text | see expected/%s.figures |  |  |  | ", vk->name);
+		claims_cell(&b, vk);
+		sb_add(&b, " |\n");
+		fputs(b.s, out);
+		sb_free(&b);
+	}
 	for (i = 0; i < fs->n; i++) {
 		struct strbuf b = {0};
 		const struct mr_fig *f = &fs->f[i];
