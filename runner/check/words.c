@@ -40,15 +40,14 @@ metric_name(const struct mr_ref *r)
 	return r->ckpt ? mr_ckpt_metrics[r->metric] : mr_run_metrics[r->metric];
 }
 
-/* A metric as a reader names it; an unknown one by its name. */
-static const char *
-noun(const char *m)
+const char *
+mr_words_noun(const char *m)
 {
 	static const char *const tab[][2] = {
 		{ "rss_kb", "RSS" }, { "vsz_kb", "VSZ" }, { "pss_kb", "PSS" },
 		{ "private_clean_kb", "private clean" },
 		{ "private_dirty_kb", "private dirty" },
-		{ "shared_dirty_kb", "shared dirty" }, { "anon_kb", "anon" },
+		{ "shared_dirty_kb", "shared dirty" }, { "anon_kb", "anonymous RSS" },
 		{ "lazyfree_kb", "LazyFree" }, { "swap_kb", "swap" },
 		{ "hwm_kb", "RSS high-water mark" }, { "tree_rss_kb", "tree RSS" },
 		{ "tree_pss_kb", "tree PSS" },
@@ -392,12 +391,12 @@ put_metric(struct strbuf *b, const struct qty *q)
 	const char *ma = metric_name(q->a);
 
 	if (q->kind != Q_SUM) {
-		sb_add(b, noun(ma));
+		sb_add(b, mr_words_noun(ma));
 	} else if ((!strcmp(ma, "user_ms") && !strcmp(metric_name(q->b), "sys_ms")) ||
 		   (!strcmp(ma, "sys_ms") && !strcmp(metric_name(q->b), "user_ms"))) {
 		sb_add(b, "CPU time (user+sys)");
 	} else {
-		sb_printf(b, "%s + %s", noun(ma), noun(metric_name(q->b)));
+		sb_printf(b, "%s + %s", mr_words_noun(ma), mr_words_noun(metric_name(q->b)));
 	}
 }
 

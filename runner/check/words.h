@@ -24,6 +24,10 @@
  * detail shows (the first false one, else the first that held), then how
  * many combinations held.  A fresh string, or NULL when r's outcome is
  * neither true nor false (nothing measured to say: the detail says why). */
+/* A metric as a reader names it ("RSS", "RSS high-water mark"); an
+ * unknown one by its name. */
+const char *mr_words_noun(const char *metric);
+
 char *mr_words_claim(const struct mr_claim *c, const struct mr_config *cfg,
 		     const struct mr_claim_result *r);
 
