@@ -49,9 +49,12 @@
  * work_mb / threads of small objects (cell records, signal vectors, hash
  * entries: 16-256 bytes from a fixed-seed generator, every byte written),
  * each linked to the next, and an index of them (a pointer table sized to
- * the shard: 1.8 MB at the report's size, mmapped); a shard done, the pass
- * drops its index, then its objects in the order made; the workers are
- * joined and gone.  opt_dff: the main thread does the same with dff_mb
+ * the shard: 1.8 MB at the report's size, mmapped); every shard built
+ * (a barrier: the order of one thread's free and another's allocation of
+ * its index decided, through glibc's dynamic mmap threshold, whether a
+ * worker's share was kept, in 4 of 12 quick runs not), each thread drops
+ * its index, then its objects in the order made; the workers are joined
+ * and gone.  opt_dff: the main thread does the same with dff_mb
  * (the run's peak) and frees it.  Then a second opt_clean, as a synthesis
  * script runs many.  remedy: none (the report), trim (malloc_trim(0)
  * after each parallel pass) or arena_max1 (mallopt(M_ARENA_MAX, 1) before
@@ -189,11 +192,25 @@ static void shard_free(struct shard *sh)
 	sh->n = 0;
 }
 
+/* Every shard is built before any is dropped.  glibc's mmap threshold is
+ * one for the process and rises to the size of an mmapped chunk freed (the
+ * dynamic threshold): were one thread's index freed before another's was
+ * allocated, the second would come from its arena, and its free there, a
+ * chunk of 64 KiB or more, would consolidate and trim that arena; which
+ * thread got there first decided whether a worker's share stayed (4 of 12
+ * quick runs lost it).  The pass's phases, all built then all dropped, make
+ * the order the same in every run. */
+static pthread_barrier_t built;
+
 static void *worker(void *arg)
 {
 	struct shard *sh = arg;
+	int rc;
 
 	shard_pass(sh);
+	rc = pthread_barrier_wait(&built);
+	if (rc != 0 && rc != PTHREAD_BARRIER_SERIAL_THREAD)
+		mr_fail("pthread_barrier_wait: %s", strerror(rc));
 	shard_free(sh);
 	return NULL;
 }
@@ -213,6 +230,8 @@ static void parallel_pass(unsigned nthreads, size_t bytes, uint64_t seed)
 		sh[i].first = NULL;
 		sh[i].n = 0;
 	}
+	if ((rc = pthread_barrier_init(&built, NULL, nthreads)) != 0)
+		mr_fail("pthread_barrier_init: %s", strerror(rc));
 	for (i = 1; i < nthreads; i++) {
 		rc = pthread_create(&ids[i], NULL, worker, &sh[i]);
 		if (rc == EAGAIN)
@@ -224,6 +243,7 @@ static void parallel_pass(unsigned nthreads, size_t bytes, uint64_t seed)
 	for (i = 1; i < nthreads; i++)
 		if ((rc = pthread_join(ids[i], NULL)) != 0)
 			mr_fail("pthread_join: %s", strerror(rc));
+	(void)pthread_barrier_destroy(&built);
 	if (mr_param_is("remedy", "trim"))
 		(void)malloc_trim(0);
 }
