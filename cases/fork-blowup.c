@@ -100,6 +100,7 @@
 #include "mr_ckpt.h"
 #include "mr_proc.h"
 #include "mr_thread.h"
+#include "mr_rand.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -161,14 +162,11 @@ static size_t nobjs;
 
 /* --- the parent's heap --------------------------------------------------- */
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rng = MR_RAND_SEED;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return mr_xorshift64(&rng);
 }
 
 static void build_heap(size_t bytes)

@@ -195,15 +195,12 @@ static int arenas_purge(void)
 	return ctl("arena.4096.purge", NULL, NULL, NULL, 0) == 0 ? 1 : -1;
 }
 
+/* The process's AnonHugePages (smaps_rollup), -1 when it cannot be read. */
 static long smaps_huge_kb(void)
 {
-	char buf[4096];
-	const char *p;
+	struct mr_rollup r;
 
-	if (mr_proc_read("/proc/self/smaps_rollup", buf, sizeof buf) < 0 ||
-	    !(p = strstr(buf, "\nAnonHugePages:")))
-		return -1;
-	return strtol(p + 15, NULL, 10);
+	return mr_proc_rollup(0, &r) < 0 ? -1 : (long)r.anon_huge_kb;
 }
 
 int main(int argc, char **argv)

@@ -93,6 +93,7 @@
 #include "mr_ckpt.h"
 #include "mr_proc.h"
 #include "mr_thread.h"
+#include "mr_rand.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -143,14 +144,11 @@ static const struct mr_case desc = {
 #define HUGE_BYTES ((size_t)2 << 20)
 #define HUGE_PAGES 512
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rng = MR_RAND_SEED;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return mr_xorshift64(&rng);
 }
 
 /* The allocator's own return of free memory, where it has one; returns its
@@ -296,15 +294,12 @@ static void collapse_probe(void)
 		mr_skip("madvise(MADV_COLLAPSE) refused (Linux 6.1+ with THP): no khugepaged pass to model");
 }
 
+/* The process's AnonHugePages (smaps_rollup), -1 when it cannot be read. */
 static long smaps_huge_kb(void)
 {
-	char buf[4096];
-	const char *p;
+	struct mr_rollup r;
 
-	if (mr_proc_read("/proc/self/smaps_rollup", buf, sizeof buf) < 0 ||
-	    !(p = strstr(buf, "\nAnonHugePages:")))
-		return -1;
-	return strtol(p + 15, NULL, 10);
+	return mr_proc_rollup(0, &r) < 0 ? -1 : (long)r.anon_huge_kb;
 }
 
 int main(int argc, char **argv)

@@ -83,6 +83,7 @@
 #include "mr_case.h"
 #include "mr_ckpt.h"
 #include "mr_thread.h"
+#include "mr_rand.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -169,10 +170,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 /* Random.rand: a double in [0, 1). */
 static double rand01(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
+	return (double)(mr_xorshift64(&rng) >> 11) / 9007199254740992.0;
 }
 
 static void *xmalloc(size_t n)

@@ -77,6 +77,7 @@
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"
+#include "mr_rand.h"
 
 #include <malloc.h>
 #include <stdint.h>
@@ -118,15 +119,12 @@ static const struct mr_case desc = {
 	.mechanism = "retention",
 };
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rng = MR_RAND_SEED;
 
 /* xorshift64: the same sequence of sizes and victims in every run. */
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return mr_xorshift64(&rng);
 }
 
 static void *new_block(size_t lo, size_t hi)

@@ -131,10 +131,12 @@ struct field {
 	uint64_t *dst;
 	int kb;          /* the value must carry the " kB" unit */
 	int seen;
+	int optional;    /* missing is no error (the field stays 0) */
 };
 
 /* Parse every line of text; fill the fields whose key matches exactly.
- * -EPROTO when a wanted line is malformed or a wanted key is missing. */
+ * -EPROTO when a wanted line is malformed or a wanted key (not optional)
+ * is missing. */
 static int parse_fields(const char *text, size_t len, struct field *f, int nf)
 {
 	const char *p = text, *end = text + len;
@@ -176,7 +178,7 @@ static int parse_fields(const char *text, size_t len, struct field *f, int nf)
 		p = eol + 1;
 	}
 	for (i = 0; i < nf; i++)
-		if (!f[i].seen)
+		if (!f[i].seen && !f[i].optional)
 			return -EPROTO;
 	return 0;
 }
@@ -185,12 +187,12 @@ int mr_proc_parse_status(const char *text, size_t len, struct mr_status *out)
 {
 	struct mr_status s = { 0 };
 	struct field f[] = {
-		{ "VmSize", &s.vsz_kb, 1, 0 },
-		{ "VmRSS", &s.rss_kb, 1, 0 },
-		{ "VmHWM", &s.hwm_kb, 1, 0 },
-		{ "RssAnon", &s.anon_kb, 1, 0 },
-		{ "VmSwap", &s.swap_kb, 1, 0 },
-		{ "Threads", &s.threads, 0, 0 },
+		{ "VmSize", &s.vsz_kb, 1, 0, 0 },
+		{ "VmRSS", &s.rss_kb, 1, 0, 0 },
+		{ "VmHWM", &s.hwm_kb, 1, 0, 0 },
+		{ "RssAnon", &s.anon_kb, 1, 0, 0 },
+		{ "VmSwap", &s.swap_kb, 1, 0, 0 },
+		{ "Threads", &s.threads, 0, 0, 0 },
 	};
 	int err = parse_fields(text, len, f, (int)(sizeof f / sizeof f[0]));
 
@@ -209,14 +211,15 @@ int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out)
 {
 	struct mr_rollup r = { 0 };
 	struct field f[] = {
-		{ "Rss", &r.rss_kb, 1, 0 },
-		{ "Pss", &r.pss_kb, 1, 0 },
-		{ "Private_Clean", &r.private_clean_kb, 1, 0 },
-		{ "Private_Dirty", &r.private_dirty_kb, 1, 0 },
-		{ "Shared_Dirty", &r.shared_dirty_kb, 1, 0 },
-		{ "Anonymous", &r.anon_kb, 1, 0 },
-		{ "LazyFree", &r.lazyfree_kb, 1, 0 },
-		{ "Swap", &r.swap_kb, 1, 0 },
+		{ "Rss", &r.rss_kb, 1, 0, 0 },
+		{ "Pss", &r.pss_kb, 1, 0, 0 },
+		{ "Private_Clean", &r.private_clean_kb, 1, 0, 0 },
+		{ "Private_Dirty", &r.private_dirty_kb, 1, 0, 0 },
+		{ "Shared_Dirty", &r.shared_dirty_kb, 1, 0, 0 },
+		{ "Anonymous", &r.anon_kb, 1, 0, 0 },
+		{ "LazyFree", &r.lazyfree_kb, 1, 0, 0 },
+		{ "Swap", &r.swap_kb, 1, 0, 0 },
+		{ "AnonHugePages", &r.anon_huge_kb, 1, 0, 1 },
 	};
 	int err;
 

@@ -50,6 +50,9 @@ struct mr_rollup {
 	uint64_t anon_kb;          /* Anonymous */
 	uint64_t lazyfree_kb;      /* LazyFree: MADV_FREE'd, not yet reclaimed */
 	uint64_t swap_kb;          /* Swap */
+	uint64_t anon_huge_kb;     /* AnonHugePages: anonymous memory in
+	                              transparent huge pages (0 where the
+	                              kernel has no THP and no such line) */
 };
 
 /* Read /proc/PID/statm (pid 0 means the calling process). */
