@@ -3,7 +3,7 @@
 #   make            build the runner (build/memrepro) and every case
 #   make check      the corpus on the quick matrix vs expected/ (what a user
 #                   runs: under 90 s on 2 CPUs)
-#   make test       the runner's own tests (bats; about 10 minutes)
+#   make test       the runner's own tests (bats; about 5 minutes on 2 CPUs)
 #   make report     run the default matrix, then report.md, report.html and
 #                   every chart in the new results directory
 #   make install    PREFIX=/usr/local DESTDIR=
