@@ -343,6 +343,17 @@ run_side_by_side(struct session *s, struct job *v, int n)
 	return stop ? -1 : 0;
 }
 
+/* Whether repeat r of config k of case i (c, m) is to run: within its
+ * repeats, not skipped before the runs, not done by an earlier session
+ * (--resume). */
+static int
+due(const struct session *s, const struct mr_cases_desc *c, const struct mr_matrix *m,
+    int i, int k, int r)
+{
+	return r <= repeats_of(s, &m->cfg[k]) && !(s->skip && s->skip[i][k]) &&
+	       !mr_results_done_has(&s->done, c->name, m->cfg[k].canon, r);
+}
+
 /* Run every case, repeats outermost so that slow drift of the machine
  * falls on every config alike.  With -j, first the runs whose times are
  * not compared, side by side, then the timed ones alone.  Returns MR_OK,
@@ -357,10 +368,7 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	for (i = 0; i < ncases; i++)
 		for (r = 1; r <= s->o->repeat; r++)
 			for (k = 0; k < mats[i].n; k++)
-				total += r <= repeats_of(s, &mats[i].cfg[k]) &&
-					 !(s->skip && s->skip[i][k]) &&
-					 !mr_results_done_has(&s->done, cases[i].name,
-							      mats[i].cfg[k].canon, r);
+				total += due(s, &cases[i], &mats[i], i, k, r);
 	mr_term_init(&s->term, s->progress, total, s->o->quiet);
 	if (s->timed)
 		side = ecalloc((size_t)total + 1, sizeof *side);
@@ -381,9 +389,7 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 
 					if (mr_spawn_interrupted)
 						goto stop;
-					if (r > repeats_of(s, cf) || (s->skip && s->skip[i][k]) ||
-					    mr_results_done_has(&s->done, cases[i].name,
-								cf->canon, r))
+					if (!due(s, &cases[i], &mats[i], i, k, r))
 						continue;
 					if (pass == 0 && !s->timed[i][k]) {
 						side[nside].c = &cases[i];
