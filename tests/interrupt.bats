@@ -40,9 +40,7 @@ rows() {
 	# the results so far are complete enough to check: no half row anywhere
 	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
 	# no case of the interrupted run is left (the one it stopped included)
-	for log in "$d"/logs/nap/*.log; do
-		assert_log_pids_gone "$log"
-	done
+	assert_interrupted_logs_pids_gone "$d" nap 1
 	[ "$(ls "$d"/logs/nap/*.log | wc -l)" -ge "$n" ]
 }
 

@@ -92,9 +92,7 @@ verdicts() {
 	[ "$(tsv_col "$d/runs.tsv" outcome | sort -u)" = ok ]
 	n=$(tsv_col "$d/runs.tsv" outcome | wc -l)
 	[ "$n" -lt 8 ]
-	for log in "$d"/logs/nap/*.log; do
-		assert_log_pids_gone "$log"
-	done
+	assert_interrupted_logs_pids_gone "$d" nap 2
 	run -0 timeout -k 5 60 "$MR" run --resume "$d" -j 2
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 8 ]
 	# the resume took -j 2 too: its runs (rows after the first n) had company

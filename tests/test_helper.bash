@@ -63,6 +63,26 @@ assert_log_pids_gone() {
 	done
 }
 
+# The logs of an interrupted run in results directory $1 (case $2): no
+# process any of them lists is alive.  A run that ended (a row of
+# runs.tsv) must list its pids; one the signal stopped may have been
+# stopped before its case said them: at most $3 such (the runs in flight).
+assert_interrupted_logs_pids_gone() {
+	local log rel silent=0
+	for log in "$1"/logs/"$2"/*.log; do
+		rel=${log#"$1"/}
+		if grep -q '^pid ' "$log"; then
+			assert_log_pids_gone "$log" || return 1
+		elif tsv_col "$1/runs.tsv" log | grep -qxF "$rel"; then
+			echo "no pids in $log, whose run ended"
+			return 1
+		else
+			silent=$((silent + 1))
+		fi
+	done
+	[ "$silent" -le "$3" ] || { echo "$silent logs without pids: more than the $3 runs in flight"; return 1; }
+}
+
 # wait_for SECONDS COMMAND...: COMMAND every 20 ms until it succeeds, for
 # SECONDS or a little more; its last status.
 wait_for() {
@@ -86,17 +106,22 @@ runs_ended() {
 }
 
 # signal_when SIGNAL CONDITION COMMAND...: COMMAND in the background (under
-# timeout, which passes the signal on), sent SIGNAL as soon as the command
+# timeout, a bound only), sent SIGNAL as soon as the command
 # line CONDITION succeeds (30 s at most), then waited for: its exit status.
 # Polling, not a fixed delay: the signal lands at the same point of the
 # runs however loaded the machine is.
 signal_when() {
-	local sig=$1 cond=$2 pid
+	local sig=$1 cond=$2 pid child
 	shift 2
 	timeout -k 10 120 "$@" &
 	pid=$!
 	wait_for 30 eval "$cond || ! kill -0 $pid 2>/dev/null" || true
-	kill -s "$sig" "$pid" 2>/dev/null || true
+	# To the command itself, as a terminal's ^C reaches it: timeout would
+	# pass it on to its whole group and follow it with SIGCONT, which
+	# discards the SIGSTOP of a ptrace attach in flight (LeakSanitizer's
+	# at exit, under make sanitize: the runner then spins for good).
+	child=$(pgrep -P "$pid" | head -n 1)
+	kill -s "$sig" "${child:-$pid}" 2>/dev/null || true
 	wait "$pid"
 }
 
