@@ -1,0 +1,15 @@
+#!/bin/sh
+# report.sh RESULTS [SITE]: report.md, report.html and plots/ into RESULTS;
+# with SITE, copied to SITE/<platform>/ for publish.sh.
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ $# -ge 1 ] || die "usage: report.sh RESULTS [SITE]"
+r=$1
+# shellcheck disable=SC2046
+"$MR" report $(cases_opt) $(expected_opt) "$r"
+if [ $# -ge 2 ]; then
+	d=$2/$(platform_of "$r")
+	mkdir -p "$d"
+	cp -R "$r/report.md" "$r/report.html" "$r/plots" "$d/"
+	if [ -f "$r/junit.xml" ]; then cp "$r/junit.xml" "$d/"; fi
+fi
