@@ -189,11 +189,17 @@ static char *
 baseline_text(const struct mr_vds *vs)
 {
 	const struct mr_vd_totals *a = &vs->all;
+	int i, notrun = 0;
 
 	if (!a->has_bl)
 		return esprintf("no baseline for %s", vs->platform ? vs->platform : "?");
-	return esprintf("%d held, %d regressed, %d improved, %d skipped", a->bheld,
-			a->bregressed, a->bimproved, a->bmissing);
+	for (i = 0; i < vs->nk; i++)
+		notrun += vs->k[i].notrun_rows;
+	if (!notrun)
+		return esprintf("%d held, %d regressed, %d improved, %d skipped", a->bheld,
+				a->bregressed, a->bimproved, a->bmissing);
+	return esprintf("%d held, %d regressed, %d improved, %d skipped; %d rows of configs not run here",
+			a->bheld, a->bregressed, a->bimproved, a->bmissing, notrun);
 }
 
 static void
