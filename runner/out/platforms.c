@@ -161,7 +161,6 @@ alloc_rows(struct table *t)
 	for (i = 0; i < t->np; i++)
 		for (j = 0; j < t->p[i].R.nenv; j++) {
 			char *name = alloc_name(t->p[i].R.envk[j]), *key, *label, *miss;
-			struct hrow *h;
 
 			if (!name)
 				continue;
@@ -169,7 +168,8 @@ alloc_rows(struct table *t)
 			miss = esprintf("allocator.%s.missing", name);
 			label = esprintf("allocator %s", name);
 			if (!has_row(t, key)) {
-				h = hrow_add(t, key, label);
+				struct hrow *h = hrow_add(t, key, label);
+
 				for (l = 0; l < t->np; l++) {
 					const char *v = mr_rd_env(&t->p[l].R, key),
 						   *m = mr_rd_env(&t->p[l].R, miss);
@@ -323,7 +323,7 @@ heads(const struct table *t, const char *const *lead)
 
 	while (lead[n])
 		n++;
-	h = ecalloc((size_t)(n + t->np + 1), sizeof *h);
+	h = ecalloc((size_t)n + (size_t)t->np + 1, sizeof *h);
 	for (i = 0; i < n; i++)
 		h[i] = lead[i];
 	for (i = 0; i < t->np; i++)
