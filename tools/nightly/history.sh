@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2012 # night names are plain (history.sh refuses others)
 # history.sh HISTORY_DIR RESULTS NIGHT: the night's compact results into
 # HISTORY_DIR/<platform>/NIGHT/: env.tsv, runs.tsv (log column `-`),
 # checkpoints.tsv, series.tsv when under NIGHTLY_SERIES_MAX bytes (1 MiB);

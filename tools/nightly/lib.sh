@@ -1,6 +1,7 @@
 # lib.sh: sourced by the nightly's scripts.  MEMREPRO (default
 # build/memrepro), MEMREPRO_CASES and MEMREPRO_EXPECTED (--cases and
 # --expected, for the local test) say what they run.
+# shellcheck disable=SC2034 # used by the scripts that source this
 MR=${MEMREPRO:-build/memrepro}
 cases_opt() { if [ -n "${MEMREPRO_CASES:-}" ]; then printf '%s\n' --cases "$MEMREPRO_CASES"; fi; }
 expected_opt() { if [ -n "${MEMREPRO_EXPECTED:-}" ]; then printf '%s\n' --expected "$MEMREPRO_EXPECTED"; fi; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2012 # night names are plain (history.sh refuses others)
 # publish.sh HISTORY_DIR OUT: OUT/index.html linking what the other steps
 # put in OUT (platforms.md/.html; per platform report.html, trend/,
 # export/*.json) and the history's nights and proposed baselines.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2012 # night names are plain (history.sh refuses others)
 # trend.sh HISTORY_DIR PLATFORM OUT: memrepro trend over the platform's
 # nights, oldest first; its steps in OUT/trend.txt, table and charts in OUT.
 set -eu
