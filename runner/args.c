@@ -171,7 +171,9 @@ set_word(struct mr_args *o, int bit, const char *v)
 				    v, MR_SHARD_MAX);
 		break;
 	case O_FORMAT:
-		if ((o->format = mr_fmt_parse(v)) < 0)
+		o->format_word = v;
+		if ((o->format = mr_fmt_parse(v)) < 0 &&
+		    !(o->cmd && strcmp(o->cmd->name, "export") == 0))
 			usage_error(o, "--format '%s': want human, tap, junit or json", v);
 		break;
 	case O_FAILON:
@@ -242,7 +244,7 @@ positional(struct mr_args *o, const char *a)
 		return;
 	}
 	if (!(o->cmd = find_command(o, a)))
-		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge", a);
+		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, export, merge", a);
 }
 
 /* Whether getopt_long's value c is option i's. */

@@ -63,6 +63,7 @@ struct mr_args {
 	const char **names;        /* positional, NULL-terminated */
 	int nnames;
 	int format;                /* --format: enum mr_fmt */
+	const char *format_word;   /* --format as given (export has its own words) */
 	int quiet;                 /* --quiet */
 	int yes;                   /* --yes */
 	const char *plots;         /* --plots, else the default (set by main) */
