@@ -115,7 +115,7 @@ const struct mr_help mr_help_trend = {
 };
 
 const struct mr_help mr_help_export = {
-	"memrepro export --format bmf|benchmark-action DIR",
+	"memrepro export --format bmf|benchmark-action [--expected DIR] DIR",
 	"Write the figures of results directory DIR as JSON on stdout for a\n"
 	"benchmark-history service: per case, canonical config and figure (the\n"
 	"ones bless records, and wall_ms of the runs that ran alone) the median\n"

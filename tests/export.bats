@@ -156,3 +156,11 @@ for b, ms in d.items():
 	[[ "$output" == *"bad/runs.tsv:2:"* ]] || false
 	[[ "$output" != *"["* ]] || false
 }
+
+@test "export --help says both formats, with an example" {
+	run -0 "$MR" export --help
+	[[ "${lines[0]}" == "usage: memrepro export --format bmf|benchmark-action"* ]] || false
+	[[ "$output" == *"  memrepro export --format bmf "* ]] || false
+	run -0 "$MR" --help
+	[[ "$output" == *"memrepro export"* ]] || false
+}
