@@ -175,7 +175,8 @@ RUNNER_SRC := \
 	runner/out/figtab.c \
 	runner/out/compare.c \
 	runner/out/trend.c \
-	runner/out/platforms.c
+	runner/out/platforms.c \
+	runner/out/export.c
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))

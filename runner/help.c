@@ -130,6 +130,20 @@ const struct mr_help mr_help_platforms = {
 	"  memrepro platforms --format html merged/ubuntu-22.04 merged/ubuntu-24.04 > platforms.html\n"
 };
 
+const struct mr_help mr_help_export = {
+	"memrepro export --format bmf|benchmark-action [--expected DIR] DIR",
+	"Write the figures of results directory DIR as JSON on stdout for a\n"
+	"benchmark-history service: per case, canonical config and figure (the\n"
+	"ones bless records, and wall_ms of the runs that ran alone) the median\n"
+	"over the ok repeats with their min and max.  bmf: Bencher Metric\n"
+	"Format, one benchmark \"<case> <config>\" per config; benchmark-action:\n"
+	"github-action-benchmark's customSmallerIsBetter array.\n"
+	"Status: 0, 2 on bad usage/input.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro export --format bmf results/latest > bmf.json\n"
+};
+
 const struct mr_help mr_help_corpus = {
 	"memrepro corpus [--expected DIR] DIR...",
 	"Write the corpus table (GitHub markdown, on stdout): per case and\n"
@@ -317,6 +331,7 @@ static const struct mr_help *const all[] = {
 	&mr_help_report,
 	&mr_help_compare,
 	&mr_help_trend,
+	&mr_help_export,
 	&mr_help_corpus,
 	&mr_help_platforms,
 	&mr_help_merge,

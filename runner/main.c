@@ -25,6 +25,7 @@
 #include "out/report.h"
 #include "out/trend.h"
 #include "out/platforms.h"
+#include "out/export.h"
 #include "proto/cases.h"
 #include "results/merge.h"
 #include "results/write.h"
@@ -55,6 +56,7 @@ static int cmd_bless(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_report(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_compare(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_trend(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_export(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_merge(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_corpus(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_versions(const struct mr_args *o, const struct mr_paths *p);
@@ -86,6 +88,10 @@ static const struct mr_command commands[] = {
 	  .needs = "trend needs two results directories or more",
 	  .allowed = O_OUT | O_PLOTS | O_VERBOSE | O_EXPECTED, .min_names = 2, .max_names = -1,
 	  .reads = 0 },
+	{ .name = "export", .run = cmd_export, .help = &mr_help_export,
+	  .needs = "export needs --format bmf|benchmark-action and one results directory",
+	  .allowed = O_FORMAT | O_EXPECTED, .min_names = 1, .max_names = 1, .reads = 0,
+	  .own_format = 1 },
 	{ .name = "corpus", .run = cmd_corpus, .help = &mr_help_corpus,
 	  .needs = "corpus needs one results directory or more",
 	  .allowed = O_EXPECTED | O_CASES | O_VERBOSE, .min_names = 1, .max_names = -1,
@@ -505,6 +511,27 @@ cmd_trend(const struct mr_args *o, const struct mr_paths *p)
 	t.verbose = o->verbose;
 	t.out = stdout;
 	return mr_trend(&t);
+}
+
+/* export: the format word is its own (bmf, benchmark-action), not
+ * check's; --expected is taken as by the other readers of results, and
+ * unused: the figures are the results' own. */
+static int
+cmd_export(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct mr_export_opts e = { 0 };
+	int fmt = o->format_word ? mr_export_parse(o->format_word) : -1;
+
+	(void)p;
+	if (fmt < 0) {
+		weprintf("export --format '%s': want bmf or benchmark-action",
+			 o->format_word ? o->format_word : "");
+		return MR_USAGE;
+	}
+	e.dir = o->names[0];
+	e.format = (enum mr_export_fmt)fmt;
+	e.out = stdout;
+	return mr_export(&e);
 }
 
 static int
