@@ -14,3 +14,12 @@ platform_of() {
 	case $p in '' | *[!A-Za-z0-9._-]* | .*) die "$1/env.tsv: platform '$p' is not a plain name" ;; esac
 	printf '%s\n' "$p"
 }
+# stage_report RESULTS SITE: RESULTS' report (report.md, report.html,
+# plots/, junit.xml where there) into SITE/<platform>/.
+stage_report() {
+	sd=$2/$(platform_of "$1")
+	mkdir -p "$sd"
+	for f in report.md report.html plots junit.xml; do
+		if [ -e "$1/$f" ]; then cp -R "$1/$f" "$sd/"; fi
+	done
+}

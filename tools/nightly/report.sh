@@ -7,9 +7,4 @@ set -eu
 r=$1
 # shellcheck disable=SC2046
 "$MR" report $(cases_opt) $(expected_opt) "$r"
-if [ $# -ge 2 ]; then
-	d=$2/$(platform_of "$r")
-	mkdir -p "$d"
-	cp -R "$r/report.md" "$r/report.html" "$r/plots" "$d/"
-	if [ -f "$r/junit.xml" ]; then cp "$r/junit.xml" "$d/"; fi
-fi
+if [ $# -ge 2 ]; then stage_report "$r" "$2"; fi
