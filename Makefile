@@ -343,6 +343,16 @@ LINT_SRC = $(LIB_SRC) $(RUNNER_SRC) $(FUZZ:%=fuzz/%.c) fuzz/fuzz_util.c fuzz/rep
 
 deps-lint:
 	@sh tools/deps.sh cppcheck clang-tidy shellcheck
+	@command -v npm >/dev/null || sh tools/deps.sh npm
+	@test -x $(WF_LINT) || npm install --no-audit --no-fund --prefix $(WF_LINT_DIR) \
+		@action-validator/cli@$(WF_LINT_VERSION) @action-validator/core@$(WF_LINT_VERSION)
+
+# The workflows' linter: action-validator (npm: @action-validator/cli, the
+# GitHub workflow schema and its own checks, e.g. that a job's needs
+# exist), into a per-user cache.  Debian has no actionlint package.
+WF_LINT_VERSION = 0.6.0
+WF_LINT_DIR = $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/memrepro/action-validator-$(WF_LINT_VERSION)
+WF_LINT = $(WF_LINT_DIR)/node_modules/.bin/action-validator
 
 # Shell: the tests as bash (bats), every other script as what its #! says.
 # Off for the tests: SC2154 (output, status and stderr are set by bats'
@@ -357,6 +367,8 @@ lint: deps-lint
 	clang-tidy --quiet $(LINT_SRC) -- -std=c11 -D_GNU_SOURCE -Ilib -Irunner -Ifuzz
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
+	shellcheck -S warning tools/nightly/*.sh
+	$(WF_LINT) .github/workflows/*.yml
 	sh tools/circles.sh runner lib
 	sh tools/funclen.sh -n 120 runner lib
 
