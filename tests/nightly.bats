@@ -145,3 +145,28 @@ PY
 	[[ "$output" == "::notice title=THP::cannot set THP to madvise here"* ]] || false
 	run -2 "$NS/thp.sh" sometimes
 }
+
+@test "branch.sh: the history branch made the first night, pushed, found and added to the next" {
+	o=$BATS_TEST_TMPDIR/origin.git
+	c=$BATS_TEST_TMPDIR/clone
+	git init -q --bare "$o"
+	git init -q "$c"
+	echo main > "$c/README"
+	git -C "$c" add README
+	git -C "$c" -c user.name=t -c user.email=t@localhost commit -q -m main
+	git -C "$c" remote add origin "$o"
+	(cd "$c" && "$NS/branch.sh" open history)
+	[ ! -e "$c/history/README" ]
+	cp -R "$HIST/test-a-thp_madvise" "$c/history/"
+	(cd "$c" && "$NS/branch.sh" push history)
+	[ "$(git -C "$o" ls-tree -r --name-only history | grep -c '/runs.tsv$')" -eq 3 ]
+	git -C "$c" worktree remove --force history
+	(cd "$c" && "$NS/branch.sh" open history)
+	[ -f "$c/history/test-a-thp_madvise/2026-11-03/runs.tsv" ]
+	cp -R "$HIST/test-b-thp_always" "$c/history/"
+	(cd "$c" && "$NS/branch.sh" push history)
+	[ "$(git -C "$o" ls-tree -r --name-only history | grep -c '/runs.tsv$')" -eq 6 ]
+	[ "$(git -C "$o" rev-list --count history)" -eq 2 ]
+	run -0 sh -c "cd '$c' && '$NS/branch.sh' push history"
+	[[ "$output" == "history: nothing new" ]] || false
+}

@@ -14,7 +14,7 @@ open)
 	else
 		git worktree add --detach "$d"
 		git -C "$d" checkout --orphan "$b"
-		git -C "$d" rm -rfq .
+		git -C "$d" rm -rfq --ignore-unmatch .
 	fi
 	;;
 push)
