@@ -7,7 +7,7 @@ load test_helper
 
 NS="$ROOT/tools/nightly"
 # The matrix of a night: touch at two sizes, so that two shards have a pair each.
-MATRIX=(touch --axis allocator=glibc --axis mb=4,8 --repeat 3)
+MATRIX=(touch --axis allocator=glibc --axis "mb=4,8" --repeat 3)
 
 # platform DIR KEY THP KERNEL: DIR/env.tsv says so.
 platform() {
@@ -84,7 +84,7 @@ PY
 	grep -q "check a: 1" "$BATS_FILE_TMPDIR/night3.log"
 	xmllint --noout "$w/merged-a/junit.xml" 2>/dev/null || grep -q '<testsuites' "$w/merged-a/junit.xml"
 	grep -qF '::error title=touch claim touched-all regressed::' "$w/check-a.out"
-	! grep -qF 'touched-some regressed' "$w/check-a.out"
+	[ "$(grep -c "^::error" "$w/check-a.out")" -eq 1 ]
 	grep -q '^## test-a-thp_madvise: failed' "$w/summary-a.md"
 	grep -q '^| touch | 1 | 0 | 1 |' "$w/summary-a.md"
 	run -2 "$NS/check.sh" "$BATS_TEST_TMPDIR/none"
