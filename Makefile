@@ -174,7 +174,8 @@ RUNNER_SRC := \
 	runner/out/corpus.c \
 	runner/out/figtab.c \
 	runner/out/compare.c \
-	runner/out/trend.c
+	runner/out/trend.c \
+	runner/out/platforms.c
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))

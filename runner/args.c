@@ -171,8 +171,10 @@ set_word(struct mr_args *o, int bit, const char *v)
 				    v, MR_SHARD_MAX);
 		break;
 	case O_FORMAT:
-		if ((o->format = mr_fmt_parse(v)) < 0)
-			usage_error(o, "--format '%s': want human, tap, junit or json", v);
+		/* checked once the command is known (check_args): one of
+		 * its own words (own_format) reads format_word */
+		o->format_word = v;
+		o->format = mr_fmt_parse(v);
 		break;
 	case O_FAILON:
 		if (parse_double(v, &x) < 0 || x < 0 || x > 1e6)
@@ -242,7 +244,7 @@ positional(struct mr_args *o, const char *a)
 		return;
 	}
 	if (!(o->cmd = find_command(o, a)))
-		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge", a);
+		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge, platforms", a);
 }
 
 /* Whether getopt_long's value c is option i's. */
@@ -360,6 +362,8 @@ check_args(struct mr_args *o)
 	if (o->given & ~(c->allowed | O_HELP | O_VERSION))
 		usage_error(o, "%s does not apply to %s",
 			    mr_args_first(o->given & ~(c->allowed | O_HELP | O_VERSION)), c->name);
+	if ((o->given & O_FORMAT) && o->format < 0 && !c->own_format)
+		usage_error(o, "--format '%s': want human, tap, junit or json", o->format_word);
 	/* --cases is harmless with --from (nothing is run, so not needed) */
 	extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_FORMAT |
 			     O_QUIET | O_YES | O_PLOTS | O_HELP | O_VERSION);
