@@ -60,8 +60,10 @@ meminfo_available(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+		if (strncmp(line, "MemAvailable:", 13) == 0) {
+			kb = strtoull(line + 13, NULL, 10);
 			break;
+		}
 	fclose(f);
 	return kb;
 }
