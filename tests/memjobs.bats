@@ -88,10 +88,11 @@ jnap() {
 	d=$BATS_TEST_TMPDIR/old
 	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --expected "$EXP" --axis allocator=glibc \
 		--axis mb=8 --repeat 2 -q --out "$d" touch
+	[ "$(head -1 "$d/runs.tsv" | tr '\t' '\n' | grep -c '^waited$')" -eq 1 ]
 	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "waited") w = i }
 		{ s = ""; for (i = 1; i <= NF; i++) if (i != w) s = s (s == "" ? "" : OFS) $i; print s }' \
 		"$d/runs.tsv" > "$d/runs.new"
 	mv "$d/runs.new" "$d/runs.tsv"
-	! head -1 "$d/runs.tsv" | grep -q waited
+	[ "$(head -1 "$d/runs.tsv" | tr '\t' '\n' | grep -c '^waited$')" -eq 0 ]
 	run -0 timeout -k 5 60 "$MR" report "$d"
 }
