@@ -244,7 +244,9 @@ static const struct {
 	{ O_JOBS,
 	  "  -j, --jobs N           up to N runs at once, of those whose times no\n"
 	  "                         claim or baseline compares; the others run\n"
-	  "                         alone (default 1)\n" },
+	  "                         alone (default 1); and only while their\n"
+	  "                         expected peak memory fits in MemAvailable\n"
+	  "                         (runs.tsv's waited says why one waited)\n" },
 	{ O_ASLR,
 	  "  --aslr on|off          address space randomization of the cases\n"
 	  "                         (default off: where a mapping lands decides\n"
