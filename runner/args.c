@@ -171,8 +171,8 @@ set_word(struct mr_args *o, int bit, const char *v)
 				    v, MR_SHARD_MAX);
 		break;
 	case O_FORMAT:
-		/* export has words of its own: checked with the command
-		 * (check_args), which may come after the option */
+		/* checked once the command is known (check_args): one of
+		 * its own words (own_format) reads format_word */
 		o->format_word = v;
 		o->format = mr_fmt_parse(v);
 		break;
@@ -244,7 +244,7 @@ positional(struct mr_args *o, const char *a)
 		return;
 	}
 	if (!(o->cmd = find_command(o, a)))
-		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, export, merge", a);
+		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge, platforms, export", a);
 }
 
 /* Whether getopt_long's value c is option i's. */
@@ -362,7 +362,7 @@ check_args(struct mr_args *o)
 	if (o->given & ~(c->allowed | O_HELP | O_VERSION))
 		usage_error(o, "%s does not apply to %s",
 			    mr_args_first(o->given & ~(c->allowed | O_HELP | O_VERSION)), c->name);
-	if ((o->given & O_FORMAT) && o->format < 0 && strcmp(c->name, "export") != 0)
+	if ((o->given & O_FORMAT) && o->format < 0 && !c->own_format)
 		usage_error(o, "--format '%s': want human, tap, junit or json", o->format_word);
 	/* --cases is harmless with --from (nothing is run, so not needed) */
 	extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_FORMAT |

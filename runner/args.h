@@ -35,6 +35,8 @@ struct mr_command {
 	                      runner may still write: -1 no, 0 warn, 1 refuse */
 	int from_refuse;   /* --from DIR still being written: 2 refuse, 0 warn */
 	int dir_arg;       /* one argument naming a directory is results */
+	int own_format;    /* --format's words are the command's own: it
+	                      reads format_word */
 };
 
 /* Everything the command line says. */
@@ -63,7 +65,7 @@ struct mr_args {
 	const char **names;        /* positional, NULL-terminated */
 	int nnames;
 	int format;                /* --format: enum mr_fmt */
-	const char *format_word;   /* --format as given (export has its own words) */
+	const char *format_word;   /* --format as given, or NULL */
 	int quiet;                 /* --quiet */
 	int yes;                   /* --yes */
 	const char *plots;         /* --plots, else the default (set by main) */

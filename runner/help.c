@@ -128,6 +128,22 @@ const struct mr_help mr_help_export = {
 	"  memrepro export --format bmf results/latest > bmf.json\n"
 };
 
+const struct mr_help mr_help_platforms = {
+	"memrepro platforms [--expected DIR] [--format md|tsv|html|json] DIR...",
+	"Where each claim holds: each DIR the results of one platform (its\n"
+	"shards merged), checked as check --from DIR checks it, and the claims'\n"
+	"verdicts laid side by side on stdout: one row per claim, one column per\n"
+	"platform, rows where the platforms differ first.  Above it per platform\n"
+	"its kernel, libc, allocator versions, THP, CPUs, start, commit (env.tsv)\n"
+	"and its baseline's counts (or that it has none).  Format: md (default),\n"
+	"tsv, html or json (docs/formats.md).  Status: 0 whatever the verdicts\n"
+	"(check fails a regression), 2 on bad usage/input or two DIRs of one\n"
+	"platform.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro platforms --format html merged/ubuntu-22.04 merged/ubuntu-24.04 > platforms.html\n"
+};
+
 const struct mr_help mr_help_corpus = {
 	"memrepro corpus [--expected DIR] DIR...",
 	"Write the corpus table (GitHub markdown, on stdout): per case and\n"
@@ -242,7 +258,9 @@ static const struct {
 	{ O_JOBS,
 	  "  -j, --jobs N           up to N runs at once, of those whose times no\n"
 	  "                         claim or baseline compares; the others run\n"
-	  "                         alone (default 1)\n" },
+	  "                         alone (default 1); and only while their\n"
+	  "                         expected peak memory fits in MemAvailable\n"
+	  "                         (runs.tsv's waited says why one waited)\n" },
 	{ O_ASLR,
 	  "  --aslr on|off          address space randomization of the cases\n"
 	  "                         (default off: where a mapping lands decides\n"
@@ -289,7 +307,8 @@ static const struct {
 	{ O_FROM, "  --from DIR             compare this results directory, do not run\n" },
 	{ O_FORMAT,
 	  "  --format FMT           verdicts as human (default), tap (TAP 13, as\n"
-	  "                         kselftest), junit (JUnit XML) or json\n" },
+	  "                         kselftest), junit (JUnit XML) or json;\n"
+	  "                         platforms: md (default), tsv, html or json\n" },
 	{ O_YES, "  -y, --yes              write the baselines without asking\n" },
 	{ O_PLOTS,
 	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
@@ -316,6 +335,7 @@ static const struct mr_help *const all[] = {
 	&mr_help_trend,
 	&mr_help_export,
 	&mr_help_corpus,
+	&mr_help_platforms,
 	&mr_help_merge,
 	&mr_help_versions,
 	&mr_help_fetch,

@@ -25,6 +25,7 @@
 #include "out/report.h"
 #include "out/trend.h"
 #include "out/export.h"
+#include "out/platforms.h"
 #include "proto/cases.h"
 #include "results/merge.h"
 #include "results/write.h"
@@ -60,6 +61,7 @@ static int cmd_merge(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_corpus(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_versions(const struct mr_args *o, const struct mr_paths *p);
 static int cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
+static int cmd_platforms(const struct mr_args *o, const struct mr_paths *p);
 
 static const struct mr_command commands[] = {
 	{ .name = "list", .run = cmd_list, .help = &mr_help_list,
@@ -88,7 +90,8 @@ static const struct mr_command commands[] = {
 	  .reads = 0 },
 	{ .name = "export", .run = cmd_export, .help = &mr_help_export,
 	  .needs = "export needs --format bmf|benchmark-action and one results directory",
-	  .allowed = O_FORMAT | O_EXPECTED, .min_names = 1, .max_names = 1, .reads = 0 },
+	  .allowed = O_FORMAT | O_EXPECTED, .min_names = 1, .max_names = 1, .reads = 0,
+	  .own_format = 1 },
 	{ .name = "corpus", .run = cmd_corpus, .help = &mr_help_corpus,
 	  .needs = "corpus needs one results directory or more",
 	  .allowed = O_EXPECTED | O_CASES | O_VERBOSE, .min_names = 1, .max_names = -1,
@@ -104,6 +107,10 @@ static const struct mr_command commands[] = {
 	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie, node@22, ruby@3.3)",
 	  .allowed = O_VERBOSE | O_ALLOCATORS | O_ALLOC, .min_names = 1, .max_names = -1,
 	  .reads = -1 },
+	{ .name = "platforms", .run = cmd_platforms, .help = &mr_help_platforms,
+	  .needs = "platforms needs one results directory or more, one per platform",
+	  .allowed = O_EXPECTED | O_CASES | O_FORMAT, .min_names = 1, .max_names = -1,
+	  .reads = 0, .own_format = 1 },
 };
 #define NCMD ((int)(sizeof commands / sizeof commands[0]))
 
@@ -568,6 +575,27 @@ cmd_fetch(const struct mr_args *o, const struct mr_paths *p)
 	(void)p;
 	return mr_release_cmd_fetch(mr_registry_current(), (const char *const *)o->names,
 				    o->nnames);
+}
+
+/* --- platforms ------------------------------------------------------- */
+
+static int
+cmd_platforms(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct mr_plat_opts po = { 0 };
+	int f = o->format_word ? mr_plat_fmt_parse(o->format_word) : MR_PLAT_MD;
+
+	if (f < 0) {
+		weprintf("platforms --format '%s': want md, tsv, html or json", o->format_word);
+		return MR_USAGE;
+	}
+	po.dirs = (const char *const *)o->names;
+	po.ndirs = o->nnames;
+	po.expected_dir = p->expected_dir;
+	po.cases_dir = p->cases_dir;
+	po.format = (enum mr_plat_fmt)f;
+	po.out = stdout;
+	return mr_platforms(&po);
 }
 
 /* A command that reads results directories and runs nothing: while a
