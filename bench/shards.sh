@@ -64,7 +64,7 @@ awk -F'\t' -v n="$n" -v r="$repeat" -v p="$PLATFORM" -v m="$merged" '
 			o[j + 1] = x }
 		for (i = 1; i <= np; i++) { b = 1
 			for (s = 2; s <= n; s++) if (load[s] < load[b]) b = s
-			load[b] += pc[o[i]]; cnt[b]++; meas[b] += ran[key[o[i]]]; if (key[o[i]] in ran) nran++ }
+			load[b] += pc[o[i]]; cnt[b]++; if (key[o[i]] in ran) { meas[b] += ran[key[o[i]]]; nran++ } }
 		printf "profile pairs %d, cost known for %d (platform %s), %d shards, x%d repeats\n", np, known, p, n, r
 		for (s = 1; s <= n; s++) {
 			printf "shard %d/%d: %d pairs, planned %.1f s", s, n, cnt[s], load[s] * r / 1000

@@ -204,6 +204,21 @@ diff(struct mr_bless_case *c)
 		     c->cost_added || c->cost_changed || c->cost_gone;
 }
 
+/* Header keys of ob that nb lacks (an allocator only the other profile's
+ * results named), so the kept rows' provenance stays in the file. */
+static void
+keep_keys(struct mr_baseline *nb, const struct mr_baseline *ob)
+{
+	int i, j, n = nb->nkv;
+
+	for (i = 0; i < ob->nkv; i++) {
+		for (j = 0; j < n && strcmp(nb->key[j], ob->key[i]) != 0; j++)
+			;
+		if (j == n)
+			mr_baseline_kv(nb, ob->key[i], ob->val[i]);
+	}
+}
+
 /* Carry over the rows and cost rows of c->ob whose config the results do
  * not have (another profile's configs: the quick profile's beside the
  * full one's), so that blessing one profile keeps the others'. */
@@ -221,6 +236,8 @@ keep_others(struct mr_bless_case *c)
 	for (i = 0; i < ob->ncost; i++)
 		if (mr_rd_cfg(c->k, ob->cost[i].config) < 0)
 			mr_baseline_add_cost(&c->nb, &ob->cost[i]);
+	if (c->kept)
+		keep_keys(&c->nb, ob);
 }
 
 int
