@@ -8,13 +8,16 @@
 # Prints each shard's pairs and planned cost, and the spread (max/min).
 # Measured: given a merged results directory, each planned shard's sum of
 # wall_ms over that directory's runs of its pairs, and the spread.
-# PLATFORM (default: this machine's, from memrepro's env) picks
-# expected/PLATFORM/.  Benchmarks print figures; not part of make check.
+# PLATFORM (default: the merged results', else expected/'s first
+# platform directory) picks expected/PLATFORM/; EXPECTED, MEMREPRO, REPEAT.  Benchmarks print figures; not part of make check.
 #
 #   sh bench/shards.sh full 4
 #   sh bench/shards.sh full 4 results/merged
 set -eu
-[ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: shards.sh PROFILE N [MERGED_RESULTS]" >&2; exit 2; }
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "usage: shards.sh PROFILE N [MERGED_RESULTS]" >&2
+	exit 2
+fi
 profile=$1 n=$2 merged=${3-}
 case $profile in quick|full) ;; *) echo "shards.sh: PROFILE: quick or full (describe's), not '$profile'" >&2; exit 2 ;; esac
 case $n in ''|*[!0-9]*|0) echo "shards.sh: N: a positive integer, not '$n'" >&2; exit 2 ;; esac
@@ -27,7 +30,10 @@ mr=${MEMREPRO:-$top/build/memrepro}
 exp=${EXPECTED:-$top/expected}
 repeat=${REPEAT:-3}
 if [ -z "${PLATFORM-}" ]; then
-	PLATFORM=$(cd "$exp" && ls -d */ | head -1 | tr -d /)
+	for p in "$exp"/*/; do
+		PLATFORM=$(basename "$p")
+		break
+	done
 	[ -n "$merged" ] && PLATFORM=$(awk -F'\t' '$1 == "platform" { print $2 }' "$merged/env.tsv")
 fi
 tmp=$(mktemp -d)
@@ -73,5 +79,6 @@ awk -F'\t' -v n="$n" -v r="$repeat" -v p="$PLATFORM" -v m="$merged" '
 			if (s == 1 || load[s] > hi) hi = load[s]; if (s == 1 || load[s] < lo) lo = load[s]
 			if (s == 1 || meas[s] > mhi) mhi = meas[s]; if (s == 1 || meas[s] < mlo) mlo = meas[s] }
 		printf "planned spread (max/min): %.2f\n", (lo > 0 ? hi / lo : 0)
+		if (known < np) printf "(%d pairs of unknown cost planned at the known ones'"'"' mean, %.2f s a run)\n", np - known, (known ? sum / known : 1) / 1000
 		if (m != "") printf "measured spread (max/min): %.2f (%d pairs ran in %s)\n", (mlo > 0 ? mhi / mlo : 0), nran, m
 	}' "$tmp/costs" "$tmp/pairs"
