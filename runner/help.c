@@ -308,7 +308,8 @@ static const struct {
 	{ O_FORMAT,
 	  "  --format FMT           verdicts as human (default), tap (TAP 13, as\n"
 	  "                         kselftest), junit (JUnit XML) or json;\n"
-	  "                         platforms: md (default), tsv, html or json\n" },
+	  "                         platforms: md (default), tsv, html or json;\n"
+	  "                         export: bmf or benchmark-action\n" },
 	{ O_YES, "  -y, --yes              write the baselines without asking\n" },
 	{ O_PLOTS,
 	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
