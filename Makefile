@@ -175,8 +175,8 @@ RUNNER_SRC := \
 	runner/out/figtab.c \
 	runner/out/compare.c \
 	runner/out/trend.c \
-	runner/out/platforms.c \
-	runner/out/export.c
+	runner/out/export.c \
+	runner/out/platforms.c
 
 CASES := $(patsubst cases/%.c,%,$(wildcard cases/*.c))
 FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
@@ -185,7 +185,8 @@ FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
 UNIT := \
 	pidlist \
 	children \
-	fiber
+	fiber \
+	treeend
 
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
@@ -298,6 +299,11 @@ FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_SECONDS ?= 60
 # The runner's objects but main: what the fuzz targets call.
 RUNNER_LIB_OBJ = $(filter-out $(B)/runner/main.o,$(RUNNER_OBJ))
+
+# treeend tests the runner's own mr_tree_end: linked with the runner.
+$(B)/unit/treeend: $(B)/tests/unit/treeend.o $(RUNNER_LIB_OBJ) $(B)/libmr.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldl -lm -lpthread
 
 all: $(FUZZ_REPLAY)
 

@@ -244,7 +244,7 @@ positional(struct mr_args *o, const char *a)
 		return;
 	}
 	if (!(o->cmd = find_command(o, a)))
-		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, export, merge, platforms", a);
+		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge, platforms, export", a);
 }
 
 /* Whether getopt_long's value c is option i's. */

@@ -114,6 +114,20 @@ const struct mr_help mr_help_trend = {
 	"  memrepro trend results/2025*\n"
 };
 
+const struct mr_help mr_help_export = {
+	"memrepro export --format bmf|benchmark-action [--expected DIR] DIR",
+	"Write the figures of results directory DIR as JSON on stdout for a\n"
+	"benchmark-history service: per case, canonical config and figure (the\n"
+	"ones bless records, and wall_ms of the runs that ran alone) the median\n"
+	"over the ok repeats with their min and max.  bmf: Bencher Metric\n"
+	"Format, one benchmark \"<case> <config>\" per config; benchmark-action:\n"
+	"github-action-benchmark's customSmallerIsBetter array.\n"
+	"Status: 0, 2 on bad usage/input.\n"
+	"\n"
+	"Example:\n"
+	"  memrepro export --format bmf results/latest > bmf.json\n"
+};
+
 const struct mr_help mr_help_platforms = {
 	"memrepro platforms [--expected DIR] [--format md|tsv|html|json] DIR...",
 	"Where each claim holds: each DIR the results of one platform (its\n"
@@ -128,20 +142,6 @@ const struct mr_help mr_help_platforms = {
 	"\n"
 	"Example:\n"
 	"  memrepro platforms --format html merged/ubuntu-22.04 merged/ubuntu-24.04 > platforms.html\n"
-};
-
-const struct mr_help mr_help_export = {
-	"memrepro export --format bmf|benchmark-action [--expected DIR] DIR",
-	"Write the figures of results directory DIR as JSON on stdout for a\n"
-	"benchmark-history service: per case, canonical config and figure (the\n"
-	"ones bless records, and wall_ms of the runs that ran alone) the median\n"
-	"over the ok repeats with their min and max.  bmf: Bencher Metric\n"
-	"Format, one benchmark \"<case> <config>\" per config; benchmark-action:\n"
-	"github-action-benchmark's customSmallerIsBetter array.\n"
-	"Status: 0, 2 on bad usage/input.\n"
-	"\n"
-	"Example:\n"
-	"  memrepro export --format bmf results/latest > bmf.json\n"
 };
 
 const struct mr_help mr_help_corpus = {
@@ -258,7 +258,9 @@ static const struct {
 	{ O_JOBS,
 	  "  -j, --jobs N           up to N runs at once, of those whose times no\n"
 	  "                         claim or baseline compares; the others run\n"
-	  "                         alone (default 1)\n" },
+	  "                         alone (default 1); and only while their\n"
+	  "                         expected peak memory fits in MemAvailable\n"
+	  "                         (runs.tsv's waited says why one waited)\n" },
 	{ O_ASLR,
 	  "  --aslr on|off          address space randomization of the cases\n"
 	  "                         (default off: where a mapping lands decides\n"
@@ -306,7 +308,8 @@ static const struct {
 	{ O_FORMAT,
 	  "  --format FMT           verdicts as human (default), tap (TAP 13, as\n"
 	  "                         kselftest), junit (JUnit XML) or json;\n"
-	  "                         platforms: md (default), tsv, html or json\n" },
+	  "                         platforms: md (default), tsv, html or json;\n"
+	  "                         export: bmf or benchmark-action\n" },
 	{ O_YES, "  -y, --yes              write the baselines without asking\n" },
 	{ O_PLOTS,
 	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"

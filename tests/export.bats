@@ -149,6 +149,10 @@ for b, ms in d.items():
 	run -2 "$MR" export "$BATS_FILE_TMPDIR/run1"
 	[[ "$output" == *"want bmf or benchmark-action"* ]] || false
 	run -2 "$MR" export --format bmf
+	# export's words are its own: not check's, before or after the command
+	run -0 "$MR" --format bmf export "$BATS_FILE_TMPDIR/run1"
+	run -2 "$MR" --format bmf check --from "$BATS_FILE_TMPDIR/run1"
+	[[ "$output" == *"--format 'bmf': want human, tap, junit or json"* ]] || false
 	run -2 "$MR" export --format bmf "$BATS_FILE_TMPDIR/run1" "$BATS_FILE_TMPDIR/run2"
 	cp -R "$BATS_FILE_TMPDIR/run1" "$BATS_TEST_TMPDIR/bad"
 	sed -i '2s/\tok\t/\tok\t-\tx/' "$BATS_TEST_TMPDIR/bad/runs.tsv"

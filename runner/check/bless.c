@@ -204,6 +204,42 @@ diff(struct mr_bless_case *c)
 		     c->cost_added || c->cost_changed || c->cost_gone;
 }
 
+/* Header keys of ob that nb lacks (an allocator only the other profile's
+ * results named), so the kept rows' provenance stays in the file. */
+static void
+keep_keys(struct mr_baseline *nb, const struct mr_baseline *ob)
+{
+	int i, j, n = nb->nkv;
+
+	for (i = 0; i < ob->nkv; i++) {
+		for (j = 0; j < n && strcmp(nb->key[j], ob->key[i]) != 0; j++)
+			;
+		if (j == n)
+			mr_baseline_kv(nb, ob->key[i], ob->val[i]);
+	}
+}
+
+/* Carry over the rows and cost rows of c->ob whose config the results do
+ * not have (another profile's configs: the quick profile's beside the
+ * full one's), so that blessing one profile keeps the others'. */
+static void
+keep_others(struct mr_bless_case *c)
+{
+	const struct mr_baseline *ob = &c->ob;
+	int i;
+
+	for (i = 0; i < ob->nrow; i++)
+		if (mr_rd_cfg(c->k, ob->row[i].config) < 0) {
+			mr_baseline_add(&c->nb, &ob->row[i]);
+			c->kept++;
+		}
+	for (i = 0; i < ob->ncost; i++)
+		if (mr_rd_cfg(c->k, ob->cost[i].config) < 0)
+			mr_baseline_add_cost(&c->nb, &ob->cost[i]);
+	if (c->kept)
+		keep_keys(&c->nb, ob);
+}
+
 int
 mr_bless_open(const struct mr_cmp_opts *o, struct mr_bless *b)
 {
@@ -270,6 +306,8 @@ mr_bless_case(const struct mr_bless *b, int i, struct mr_bless_case *c)
 	nb->path = esprintf("%s/%s.tsv", b->dir, k->name);
 	/* An unreadable old baseline (printed) is replaced. */
 	c->has_old = mr_baseline_read(nb->path, &c->ob) == 0;
+	if (c->has_old)
+		keep_others(c);
 	diff(c);
 }
 

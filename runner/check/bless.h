@@ -44,6 +44,9 @@ struct mr_bless_case {
 	                                 error): replaced */
 	int moved, within, same;      /* rows of both, by how far they moved */
 	int added, gone;              /* rows of only nb / only ob */
+	int kept;                     /* rows of ob of configs the results
+	                                 lack (another profile's), kept in nb
+	                                 (and counted unchanged too) */
 	int cost_changed, cost_added, cost_gone; /* cost rows, likewise */
 	struct mr_bless_change *ch;   /* '~' and '.' in nb's order, then (with
 	                                 an old baseline) '+' in nb's order,

@@ -50,6 +50,9 @@ print_diff(FILE *f, const struct mr_bless_case *c, int verbose)
 		fprintf(f, "%s: %s: %d rows: %d moved beyond the old tolerance, %d within it, %d unchanged, %d new, %d gone\n",
 			name, path, c->nb.nrow, c->moved, c->within, c->same, c->added,
 			c->gone);
+	if (c->kept)
+		fprintf(f, "  %d of the unchanged rows are of configs these results do not have (another profile's): kept\n",
+			c->kept);
 	if (c->has_old && (c->cost_added || c->cost_changed || c->cost_gone))
 		fprintf(f, "  %s (what a run takes, not compared): %d changed, %d new, %d gone\n",
 			MR_BL_COST, c->cost_changed, c->cost_added, c->cost_gone);

@@ -133,45 +133,40 @@ one(struct sink *s, const struct mr_rd_case *k, int ci, const struct mr_ref *ref
 	free(v);
 }
 
-/* The run figures of config ci: bless's, then wall_ms. */
-static void
-run_figures(struct sink *s, const struct mr_rd_case *k, int ci)
+/* Whether ref is a figure export writes for config c: of read.h's
+ * figures (mr_rd_figures, those compare follows), wall_ms, the run
+ * metrics bless records for c, and (without a runtime) every checkpoint
+ * figure, which are bless's already. */
+static int
+exported(const struct mr_config *c, const struct mr_ref *ref)
 {
-	int m;
+	const char *name = ref->ckpt ? mr_ckpt_metrics[ref->metric]
+				     : mr_run_metrics[ref->metric];
+	int runtime = mr_config_get(c, MR_KEY_RUNTIME) != NULL, m;
 
-	for (m = 0; !mr_config_get(&k->conf[ci], MR_KEY_RUNTIME) &&
-		    mr_bless_run_metrics[m]; m++) {
-		struct mr_ref ref = { .metric = mr_run_metric(mr_bless_run_metrics[m]) };
-
-		if (!mr_bl_timed(&k->conf[ci], mr_bless_run_metrics[m]))
-			one(s, k, ci, &ref);
-	}
-	one(s, k, ci, &(struct mr_ref){ .metric = mr_run_metric("wall_ms") });
+	if (!ref->ckpt && !strcmp(name, "wall_ms"))
+		return 1;
+	if (runtime)
+		return 0;
+	if (ref->ckpt)
+		return 1;
+	for (m = 0; mr_bless_run_metrics[m]; m++)
+		if (!strcmp(name, mr_bless_run_metrics[m]))
+			return !mr_bl_timed(c, name);
+	return 0;
 }
 
-/* Every figure of config ci, in the order bless writes them. */
+/* Every figure of config ci, in read.h's order. */
 static void
 config_figures(struct sink *s, const struct mr_rd_case *k, int ci)
 {
-	const char **names;
-	int nnames, i, m;
+	struct mr_ref *refs;
+	int n = mr_rd_figures(k, ci, &refs), i;
 
-	run_figures(s, k, ci);
-	if (mr_config_get(&k->conf[ci], MR_KEY_RUNTIME))
-		return;
-	nnames = mr_rd_ck_names(k, ci, &names);
-	for (i = 0; i < nnames; i++) {
-		for (m = 0; mr_bless_ckpt_metrics[m]; m++) {
-			struct mr_ref ref = {
-				.ckpt = 1,
-				.metric = mr_ckpt_metric(mr_bless_ckpt_metrics[m]),
-				.checkpoint = (char *)names[i],
-			};
-
-			one(s, k, ci, &ref);
-		}
-	}
-	free(names);
+	for (i = 0; i < n; i++)
+		if (exported(&k->conf[ci], &refs[i]))
+			one(s, k, ci, &refs[i]);
+	free(refs);
 }
 
 int

@@ -126,6 +126,7 @@ int mr_metric_is_time(int ckpt, int metric);
 	X(SAMPLES, "samples")                                               \
 	X(OVERLAP, "overlap")                                               \
 	X(STOPPED_MS, "stopped_ms")                                         \
+	X(WAITED, "waited")                                                 \
 	X(LOG, "log")
 
 /* checkpoints.tsv: one row per checkpoint record of a run; the metric

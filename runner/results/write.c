@@ -278,6 +278,7 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 		mr_row_str(&w, MR_RUNS_SAMPLES, "0");
 		mr_row_str(&w, MR_RUNS_OVERLAP, "-");
 		mr_row_str(&w, MR_RUNS_STOPPED_MS, "-");
+		mr_row_str(&w, MR_RUNS_WAITED, run->waited ? run->waited : "-");
 		mr_row_end(b, &w);
 		return;
 	}
@@ -300,6 +301,7 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 	mr_row_fmt(&w, MR_RUNS_SAMPLES, "%zu", res->nsamples);
 	mr_row_fmt(&w, MR_RUNS_OVERLAP, "%d", run->overlap);
 	mr_row_u64(&w, MR_RUNS_STOPPED_MS, res->stopped_ms);
+	mr_row_str(&w, MR_RUNS_WAITED, run->waited ? run->waited : "-");
 	mr_row_end(b, &w);
 }
 

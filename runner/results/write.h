@@ -37,6 +37,8 @@ struct mr_results_run {
 	const char *log;       /* relative to the directory, or "-" */
 	int overlap;           /* other runs alive at some time during this
 	                          one (-j); 0: it ran alone */
+	const char *waited;    /* why it waited to start (-j: memory), NULL
+	                          or "-": it did not */
 };
 
 /* The default directory name: "results/<YYYYmmdd-HHMMSS>", with "-2",

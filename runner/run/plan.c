@@ -154,6 +154,70 @@ mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
 	return MR_OK;
 }
 
+/* Whether baseline row r is of a peak of the run's memory. */
+static int
+peak_row(const struct mr_bl_row *r)
+{
+	const char *m = mr_bl_metric(r);
+
+	return !r->checkpoint && (strcmp(m, "maxrss_kb") == 0 ||
+				  strcmp(m, "peak_tree_rss_kb") == 0 ||
+				  strcmp(m, "cgroup_peak_kb") == 0);
+}
+
+/* The expected peaks of case c's configs from its baseline, into pk[]. */
+static int
+case_peaks(const char *path, const struct mr_matrix *m, uint64_t *pk)
+{
+	struct mr_baseline b;
+	int rc = mr_baseline_read(path, &b), i, k;
+
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return -1;
+	for (i = 0; i < b.nrow; i++)
+		for (k = 0; k < m->n && peak_row(&b.row[i]); k++)
+			if (strcmp(m->cfg[k].canon, b.row[i].config) == 0 &&
+			    b.row[i].max > (double)pk[k])
+				pk[k] = (uint64_t)b.row[i].max;
+	mr_baseline_free(&b);
+	return 0;
+}
+
+int
+mr_plan_peaks(const struct mr_cases_desc *cases, int ncases,
+	      const struct mr_matrix *mats, const char *expected_dir,
+	      const char *platform, uint64_t ***peak)
+{
+	uint64_t **p = ecalloc((size_t)ncases + 1, sizeof *p);
+	int i, rc = MR_OK;
+
+	*peak = p;
+	for (i = 0; i < ncases; i++) {
+		p[i] = ecalloc((size_t)mats[i].n + 1, sizeof **p);
+		if (platform && rc == MR_OK) {
+			char *path = esprintf("%s/%s/%s.tsv", expected_dir, platform,
+					      cases[i].name);
+
+			if (case_peaks(path, &mats[i], p[i]) < 0)
+				rc = MR_USAGE;
+			free(path);
+		}
+	}
+	return rc;
+}
+
+void
+mr_plan_peaks_free(uint64_t **peak, int ncases)
+{
+	int i;
+
+	for (i = 0; peak && i < ncases; i++)
+		free(peak[i]);
+	free(peak);
+}
+
 void
 mr_plan_free(unsigned char **t, int ncases)
 {

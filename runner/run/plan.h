@@ -12,6 +12,8 @@
 #ifndef MR_PLAN_H
 #define MR_PLAN_H
 
+#include <stdint.h>
+
 #include "proto/cases.h"
 #include "run/envfp.h"
 #include "run/matrix.h"
@@ -34,6 +36,17 @@ int mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
 int mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
 		  const struct mr_matrix *mats, const char *expected_dir,
 		  int k, int n, struct mr_envfp *fp, unsigned char ***skip);
+
+/* -j: *peak[i][k] the expected peak memory in kB of a run of config k of
+ * case i: the largest of its baseline's maxrss_kb, peak_tree_rss_kb and
+ * cgroup_peak_kb rows (their max, not their median: the plan is about the
+ * worst a run took), 0 where the baseline of platform (NULL: none) has
+ * none.  Returns MR_OK, or MR_USAGE after printing what is wrong with the
+ * baseline (*peak is set either way: mr_plan_peaks_free). */
+int mr_plan_peaks(const struct mr_cases_desc *cases, int ncases,
+		  const struct mr_matrix *mats, const char *expected_dir,
+		  const char *platform, uint64_t ***peak);
+void mr_plan_peaks_free(uint64_t **peak, int ncases);
 
 /* Free a plan of ncases cases (NULL: nothing). */
 void mr_plan_free(unsigned char **t, int ncases);

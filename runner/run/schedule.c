@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -44,6 +45,84 @@ mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
 			mr_metric_is_time(b.row[i].ckpt, b.row[i].metric);
 	mr_baseline_free(&b);
 	return timed;
+}
+
+/* --- memory ----------------------------------------------------------- */
+
+/* MemAvailable of /proc/meminfo in kB, or 0 when it cannot be read. */
+static uint64_t
+meminfo_available(void)
+{
+	char line[256];
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "MemAvailable:", 13) == 0) {
+			kb = strtoull(line + 13, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb;
+}
+
+long long
+mr_sched_mem_available(void)
+{
+	const char *e = getenv(MR_SCHED_MEM_ENV);
+	uint64_t kb;
+
+	if (e && *e) {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(e, &end, 10);
+		if (errno || *end || *e == '-' || v == 0 || v > (1ULL << 50)) {
+			weprintf("%s=%s: not a size in kB", MR_SCHED_MEM_ENV, e);
+			return -1;
+		}
+		kb = v;
+	} else {
+		kb = meminfo_available();
+	}
+	kb -= kb / 10;
+	return (long long)kb;
+}
+
+uint64_t
+mr_sched_mem_expect(uint64_t own_kb, uint64_t case_kb, uint64_t cap_kb)
+{
+	uint64_t kb = own_kb ? own_kb : case_kb;
+
+	return cap_kb && (!kb || kb > cap_kb) ? cap_kb : kb;
+}
+
+/* kb as "11.1 GiB" / "312.0 MiB" into buf. */
+static void
+human_kb(uint64_t kb, char *buf, size_t n)
+{
+	if (kb >= 1024 * 1024)
+		snprintf(buf, n, "%.1f GiB", (double)kb / (1024.0 * 1024.0));
+	else
+		snprintf(buf, n, "%.1f MiB", (double)kb / 1024.0);
+}
+
+int
+mr_sched_mem_fits(uint64_t avail_kb, uint64_t running_kb, int nrunning,
+		  uint64_t want_kb, char *why, size_t n)
+{
+	char a[32], r[32], w[32];
+
+	if (!avail_kb || !want_kb || nrunning == 0 || running_kb + want_kb <= avail_kb)
+		return 1;
+	human_kb(want_kb, w, sizeof w);
+	human_kb(running_kb, r, sizeof r);
+	human_kb(avail_kb, a, sizeof a);
+	snprintf(why, n, "memory: expected %s beside %s running, %s available", w, r, a);
+	return 0;
 }
 
 /* --- workers ----------------------------------------------------------- */

@@ -23,6 +23,8 @@
 #ifndef MR_SCHED_H
 #define MR_SCHED_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "check/claims.h"
@@ -36,6 +38,44 @@
  * is the config's. */
 int mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
 		   const char *cfg);
+
+/* --- memory (-j) ---------------------------------------------------------
+ *
+ * Runs beside each other also share the machine's memory: two that each
+ * fit may not fit together, and a machine-wide OOM kills whatever the
+ * kernel picks.  So a run starts beside others only when the expected
+ * peaks of those running plus its own fit in the memory available at the
+ * start of the session (MemAvailable less a margin); a run under a cap
+ * (--mem-cap, the pressure axis) is expected to take at most its cap.  A run alone always starts, too big for the machine or
+ * not: that is what -j 1 would do.  A run whose peak is unknown (no
+ * baseline row of its config or of any config of its case, no repeat of
+ * it ended yet) is not held back: holding every such run alone would
+ * serialise every first repeat of a platform with no baseline, and the
+ * first repeat of any config of the case then gives the rest a figure. */
+
+/* Environment variable replacing /proc/meminfo's MemAvailable (in kB) for
+ * the tests; the margin is taken off it as off MemAvailable. */
+#define MR_SCHED_MEM_ENV "MEMREPRO_MEM_AVAILABLE_KB"
+
+/* The memory runs may take together, in kB: MemAvailable (or
+ * MR_SCHED_MEM_ENV) less a tenth.  0 when unknown (no gate).  A bad
+ * MR_SCHED_MEM_ENV is printed and -1 returned. */
+long long mr_sched_mem_available(void);
+
+/* The expected peak in kB of a run whose own figure is own_kb and whose
+ * case's largest known figure (any config) is case_kb (0: unknown), under
+ * a memory cap of cap_kb (--mem-cap or the pressure axis; 0: none): its
+ * own, else its case's, never over the cap, the cap when both are
+ * unknown. */
+uint64_t mr_sched_mem_expect(uint64_t own_kb, uint64_t case_kb, uint64_t cap_kb);
+
+/* Whether a run of expected peak want_kb (0: unknown) may start beside
+ * nrunning runs of expected peaks running_kb in all, avail_kb available
+ * (0: no gate).  1 when it may; 0 when not, with why written into
+ * why[0..n-1] ("memory: expected 11.1 GiB beside 10.6 GiB running, 23.1
+ * GiB available"). */
+int mr_sched_mem_fits(uint64_t avail_kb, uint64_t running_kb, int nrunning,
+		      uint64_t want_kb, char *why, size_t n);
 
 /* A worker running one case. */
 struct mr_sched_worker {

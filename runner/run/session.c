@@ -56,6 +56,10 @@ struct session {
 	unsigned char **timed; /* -j: timed[i][k] when the times of config k
 	                          of case i are compared (schedule.h); NULL:
 	                          one run at a time */
+	uint64_t **peak;  /* -j: peak[i][k] the expected peak in kB of config
+	                     k of case i, from the baseline or the largest
+	                     measured so far; 0: unknown (plan.h) */
+	uint64_t avail_kb; /* -j: the memory runs may take together; 0: no gate */
 };
 
 static long
@@ -79,6 +83,11 @@ struct job {
 	char **extra, **env, **argv; /* extra: the config's variables, NULL-terminated */
 	struct mr_spawn_req rq;
 	struct mr_sched_worker w; /* -j: the worker running it */
+	uint64_t *peak, *casepk; /* -j: its config's expected peak, its case's
+	                            configs' (ncfg); NULL: none */
+	int ncfg;
+	uint64_t want_kb;        /* -j: its expected peak when it started */
+	char waited[160];        /* why it waited to start; "": it did not */
 	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
 };
 
@@ -126,7 +135,8 @@ job_prepare(struct session *s, struct job *j)
 					     &oargv, oenv, &noenv);
 	if (skip) {
 		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0 };
+					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0,
+					      j->waited[0] ? j->waited : NULL };
 		int rc = mr_results_add(&s->res, &row);
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
@@ -183,6 +193,24 @@ job_prepare(struct session *s, struct job *j)
 	return 0;
 }
 
+/* Keep the largest peak a run of j's config measured (its RSS
+ * high-water mark, its tree's, its cgroup's charge), for the next runs'
+ * plan (-j). */
+static void
+job_learn(const struct job *j, const struct mr_spawn_res *res)
+{
+	uint64_t kb = res->maxrss_kb;
+
+	if (!j->peak)
+		return;
+	if (res->peak_tree_rss_kb > kb)
+		kb = res->peak_tree_rss_kb;
+	if (res->cgroup_peak_kb != MR_NOT_MEASURED && res->cgroup_peak_kb > kb)
+		kb = res->cgroup_peak_kb;
+	if (kb > *j->peak)
+		*j->peak = kb;
+}
+
 /* Record how run j went: rc and res from mr_spawn_run, overlap the runs
  * beside it.  Frees res.  Returns 0, or -1 to stop (the runner itself
  * failed, or an interrupt). */
@@ -191,9 +219,12 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 	   int overlap)
 {
 	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap };
+				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap,
+				      j->waited[0] ? j->waited : NULL };
 	char detail[512];
 
+	if (rc == 0)
+		job_learn(j, res);
 	if (rc == -ENOTSUP) {
 		/* a pressure config where no memory cgroup can be made */
 		snprintf(detail, sizeof detail, "pressure=%ld needs a memory cgroup: %s",
@@ -261,6 +292,34 @@ overlap(const struct job *v, int n, int me)
 	return k;
 }
 
+/* Whether v[next] may start beside the running ones among v[0..next-1]
+ * (schedule.h's memory plan): sets its want_kb, and the first time it
+ * may not, its waited. */
+static int
+job_fits(const struct session *s, struct job *v, int next, int running)
+{
+	struct job *j = &v[next];
+	uint64_t sum = 0, casekb = 0, cap = (uint64_t)s->o->mem_cap_mib * 1024;
+	uint64_t pcap = (uint64_t)j->cf->pressure_mib * 1024;
+	char why[sizeof j->waited];
+	int i;
+
+	if (pcap && (!cap || pcap < cap))
+		cap = pcap;
+	for (i = 0; j->casepk && i < j->ncfg; i++)
+		if (j->casepk[i] > casekb)
+			casekb = j->casepk[i];
+	j->want_kb = mr_sched_mem_expect(j->peak ? *j->peak : 0, casekb, cap);
+	for (i = 0; i < next; i++)
+		if (v[i].w.pid)
+			sum += v[i].want_kb;
+	if (mr_sched_mem_fits(s->avail_kb, sum, running, j->want_kb, why, sizeof why))
+		return 1;
+	if (!j->waited[0])
+		snprintf(j->waited, sizeof j->waited, "%s", why);
+	return 0;
+}
+
 /* Run v[0..n-1] up to s->o->jobs at once, each in a worker.  On an
  * interrupt or a failure of the runner, starts no more, stops the running
  * ones and records what they got.  Returns 0, or -1 to stop. */
@@ -285,7 +344,8 @@ run_side_by_side(struct session *s, struct job *v, int n)
 					kill(v[i].w.pid, SIGTERM);
 			told = 1;
 		}
-		while (!stop && running < s->o->jobs && next < n) {
+		while (!stop && running < s->o->jobs && next < n &&
+		       job_fits(s, v, next, running)) {
 			int rc = job_prepare(s, &v[next]);
 
 			if (rc == 0 && mr_sched_start(&v[next].w, &v[next].rq) < 0)
@@ -394,6 +454,9 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 					if (pass == 0 && !s->timed[i][k]) {
 						side[nside].c = &cases[i];
 						side[nside].cf = cf;
+						side[nside].peak = &s->peak[i][k];
+						side[nside].casepk = s->peak[i];
+						side[nside].ncfg = mats[i].n;
 						side[nside++].repeat = r;
 					} else if (pass == 1 && (!s->timed || s->timed[i][k]) &&
 						   run_one(s, &cases[i], cf, r) < 0) {
@@ -479,6 +542,23 @@ session_open(struct session *s)
 	return rc < 0 ? MR_USAGE : MR_OK;
 }
 
+/* -j: the expected peaks (plan.h) and the memory available to them. */
+static int
+session_mem_plan(struct session *s, const struct mr_cases_desc *cases, int ncases,
+		 const struct mr_matrix *mats, const char *platform)
+{
+	long long kb;
+	int rc = mr_plan_peaks(cases, ncases, mats, s->o->expected_dir, platform, &s->peak);
+
+	if (rc != MR_OK)
+		return rc;
+	kb = mr_sched_mem_available();
+	if (kb < 0)
+		return MR_USAGE;
+	s->avail_kb = (uint64_t)kb;
+	return MR_OK;
+}
+
 /* The environment fingerprint and the plans, then env.tsv written (or, on
  * --resume, checked against the recorded one).  Returns MR_OK, MR_USAGE
  * or MR_FAILED (printed). */
@@ -505,6 +585,8 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	if (rc == MR_OK && o->jobs > 1)
 		rc = mr_plan_timed(cases, ncases, mats, o->expected_dir,
 				   mr_envfp_get(&fp, "platform"), &s->timed);
+	if (rc == MR_OK && o->jobs > 1)
+		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, "platform"));
 	if (rc == MR_OK && o->verbose)
 		for (i = 0; i < fp.n; i++)
 			fprintf(s->progress, "# %s: %s\n", fp.key[i], fp.val[i]);
@@ -590,6 +672,7 @@ mr_session_run(const struct mr_session_opts *o)
 		mr_alloc_free(&s.allocs);
 		mr_plan_free(s.skip, ncases);
 		mr_plan_free(s.timed, ncases);
+		mr_plan_peaks_free(s.peak, ncases);
 	}
 	mr_origtab_free(&s.origs);
 	for (i = 0; i < built; i++)

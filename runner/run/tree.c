@@ -305,6 +305,18 @@ mr_tree_ended(pid_t pid)
 	       si.si_pid == pid;
 }
 
+/* Have we any child at all?  Asked without reaping (WNOWAIT): a child
+ * that is not the run's (a -j worker, say) stays for its own waiter. */
+static int
+have_children(void)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
+		 errno == ECHILD);
+}
+
 /* End the case pid (our child, not yet reaped, its own group's leader)
  * and everything it started, then reap it: its group and its cgroup
  * killed at once, our other children of the run one by one as they come
@@ -340,7 +352,7 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		/* Done when we have no child at all, or twice in a row none
 		 * of the run: a child reaped in one round may have orphaned
 		 * its own to us after that round's list was read. */
-		if (reaped && waitpid(-1, NULL, WNOHANG | __WALL) < 0 && errno == ECHILD)
+		if (reaped && !have_children())
 			return 0;
 		if (reaped && !left && ++none == 2)
 			return 0;
