@@ -9,13 +9,6 @@ NS="$ROOT/tools/nightly"
 # The matrix of a night: touch at two sizes, so that two shards have a pair each.
 MATRIX=(touch --axis allocator=glibc --axis "mb=4,8" --repeat 3)
 
-# platform DIR KEY THP KERNEL: DIR/env.tsv says so.
-platform() {
-	awk -F'\t' -v OFS='\t' -v key="$2" -v thp="$3" -v kernel="$4" '
-		$1 == "platform" { $2 = key } $1 == "thp" { $2 = thp }
-		$1 == "kernel" { $2 = kernel } { print }' "$1/env.tsv" > "$1/env.tsv.new"
-	mv "$1/env.tsv.new" "$1/env.tsv"
-}
 
 # night N: both platforms' shards run, merged, checked and reported
 # (the shard and platform jobs), then the publish job's steps.
@@ -26,8 +19,8 @@ night() {
 		"$NS/shard.sh" "fake-$p" 2 2 "$w/shard-$p-2" "${MATRIX[@]}"
 		"$NS/merge.sh" "$w/merged-$p" "$w/shard-$p-1" "$w/shard-$p-2"
 	done
-	platform "$w/merged-a" test-a-thp_madvise madvise 6.1.0-a
-	platform "$w/merged-b" test-b-thp_always always 6.8.0-b
+	fake_platform "$w/merged-a" test-a-thp_madvise madvise 6.1.0-a
+	fake_platform "$w/merged-b" test-b-thp_always always 6.8.0-b
 	for p in a b; do
 		GITHUB_STEP_SUMMARY=$w/summary-$p.md "$NS/check.sh" "$w/merged-$p" > "$w/check-$p.out" && echo "check $p passed" || echo "check $p: $?"
 		"$NS/report.sh" "$w/merged-$p" "$w/site-platform" > /dev/null

@@ -11,13 +11,6 @@ setup_file() {
 		--axis mb=32 --repeat 3 --quiet touch >/dev/null
 }
 
-# platform DIR KEY THP KERNEL: DIR/env.tsv says so.
-platform() {
-	awk -F'\t' -v OFS='\t' -v key="$2" -v thp="$3" -v kernel="$4" '
-		$1 == "platform" { $2 = key } $1 == "thp" { $2 = thp }
-		$1 == "kernel" { $2 = kernel } { print }' "$1/env.tsv" > "$1/env.tsv.new"
-	mv "$1/env.tsv.new" "$1/env.tsv"
-}
 
 setup() {
 	EXP=$BATS_TEST_TMPDIR/expected
@@ -26,8 +19,8 @@ setup() {
 	mkdir -p "$EXP"
 	cp -R "$BATS_FILE_TMPDIR/r" "$A"
 	cp -R "$BATS_FILE_TMPDIR/r" "$B"
-	platform "$A" test-a-thp_madvise madvise "6.1.0-a"
-	platform "$B" test-b-thp_always always "6.8.0-b"
+	fake_platform "$A" test-a-thp_madvise madvise "6.1.0-a"
+	fake_platform "$B" test-b-thp_always always "6.8.0-b"
 	# on b every checkpoint's RSS a tenth: the 32 MiB claim regresses there
 	awk -F'\t' -v OFS='\t' '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
@@ -123,7 +116,7 @@ for k in d["cases"]:
 @test "a baseline row that regressed on a platform is counted in its header" {
 	# b blessed as b's own, then checked with a's figures: RSS ten times up
 	cp -R "$A" "$BATS_TEST_TMPDIR/b2"
-	platform "$BATS_TEST_TMPDIR/b2" test-b-thp_always always "6.8.0-b"
+	fake_platform "$BATS_TEST_TMPDIR/b2" test-b-thp_always always "6.8.0-b"
 	run -0 "$MR" bless --from "$B" --expected "$EXP" --yes
 	run -0 plat --format tsv "$A" "$BATS_TEST_TMPDIR/b2"
 	[[ "$(hline "$output" baseline test-b-thp_always)" =~ ^[0-9]+\ held,\ [1-9][0-9]*\ regressed, ]] || false
@@ -150,7 +143,7 @@ assert got == {"touched-all": ["held", "regressed"], "madvise-only": ["held", "s
 @test "a claim of a case one platform did not run is 'not run' there" {
 	mkdir -p "$BATS_TEST_TMPDIR/c"
 	cp "$A/env.tsv" "$BATS_TEST_TMPDIR/c/"
-	platform "$BATS_TEST_TMPDIR/c" test-c none "6.9.0-c"
+	fake_platform "$BATS_TEST_TMPDIR/c" test-c none "6.9.0-c"
 	head -1 "$A/runs.tsv" > "$BATS_TEST_TMPDIR/c/runs.tsv"
 	head -1 "$A/checkpoints.tsv" > "$BATS_TEST_TMPDIR/c/checkpoints.tsv"
 	run -0 plat --format md "$A" "$BATS_TEST_TMPDIR/c"

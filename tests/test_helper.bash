@@ -158,3 +158,12 @@ leaked_cgroups() {
 no_leaked_cgroups() {
 	[ -z "$(leaked_cgroups "$1")" ]
 }
+
+# fake_platform DIR KEY THP KERNEL: results DIR's env.tsv says it ran on
+# platform KEY (THP mode, kernel), as if taken on another machine.
+fake_platform() {
+	awk -F'\t' -v OFS='\t' -v key="$2" -v thp="$3" -v kernel="$4" '
+		$1 == "platform" { $2 = key } $1 == "thp" { $2 = thp }
+		$1 == "kernel" { $2 = kernel } { print }' "$1/env.tsv" > "$1/env.tsv.new"
+	mv "$1/env.tsv.new" "$1/env.tsv"
+}
