@@ -163,3 +163,16 @@ PY
 	run -0 sh -c "cd '$c' && '$NS/branch.sh' push history"
 	[[ "$output" == "history: nothing new" ]] || false
 }
+
+@test "profile.sh: a profile of its own checked whole, JUnit in the results; anything else exit 2" {
+	d=$BATS_TEST_TMPDIR/originals
+	run -0 "$NS/profile.sh" originals "$d" nap --axis allocator=glibc
+	[ -f "$d/runs.tsv" ]
+	xmllint --noout "$d/junit.xml"
+	grep -q '<testsuite name="nap"' "$d/junit.xml"
+	[ "$(tsv_col "$d/runs.tsv" outcome | sort -u)" = ok ]
+	run -2 "$NS/profile.sh" nightly "$BATS_TEST_TMPDIR/x"
+	[[ "$output" == *"profile 'nightly': originals or versions"* ]] || false
+	run -2 "$NS/profile.sh" versions "$d"
+	[[ "$output" == *"$d exists"* ]] || false
+}

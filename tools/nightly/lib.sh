@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # lib.sh: sourced by the nightly's scripts.  MEMREPRO (default
 # build/memrepro), MEMREPRO_CASES and MEMREPRO_EXPECTED (--cases and
 # --expected, for the local test) say what they run.
