@@ -176,3 +176,26 @@ PY
 	run -2 "$NS/profile.sh" versions "$d"
 	[[ "$output" == *"$d exists"* ]] || false
 }
+
+@test "setup.sh: the packages and the build, through sudo where not root" {
+	local bin=$BATS_TEST_TMPDIR/bin c
+	mkdir -p "$bin"
+	for c in apt-get make sudo; do
+		printf '#!/bin/sh\necho "%s $*" >> "%s/calls"\n' "$c" "$BATS_TEST_TMPDIR" > "$bin/$c"
+	done
+	printf '#!/bin/sh\necho "$FAKE_UID"\n' > "$bin/id"
+	chmod +x "$bin"/*
+	FAKE_UID=0 PATH="$bin:$PATH" run -0 "$NS/setup.sh"
+	run cat "$BATS_TEST_TMPDIR/calls"
+	[ "${lines[0]}" = "apt-get update" ]
+	[ "${lines[1]}" = "apt-get install -y make" ]
+	[ "${lines[2]}" = "make deps" ]
+	[[ "${lines[3]}" == "make -j"*" all" ]] || false
+	rm "$BATS_TEST_TMPDIR/calls"
+	FAKE_UID=1000 PATH="$bin:$PATH" run -0 "$NS/setup.sh"
+	run cat "$BATS_TEST_TMPDIR/calls"
+	[ "${lines[0]}" = "sudo apt-get update" ]
+	[ "${lines[1]}" = "sudo apt-get install -y make" ]
+	[ "${lines[2]}" = "sudo make deps" ]
+	[[ "${lines[3]}" == "make -j"*" all" ]] || false
+}

@@ -48,7 +48,7 @@ on_tty() {
 }
 
 @test "every command has --help with an example" {
-	for c in list describe run check bless report compare trend versions fetch; do
+	for c in list describe run check bless report compare trend merge corpus platforms export versions fetch; do
 		run -0 "$MR" "$c" --help
 		[[ "${lines[0]}" == "usage: memrepro $c"* ]] || false
 		[[ "$output" == *"Example"* ]] || false
@@ -62,7 +62,7 @@ on_tty() {
 	command -v groff >/dev/null || skip "groff not installed"
 	run -0 --separate-stderr groff -man -Tutf8 -ww -P-cbou "$ROOT/docs/memrepro.1"
 	[ -z "$stderr" ]
-	for c in list describe run check bless report compare trend versions fetch; do
+	for c in list describe run check bless report compare trend merge corpus platforms export versions fetch; do
 		[[ "$output" == *"memrepro $c"* ]] || false
 	done
 }
