@@ -167,3 +167,10 @@ fake_platform() {
 		$1 == "kernel" { $2 = kernel } { print }' "$1/env.tsv" > "$1/env.tsv.new"
 	mv "$1/env.tsv.new" "$1/env.tsv"
 }
+
+# touch_runs DIR: three runs of the touch fixture (32 MiB, glibc) into
+# DIR, the results a file's tests make once and copy (setup_file).
+touch_runs() {
+	timeout -k 5 120 "$MR" run --cases "$FIX" --out "$1" --axis allocator=glibc \
+		--axis mb=32 --repeat 3 --quiet touch >/dev/null
+}
