@@ -185,17 +185,14 @@ PY
 	done
 	printf '#!/bin/sh\necho "$FAKE_UID"\n' > "$bin/id"
 	chmod +x "$bin"/*
-	FAKE_UID=0 PATH="$bin:$PATH" run -0 "$NS/setup.sh"
-	run cat "$BATS_TEST_TMPDIR/calls"
-	[ "${lines[0]}" = "apt-get update" ]
-	[ "${lines[1]}" = "apt-get install -y make" ]
-	[ "${lines[2]}" = "make deps" ]
-	[[ "${lines[3]}" == "make -j"*" all" ]] || false
-	rm "$BATS_TEST_TMPDIR/calls"
-	FAKE_UID=1000 PATH="$bin:$PATH" run -0 "$NS/setup.sh"
-	run cat "$BATS_TEST_TMPDIR/calls"
-	[ "${lines[0]}" = "sudo apt-get update" ]
-	[ "${lines[1]}" = "sudo apt-get install -y make" ]
-	[ "${lines[2]}" = "sudo make deps" ]
-	[[ "${lines[3]}" == "make -j"*" all" ]] || false
+	for s in "0 " "1000 sudo "; do
+		FAKE_UID=${s%% *} PATH="$bin:$PATH" run -0 "$NS/setup.sh"
+		s=${s#* }
+		run cat "$BATS_TEST_TMPDIR/calls"
+		[ "${lines[0]}" = "${s}apt-get update" ]
+		[ "${lines[1]}" = "${s}apt-get install -y make" ]
+		[ "${lines[2]}" = "${s}make deps" ]
+		[[ "${lines[3]}" == "make -j"*" all" ]] || false
+		rm "$BATS_TEST_TMPDIR/calls"
+	done
 }

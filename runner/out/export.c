@@ -62,6 +62,15 @@ num(FILE *f, double v)
 	fprintf(f, "%.15g", v);
 }
 
+/* The benchmark's name, escaped, as both formats begin it: "case config". */
+static void
+bench_name(FILE *f, const struct fig *g)
+{
+	mr_esc_json(f, g->kase);
+	fputc(' ', f);
+	mr_esc_json(f, g->config);
+}
+
 static void
 emit_bmf(struct sink *s, const struct fig *g)
 {
@@ -69,9 +78,7 @@ emit_bmf(struct sink *s, const struct fig *g)
 
 	if (s->nmeas == 0) {
 		fprintf(f, "%s\n  \"", s->nbench++ ? "," : "");
-		mr_esc_json(f, g->kase);
-		fputc(' ', f);
-		mr_esc_json(f, g->config);
+		bench_name(f, g);
 		fputs("\": {", f);
 	}
 	fprintf(f, "%s\n    \"", s->nmeas++ ? "," : "");
@@ -91,9 +98,7 @@ emit_action(struct sink *s, const struct fig *g)
 	FILE *f = s->f;
 
 	fprintf(f, "%s\n  {\"name\": \"", s->nmeas++ ? "," : "");
-	mr_esc_json(f, g->kase);
-	fputc(' ', f);
-	mr_esc_json(f, g->config);
+	bench_name(f, g);
 	fputc(' ', f);
 	mr_esc_json(f, g->measure);
 	fprintf(f, "\", \"unit\": \"%s\", \"value\": ", g->unit);
