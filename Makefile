@@ -109,6 +109,7 @@ RUNNER_SRC := \
 	runner/run/cgroup.c \
 	runner/run/cgfs.c \
 	runner/run/cgsweep.c \
+	runner/run/machine.c \
 	runner/run/envfp.c \
 	runner/run/term.c \
 	runner/run/schedule.c \

@@ -371,6 +371,55 @@ eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
 	free(inbl);
 }
 
+/* The runs of the selected cases during which the machine changed, one
+ * line per distinct change, and how many ran on a busy machine. */
+static void
+machine_notes(struct mr_vds *vs, const struct mr_rd *R, const int *sel, int nsel)
+{
+	enum { MAX = 16 };
+	const char *what[MAX];
+	char *first[MAX];
+	long n[MAX];
+	int nw = 0, more = 0, i, j, w;
+
+	for (i = 0; i < nsel; i++) {
+		const struct mr_rd_case *k = &R->k[sel[i]];
+
+		for (j = 0; j < k->nrun; j++) {
+			const struct mr_rd_run *r = &k->run[j];
+
+			if (r->outcome == MR_RD_OK && !r->machine && r->overlap == 0 &&
+			    mr_rd_busy(r))
+				vs->nbusy++;
+			if (!r->machine)
+				continue;
+			for (w = 0; w < nw && strcmp(what[w], r->machine); w++)
+				;
+			if (w == nw && nw == MAX) {
+				more++;
+				continue;
+			}
+			if (w == nw) {
+				what[nw] = r->machine;
+				first[nw] = esprintf("%s %s #%ld", k->name, k->conf[r->cfg].str,
+						     r->repeat);
+				n[nw++] = 0;
+			}
+			n[w]++;
+		}
+	}
+	vs->changed = ecalloc((size_t)nw + 2, sizeof *vs->changed);
+	for (w = 0; w < nw; w++) {
+		vs->changed[vs->nchanged++] =
+			esprintf("the machine changed: %s (%ld %s not judged, the first %s)",
+				 what[w], n[w], n[w] == 1 ? "run" : "runs", first[w]);
+		free(first[w]);
+	}
+	if (more)
+		vs->changed[vs->nchanged++] =
+			esprintf("the machine changed in %d more runs, in other ways: not judged", more);
+}
+
 int
 mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 {
@@ -386,6 +435,7 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 	vs->results = estrdup(R.dir);
 	vs->platform = estrdup(R.platform);
 	vs->expected = estrdup(exp);
+	machine_notes(vs, &R, sel, nsel);
 	if (R.nk == 0) {
 		/* A runner that ran nothing must not pass. */
 		vs->norun = 1;

@@ -80,8 +80,11 @@ mr_vd_cols_free(struct mr_vd_col *col, int n)
 
 void
 mr_vds_free(struct mr_vds *vs)
-{
-	int i, j, l;
+{	int i, j, l;
+
+	for (i = 0; i < vs->nchanged; i++)
+		free(vs->changed[i]);
+	free(vs->changed);
 
 	for (i = 0; i < vs->nk; i++) {
 		struct mr_vd_case *k = &vs->k[i];

@@ -149,6 +149,11 @@ struct mr_vds {
 	struct mr_vd_totals all;
 	int status;         /* MR_OK, or MR_FAILED: something regressed or
 	                       a run failed (or no runs) */
+	char **changed;     /* "the machine changed: thp madvise -> always
+	                       during the run (3 runs not judged: ...)", one
+	                       per distinct change, said once at the top */
+	int nchanged;
+	int nbusy;          /* ok runs on a busy machine: times not judged */
 };
 
 /* Append a zeroed verdict to k and return it. */

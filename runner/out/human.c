@@ -260,6 +260,14 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 		free(path);
 		return;
 	}
+	for (i = 0; i < vs->nchanged; i++)
+		fprintf(f, "%s\n", vs->changed[i]);
+	if (vs->nbusy)
+		fprintf(f, "the machine was busy during %d %s (other programs used over a quarter of a CPU): %s not judged\n",
+			vs->nbusy, mr_fmt_plural(vs->nbusy, "run", "runs"),
+			vs->nbusy == 1 ? "its times are" : "their times are");
+	if (vs->nchanged || vs->nbusy)
+		fputc('\n', f);
 	for (i = 0; i < vs->nk; i++) {
 		const struct mr_vd_case *k = &vs->k[i];
 

@@ -156,6 +156,14 @@ mr_fmt_json(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	jnum(f, "exit", vs->status, 1);
 	if (vs->norun)
 		jstr(f, "error", "no runs: nothing to check", 1);
+	fputs("\n  \"machine_changed\": [", f);
+	for (i = 0; i < vs->nchanged; i++) {
+		fputs(i ? ", \"" : "\"", f);
+		mr_esc_json(f, vs->changed[i]);
+		fputc('"', f);
+	}
+	fputs("], ", f);
+	jnum(f, "busy_runs", vs->nbusy, 1);
 	fputs("\n  \"totals\": ", f);
 	json_totals(f, &vs->all);
 	fputs(",\n  \"cases\": [", f);

@@ -305,6 +305,10 @@ mr_fmt_junit(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 		xml_attr(f, "value", k->has_claims ? k->claims_path : "-");
 		fprintf(f, "/>\n      <property name=\"baseline\"");
 		xml_attr(f, "value", k->has_bl ? k->bl_path : "-");
+		for (j = 0; j < vs->nchanged; j++) {
+			fprintf(f, "/>\n      <property name=\"machine_changed\"");
+			xml_attr(f, "value", vs->changed[j]);
+		}
 		fprintf(f, "/>\n    </properties>\n");
 		for (j = 0; j < k->n; j++)
 			if (k->v[j].kind == MR_VD_CLAIM)

@@ -66,6 +66,11 @@ mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	}
 	fprintf(f, "1..%d\n", total);
 	fprintf(f, "# results %s, platform %s\n", vs->results, vs->platform);
+	for (i = 0; i < vs->nchanged; i++)
+		fprintf(f, "# %s\n", vs->changed[i]);
+	if (vs->nbusy)
+		fprintf(f, "# the machine was busy during %d runs: their times are not judged\n",
+			vs->nbusy);
 	for (i = 0; i < vs->nk; i++) {
 		const struct mr_vd_case *k = &vs->k[i];
 		char *s;

@@ -127,6 +127,8 @@ int mr_metric_is_time(int ckpt, int metric);
 	X(OVERLAP, "overlap")                                               \
 	X(STOPPED_MS, "stopped_ms")                                         \
 	X(WAITED, "waited")                                                 \
+	X(OTHER_CPU_MS, "other_cpu_ms") /* the rest of the machine's CPU */ \
+	X(MACHINE, "machine")         /* a setting changed (run/machine.h) */ \
 	X(LOG, "log")
 
 /* checkpoints.tsv: one row per checkpoint record of a run; the metric

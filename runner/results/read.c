@@ -51,6 +51,7 @@ mr_rd_free(struct mr_rd *R)
 		for (j = 0; j < k->nrun; j++) {
 			free(k->run[j].detail);
 			free(k->run[j].log);
+			free(k->run[j].machine);
 			free(k->run[j].ck);
 		}
 		for (j = 0; j < k->nck; j++)
@@ -229,6 +230,7 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 {
 	int clog = c->col[MR_RUNS_LOG], cover = c->col[MR_RUNS_OVERLAP];
 	int cstop = c->col[MR_RUNS_STOPPED_MS], i;
+	int cother = c->col[MR_RUNS_OTHER_CPU_MS], cmach = c->col[MR_RUNS_MACHINE];
 
 	for (i = 0; i < MR_NRUN_METRICS; i++) {
 		int mc = c->col[MR_RUNS_METRIC_COL(i)];
@@ -252,6 +254,16 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 			return -1;
 		r->stopped_ms = (long)st;
 	}
+	r->other_cpu_ms = -1;
+	if (cother >= 0 && strcmp(mr_tsv_get(t, cother), "-") != 0) {
+		long long ms;
+
+		if (mr_tsv_int(t, cother, 0, 100000000000LL, &ms) < 0)
+			return -1;
+		r->other_cpu_ms = (long)ms;
+	}
+	if (cmach >= 0 && strcmp(mr_tsv_get(t, cmach), "-") && *mr_tsv_get(t, cmach))
+		r->machine = estrdup(mr_tsv_get(t, cmach));
 	r->detail = estrdup(mr_tsv_get(t, c->col[MR_RUNS_DETAIL]));
 	if (clog >= 0 && strcmp(mr_tsv_get(t, clog), "-") &&
 	    *mr_tsv_get(t, clog)) {

@@ -41,6 +41,14 @@ struct mr_rd_run {
 	long stopped_ms;           /* the runner stood still during it
 	                              (stopped, suspended): its times are
 	                              not figures when > 0 */
+	long other_cpu_ms;         /* CPU the rest of the machine used
+	                              during it; -1: not recorded.  Its
+	                              times are not figures when the
+	                              machine was busy (mr_rd_busy) */
+	char *machine;             /* what changed in the machine's settings
+	                              (runs.tsv's machine column), NULL:
+	                              nothing.  None of its figures is
+	                              judged (owned) */
 	int *ck;                   /* its rows in the case's ck[], in file order (owned) */
 	int nck;
 };
@@ -129,6 +137,13 @@ const struct mr_rd_ck *mr_rd_ck_row(const struct mr_rd_case *k,
  * still to be freed). */
 int mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
 		 double **out);
+
+/* Non-zero when the rest of the machine was busy during run r: it used
+ * more than a quarter of one CPU over the run's lifetime, beyond what
+ * /proc/stat's clock ticks can tell apart (MR_RD_BUSY_SLACK_MS).  Its
+ * times are then not figures of the case. */
+#define MR_RD_BUSY_SLACK_MS 30
+int mr_rd_busy(const struct mr_rd_run *r);
 
 /* Why config ci has no value for ref ("skipped: libfoo not found",
  * "no checkpoint cleared recorded", ...).  Fresh string. */

@@ -30,6 +30,16 @@ mr_rd_ck_row(const struct mr_rd_case *k, const struct mr_rd_run *r,
 	return best;
 }
 
+int
+mr_rd_busy(const struct mr_rd_run *r)
+{
+	double life = r->m[MR_RM_WALL_MS] + (isnan(r->m[MR_RM_PAUSE_MS]) ? 0 : r->m[MR_RM_PAUSE_MS]);
+
+	if (r->other_cpu_ms < 0 || isnan(life))
+		return 0;
+	return (double)r->other_cpu_ms > life / 4 + MR_RD_BUSY_SLACK_MS;
+}
+
 /* The value of ref in one ok run, NAN when there is none. */
 static double
 run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
@@ -37,7 +47,10 @@ run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
 {
 	const struct mr_rd_ck *c;
 
-	if ((r->overlap > 0 || r->stopped_ms > 0) && mr_metric_is_time(ref->ckpt, ref->metric))
+	if (r->machine)
+		return NAN;
+	if ((r->overlap > 0 || r->stopped_ms > 0 || mr_rd_busy(r)) &&
+	    mr_metric_is_time(ref->ckpt, ref->metric))
 		return NAN;
 	if (!ref->ckpt)
 		return r->m[ref->metric];
@@ -92,25 +105,53 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 		}
 		return estrdup("no runs");
 	}
-	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
-		int alone = 0, beside = 0, stopped = 0;
+	{
+		const char *changed = NULL;
+		int judged = 0;
 
 		for (i = 0; i < c->nrun; i++) {
 			const struct mr_rd_run *r = &k->run[c->run[i]];
 
 			if (r->outcome != MR_RD_OK)
 				continue;
+			if (r->machine)
+				changed = changed ? changed : r->machine;
+			else
+				judged++;
+		}
+		if (changed && !judged)
+			return esprintf("not judged: the machine changed: %s", changed);
+	}
+	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
+		int alone = 0, beside = 0, stopped = 0, busy = 0;
+		long other = 0, life = 0;
+
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (r->outcome != MR_RD_OK || r->machine)
+				continue;
 			if (r->stopped_ms > 0)
 				stopped++;
-			else
-				*(r->overlap > 0 ? &beside : &alone) += 1;
+			else if (r->overlap > 0)
+				beside++;
+			else if (mr_rd_busy(r)) {
+				busy++;
+				other = r->other_cpu_ms;
+				life = (long)(r->m[MR_RM_WALL_MS] +
+					      (isnan(r->m[MR_RM_PAUSE_MS]) ? 0 : r->m[MR_RM_PAUSE_MS]));
+			} else
+				alone++;
 		}
-		if (stopped && !alone && !beside)
+		if (stopped && !alone && !beside && !busy)
 			return esprintf("%s measured while the runner stood still (stopped or suspended): not a time of the case",
 					metric);
 		if (beside && !alone)
 			return esprintf("%s measured beside other runs (-j): not a time of the case alone",
 					metric);
+		if (busy && !alone)
+			return esprintf("%s measured on a busy machine (other programs used %ld ms of CPU during a %ld ms run): not a time of the case alone",
+					metric, other, life);
 	}
 	if (ref->ckpt) {
 		for (i = 0; i < c->nrun; i++) {

@@ -279,6 +279,8 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 		mr_row_str(&w, MR_RUNS_OVERLAP, "-");
 		mr_row_str(&w, MR_RUNS_STOPPED_MS, "-");
 		mr_row_str(&w, MR_RUNS_WAITED, run->waited ? run->waited : "-");
+		mr_row_str(&w, MR_RUNS_OTHER_CPU_MS, "-");
+		mr_row_str(&w, MR_RUNS_MACHINE, "-");
 		mr_row_end(b, &w);
 		return;
 	}
@@ -302,6 +304,8 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 	mr_row_fmt(&w, MR_RUNS_OVERLAP, "%d", run->overlap);
 	mr_row_u64(&w, MR_RUNS_STOPPED_MS, res->stopped_ms);
 	mr_row_str(&w, MR_RUNS_WAITED, run->waited ? run->waited : "-");
+	row_fig(&w, MR_RUNS_OTHER_CPU_MS, res->other_cpu_ms);
+	mr_row_str(&w, MR_RUNS_MACHINE, res->machine[0] ? res->machine : "-");
 	mr_row_end(b, &w);
 }
 
@@ -435,6 +439,8 @@ mr_results_progress(FILE *out, const struct mr_results_run *run,
 		} else if (res->maxrss_kb) {
 			fprintf(out, " maxrss %.1f MiB", (double)res->maxrss_kb / 1024);
 		}
+		if (res->machine[0])
+			fprintf(out, " [not judged: %s]", res->machine);
 	}
 	fputc('\n', out);
 	fflush(out);

@@ -47,43 +47,6 @@ add(struct mr_envfp *fp, const char *key, const char *fmt, ...)
 	fp->n++;
 }
 
-/* A small /proc or /sys file, trimmed; "-" when unreadable. */
-static void
-read_trim(const char *path, char *buf, size_t size)
-{
-	long n = mr_proc_read(path, buf, size);
-
-	if (n < 0) {
-		/* -EFBIG still means "unknown" here */
-		snprintf(buf, size, "-");
-		return;
-	}
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	if (!n)
-		snprintf(buf, size, "-");
-}
-
-/* "always [madvise] never" -> "madvise"; the file missing (no THP) -> "none". */
-static void
-bracketed(const char *path, char *out, size_t size)
-{
-	char buf[256], *o, *c;
-
-	if (mr_proc_read(path, buf, sizeof buf) < 0) {
-		snprintf(out, size, "none");
-		return;
-	}
-	o = strchr(buf, '[');
-	c = o ? strchr(o, ']') : NULL;
-	if (!o || !c) {
-		snprintf(out, size, "unknown");
-		return;
-	}
-	*c = '\0';
-	snprintf(out, size, "%s", o + 1);
-}
-
 /* A "Key : value" line of /proc/cpuinfo or /proc/meminfo (cpuinfo can
  * be large on big machines: read line by line). */
 static void
@@ -251,10 +214,11 @@ cpu_key(char *out, size_t size)
 
 void
 mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
-		 const struct mr_alloc_tab *allocs)
+		 const struct mr_alloc_tab *allocs, const struct mr_machine *m)
 {
 	struct utsname u;
-	char thp[64], defrag[64], buf[512], started[64], cpus[64];
+	const char *thp = m->val[MR_MACHINE_THP], *root = getenv(MR_MACHINE_ROOT_ENV);
+	char buf[512], started[64], cpus[64];
 	unsigned maj = 0, min = 0;
 	long long memkb = 0;
 	time_t now = time(NULL);
@@ -271,8 +235,6 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		if (*e == '.')
 			min = (unsigned)strtoul(e + 1, NULL, 10);
 	}
-	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
-	bracketed("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag);
 	cpu_key(cpus, sizeof cpus);
 	add(fp, "platform", "%s-glibc%s-linux%u.%u-thp_%s-%s", u.machine,
 	    gnu_get_libc_version(), maj, min, thp, cpus);
@@ -285,10 +247,10 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 	proc_field("/proc/meminfo", "MemTotal", buf, sizeof buf);
 	memkb = strtoll(buf, NULL, 10);
 	add(fp, "mem_total_kb", "%lld", memkb);
-	add(fp, "thp", "%s", thp);
-	add(fp, "thp_defrag", "%s", defrag);
-	read_trim("/proc/sys/vm/overcommit_memory", buf, sizeof buf);
-	add(fp, "overcommit", "%s", buf);
+	for (i = 0; i < MR_MACHINE_NKEYS; i++)
+		add(fp, mr_machine_keys[i], "%s", m->val[i]);
+	if (root && *root)
+		add(fp, "machine_root", "%s", root);
 	rlimits(fp);
 	add(fp, "memrepro_version", "%s", MEMREPRO_VERSION);
 	add(fp, "commit", "%s", MR_COMMIT);

@@ -9,6 +9,7 @@
 #define MR_ENVFP_H
 
 #include "run/alloc.h"
+#include "run/machine.h"
 
 /* An ordered list of key/value pairs; values hold no tab or newline. */
 struct mr_envfp {
@@ -25,9 +26,11 @@ struct mr_envfp_run {
 	double timeout_s;     /* the default timeout, factor applied */
 };
 
-/* Collect the fingerprint; allocs: the run's allocators, resolved. */
+/* Collect the fingerprint; allocs: the run's allocators, resolved; m:
+ * the machine's settings, read by the caller (each becomes a key of its
+ * own, and m's thp goes into the platform). */
 void mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
-		      const struct mr_alloc_tab *allocs);
+		      const struct mr_alloc_tab *allocs, const struct mr_machine *m);
 
 /* Append key = val (tabs and newlines in val become blanks; "" becomes
  * "-").  Copies both. */

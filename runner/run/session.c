@@ -60,6 +60,7 @@ struct session {
 	                     k of case i, from the baseline or the largest
 	                     measured so far; 0: unknown (plan.h) */
 	uint64_t avail_kb; /* -j: the memory runs may take together; 0: no gate */
+	struct mr_machine machine; /* the machine's settings as env.tsv says */
 };
 
 static long
@@ -189,6 +190,7 @@ job_prepare(struct session *s, struct job *j)
 	j->rq.tick_ctx = &s->term;
 	j->rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
 	j->rq.pressure_kb = (uint64_t)j->cf->pressure_mib * 1024;
+	j->rq.machine = &s->machine;
 	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
 	return 0;
 }
@@ -576,7 +578,8 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
 		       o->factor;
-	mr_envfp_collect(&fp, &er, &s->allocs);
+	mr_machine_read(&s->machine);
+	mr_envfp_collect(&fp, &er, &s->allocs, &s->machine);
 	mr_origtab_env(&s->origs, &fp);
 	run_env_keys(&fp, o, o->cases_dir, cases, ncases);
 	if (o->shard_n)

@@ -432,6 +432,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	uint64_t susp0 = mr_self_suspended_ns();
 	sig_atomic_t cont0 = mr_self_continued;
 	struct mr_run r = { 0 };
+	struct mr_machine_watch mw;
 	int rc, i;
 
 	r.rq = rq;
@@ -447,6 +448,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	rc = run_open(&r);
 	if (rc < 0)
 		return rc;
+	mr_machine_begin(&mw);
 	rc = run_start(&r);
 	if (rc == 0) {
 		if (!run_exec_failed(&r)) {
@@ -455,6 +457,8 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		}
 		run_finish(&r);
 	}
+	mr_machine_end(&mw, rq->machine, res->user_ms + res->sys_ms, res->machine,
+		       sizeof res->machine, &res->other_cpu_ms);
 	run_close(&r);
 	return rc;
 }

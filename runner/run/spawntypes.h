@@ -14,6 +14,7 @@
 #include "proto/cases.h"
 #include "proto/record.h"
 #include "proto/schema.h"
+#include "run/machine.h"
 
 /* How a run ended: a tagged value, never a signal folded into a code. */
 enum mr_spawn_kind {
@@ -67,6 +68,8 @@ struct mr_spawn_req {
 	                         kernel reclaims before it OOM-kills); needs a
 	                         cgroup; 0: none */
 	int no_cgroup;        /* do not make a memory cgroup (no cgroup_kb) */
+	const struct mr_machine *machine; /* the machine as env.tsv says it
+	                                     (run/machine.h), or NULL */
 };
 
 /* What a run gave.  Arrays are owned; mr_spawn_res_free releases them. */
@@ -95,6 +98,10 @@ struct mr_spawn_res {
 	uint64_t stopped_ms;     /* the runner stood still during the run
 	                            (SIGSTOP, a suspended machine): its times
 	                            are not the case's; 0: it did not */
+	char machine[256];       /* what changed in the machine's settings
+	                            (run/machine.h), "" when nothing */
+	uint64_t other_cpu_ms;   /* CPU the rest of the machine used during
+	                            the run, or MR_NOT_MEASURED */
 };
 
 #endif

@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# The machine's settings read before and after every run, and its other
+# CPU load: a run during which the machine changed, or that saw other than
+# env.tsv says, is not judged; a run's times on a busy machine are not
+# figures (run/machine.h, results/values.c).
+load test_helper
+
+setup() {
+	EXP=$BATS_TEST_TMPDIR/expected
+	mkdir -p "$EXP"
+	# A claim that fails wherever it is judged: nap's RSS is never 0.
+	printf '%s\n' 'never holds rss_kb@rested[mode=a] < 0 "a claim that cannot hold"' \
+		> "$EXP/nap.claims"
+	ROOT_FAKE=$BATS_TEST_TMPDIR/root
+	THPF=$ROOT_FAKE/sys/kernel/mm/transparent_hugepage/enabled
+	mkdir -p "$(dirname "$THPF")"
+	echo 'always [madvise] never' > "$THPF"
+}
+
+teardown() {
+	[ -z "${BUSY:-}" ] || kill $BUSY 2>/dev/null || true
+}
+
+# check nap (one config) with the machine's settings read from ROOT_FAKE,
+# $1 repeats of $2 ms each; extra arguments follow.
+check_nap() {
+	local rep=$1 ms=$2
+	shift 2
+	MEMREPRO_MACHINE_ROOT=$ROOT_FAKE timeout -k 5 120 "$MR" check --cases "$FIX" \
+		--expected "$EXP" --out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc \
+		--axis mode=a --axis ms="$ms" --repeat "$rep" "$@" nap
+}
+
+@test "an unchanged machine: every run judged, env.tsv has the settings, runs.tsv the other CPU" {
+	run -1 check_nap 1 50
+	[[ "$output" == *"never"*"regressed"* ]] || false
+	[[ "$output" != *"machine changed"* ]] || false
+	grep -qx 'thp	madvise' "$BATS_TEST_TMPDIR/r/env.tsv"
+	grep -q '^khugepaged_defrag	' "$BATS_TEST_TMPDIR/r/env.tsv"
+	grep -q '^cgroup_memory_max	' "$BATS_TEST_TMPDIR/r/env.tsv"
+	grep -qx "machine_root	$ROOT_FAKE" "$BATS_TEST_TMPDIR/r/env.tsv"
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" machine)" = - ]
+}
+
+@test "THP switched during a run: that run and those after it are not judged, said once at the top" {
+	# Switch THP once the first run has started (its log has its pid).
+	(
+		for _ in $(seq 200); do
+			grep -qs '^pid' "$BATS_TEST_TMPDIR"/r/logs/nap/*.1.log && break
+			sleep 0.05
+		done
+		echo '[always] madvise never' > "$THPF"
+	) &
+	run -0 check_nap 2 1500
+	wait
+	local m
+	m=$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" machine)
+	[ "$m" = "thp madvise -> always during the run
+thp madvise -> always before the run" ] || { echo "$m"; false; }
+	[ "$(printf '%s\n' "$output" | grep -c '^the machine changed')" -eq 2 ]
+	printf '%s\n' "$output" | grep -m1 '^the machine changed' | grep -q 'thp madvise -> always during the run (1 run not judged'
+	# The claim that fails wherever it is judged is skipped, with the reason.
+	[[ "$output" == *"never  skipped"*"not judged: the machine changed: thp madvise -> always"* ]] || false
+	# The progress line says it too.
+	[[ "$output" == *"[not judged: thp madvise -> always during the run]"* ]] || false
+	# Every format carries it.
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --format tap
+	printf '%s\n' "$output" | grep -q '^# the machine changed: thp madvise -> always during the run'
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --format json
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["machine_changed"]) == 2, d["machine_changed"]'
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --format junit
+	[[ "$output" == *'<property name="machine_changed" value="the machine changed: thp'* ]] || false
+}
+
+@test "a setting other than env.tsv says before the run: not judged" {
+	run -1 check_nap 1 50
+	# the same results read back with one run's machine column set by hand
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "machine") c = i; print; next }
+		{ $c = "khugepaged_defrag 1 -> 0 before the run"; print }' \
+		"$BATS_TEST_TMPDIR/r/runs.tsv" > "$BATS_TEST_TMPDIR/runs.tsv"
+	mv "$BATS_TEST_TMPDIR/runs.tsv" "$BATS_TEST_TMPDIR/r/runs.tsv"
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP"
+	[[ "$output" == "the machine changed: khugepaged_defrag 1 -> 0 before the run"* ]] || false
+}
+
+@test "results without the machine columns (older runners) are read as before" {
+	run -1 check_nap 1 50
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "machine" || $i == "other_cpu_ms") drop[i] = 1 }
+		{ s = ""; for (i = 1; i <= NF; i++) if (!drop[i]) s = s (s == "" ? "" : OFS) $i; print s }' \
+		"$BATS_TEST_TMPDIR/r/runs.tsv" > "$BATS_TEST_TMPDIR/runs.tsv"
+	mv "$BATS_TEST_TMPDIR/runs.tsv" "$BATS_TEST_TMPDIR/r/runs.tsv"
+	run ! grep -q machine "$BATS_TEST_TMPDIR/r/runs.tsv"
+	run -1 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP"
+	[[ "$output" == *"never"*"regressed"* ]] || false
+}
+
+@test "a busy machine: other programs' CPU is recorded and the run's times are not judged" {
+	# A time claim that fails wherever it is judged.
+	printf '%s\n' 'slow holds wall_ms[mode=a] < 0 "a time claim that cannot hold"' \
+		> "$EXP/nap.claims"
+	# Both CPUs kept busy by programs that are not the run's.
+	local n
+	BUSY=
+	for n in $(seq "$(nproc)"); do
+		sh -c 'while :; do :; done' &
+		BUSY="$BUSY $!"
+	done
+	run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
+		--out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --axis mode=a --axis ms=400 \
+		--repeat 1 nap
+	kill $BUSY
+	BUSY=
+	local other
+	other=$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" other_cpu_ms)
+	echo "other_cpu_ms $other"
+	[ "$other" -gt 200 ]
+	[[ "$output" == *"wall_ms measured on a busy machine (other programs used "*" ms of CPU during a "*" ms run)"* ]] || false
+	[[ "$output" == *"the machine was busy during 1 run"* ]] || false
+	[[ "$output" == *"claim  slow  skipped"* ]] || false
+}
