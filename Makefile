@@ -92,6 +92,7 @@ RUNNER_SRC := \
 	runner/run/original.c \
 	runner/run/origtab.c \
 	runner/run/runtime.c \
+	runner/run/rtmemo.c \
 	runner/run/libc.c \
 	runner/run/versions.c \
 	runner/run/allocrel.c \

@@ -114,3 +114,34 @@ allocator=jemalloc,jemalloc.dirty_decay_ms=10000,thp=never" ]
 	run -2 mrf run showenv --axis thp=never@1
 	[[ "$output" == *"bad value 'never@1'"* ]] || false
 }
+
+@test "a variable the runner inherited twice reaches the case once: the first, as getenv sees it" {
+	# an environment with two entries of one name (execve allows it)
+	cat > "$BATS_TEST_TMPDIR/twice.c" <<-'EOF2'
+	#include <stdlib.h>
+	#include <unistd.h>
+	extern char **environ;
+	int main(int argc, char **argv)
+	{
+		int n = 0, i;
+		char **e;
+
+		(void)argc;
+		while (environ[n])
+			n++;
+		e = calloc((size_t)n + 3, sizeof *e);
+		for (i = 0; i < n; i++)
+			e[i] = environ[i];
+		e[n] = "MALLOC_CONF=first";
+		e[n + 1] = "MALLOC_CONF=second";
+		execve(argv[1], argv + 1, e);
+		return 127;
+	}
+	EOF2
+	"${CC:-cc}" -o "$BATS_TEST_TMPDIR/twice" "$BATS_TEST_TMPDIR/twice.c"
+	run -0 timeout -k 5 60 "$BATS_TEST_TMPDIR/twice" "$MR" run --cases "$FIX" \
+		--out "$BATS_TEST_TMPDIR/out" showenv --repeat 1 --axis allocator=glibc
+	run -0 grep -c '^MALLOC_CONF=' "$BATS_TEST_TMPDIR/out/logs/showenv/default.1.log"
+	[ "$output" = 1 ]
+	run -0 grep -x 'MALLOC_CONF=first' "$BATS_TEST_TMPDIR/out/logs/showenv/default.1.log"
+}

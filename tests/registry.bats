@@ -171,3 +171,48 @@ reg() {
 	# commands that build no matrix do not read it
 	run -0 mr list --cases "$FIX"
 }
+
+@test "an option channel that could make a variable the runner sets itself: exit 2 at FILE:LINE:COL, nothing run" {
+	f=$XDG_CONFIG_HOME/memrepro/allocators
+	refused() { # OPTIONS COL WORDS
+		printf '[evil]\nlibrary = libmrfix.so.1\noptions = %s\n' "$1" > "$f"
+		run -2 mrf run showenv --axis allocator=evil --axis evil.preload=x --repeat 1
+		echo "# $1 -> $output"
+		[[ "$output" == "$f:3:$2: options $1: $3 the runner's own ("*"): it sets LD_*, MEMREPRO_*, GLIBC_TUNABLES and RUBYLIB for a case itself"* ]] || false
+		[ ! -e "$BATS_TEST_TMPDIR/out/runs.tsv" ]
+	}
+	refused 'env LD_' 15 "its variables could be"
+	refused 'env L' 15 "its variables could be"
+	refused 'env LD_PRE' 15 "its variables could be"
+	refused 'env MEMREPRO_' 15 "its variables could be"
+	refused 'env MEMREPRO_CKPT' 15 "its variables could be"
+	refused 'env GLIBC_' 15 "its variables could be"
+	refused 'env RUBY' 15 "its variables could be"
+	refused 'conf LD_PRELOAD' 16 "a variable of"
+	refused 'conf LD_LIBRARY_PATH' 16 "a variable of"
+	refused 'conf GLIBC_TUNABLES' 16 "a variable of"
+	refused 'conf MEMREPRO_CKPT_FD' 16 "a variable of"
+	refused 'conf RUBYLIB' 16 "a variable of"
+	# what cannot make one of them is taken
+	for ok in 'env LDX_' 'env GLIBC_TUNABLES_' 'env RUBYLIB_' 'conf MALLOC_CONF' 'conf LD'; do
+		printf '[evil]\nlibrary = libmrfix.so.1\noptions = %s\n' "$ok" > "$f"
+		run -0 mr describe showenv --cases "$FIX" --axis allocator=evil --axis evil.x=1
+	done
+}
+
+@test "[glibc] that preloads, or another entry that preloads nothing: exit 2 at FILE:LINE:COL" {
+	f=$XDG_CONFIG_HOME/memrepro/allocators
+	printf '# mine\n[glibc]\nlibrary = libmrfix.so.1\n' > "$f"
+	run -2 mrf run ok --axis allocator=glibc --axis mode=a --repeat 1
+	[[ "$output" == "$f:2:2: entry [glibc] has no 'preload = no': it would preload libmrfix.so.1 while the results say glibc"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out/runs.tsv" ]
+	printf '[glibc]\nlibrary = libmrfix.so.1\npreload = yes\n' > "$f"
+	run -2 mr describe ok --cases "$FIX" --axis mode=a
+	[[ "$output" == "$f:3:11: preload yes: [glibc] is the C library itself, which nothing preloads"* ]] || false
+	printf '[jemalloc]\nlibrary = libjemalloc.so.2\npreload = no\n' > "$f"
+	run -2 mr describe ok --cases "$FIX" --axis mode=a
+	[[ "$output" == "$f:3:11: preload no: only [glibc], the C library itself, preloads nothing; [jemalloc] would run glibc's malloc under its name"* ]] || false
+	# the shipped [glibc], and one of the user's like it, are taken
+	printf '[glibc]\nlibrary = libc.so.6\npreload = no\noptions = tunables\n' > "$f"
+	run -0 mr describe ok --cases "$FIX" --axis mode=a --axis allocator=glibc
+}

@@ -88,6 +88,53 @@ claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
 	return rc;
 }
 
+/* What the configs of the session name, checked before anything runs:
+ * some config at all, and each versioned runtime a config has one that
+ * exists (run/runtime.h resolves it, as `fetch` does: a version npm or no
+ * release has is a usage error; one that cannot be fetched now is the
+ * runs' skip reason).  0, or -1 with the message in err. */
+static int
+check_selected(const struct mr_cases_desc *cases, int ncases, const struct mr_matrix *mats,
+	       const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
+{
+	int i, k, a, total = 0, rc = 0;
+
+	for (i = 0; i < ncases; i++)
+		total += mats[i].n;
+	if (total == 0) {
+		sb_add(err, "the axes select no config of ");
+		for (i = 0; i < ncases; i++)
+			sb_printf(err, "%s%s", i ? ", " : "", cases[i].name);
+		for (a = 0; a < nax && strcmp(ax[a].key, MR_KEY_RUNTIME) != 0; a++)
+			;
+		if (a < nax) {
+			sb_printf(err, " (--axis %s=", ax[a].key);
+			for (k = 0; k < ax[a].nvals; k++)
+				sb_printf(err, "%s%s", k ? "," : "", ax[a].vals[k]);
+			sb_add(err, ": none of these cases has an original for it, CASE.js or CASE.rb beside its model; runtime c is the model)");
+		}
+		return -1;
+	}
+	for (i = 0; rc == 0 && i < ncases; i++) {
+		for (k = 0; rc == 0 && k < mats[i].n; k++) {
+			const char *spec = mats[i].cfg[k].runtime;
+			struct mr_runtime rt;
+			struct strbuf why = { 0 };
+
+			if (!spec || !strchr(spec, '@') || mr_runtime_get(spec, &rt, &why) < 0) {
+				sb_free(&why);
+				continue; /* the host's, or malformed (the axes' check said) */
+			}
+			if (rt.unknown) {
+				sb_printf(err, "--axis %s: %s", MR_KEY_RUNTIME, rt.missing);
+				rc = -1;
+			}
+			mr_runtime_free(&rt);
+		}
+	}
+	return rc;
+}
+
 /* Add axis key=vals (comma-separated) to *ax unless it is there. */
 static void
 add_axis(struct mr_matrix_axis **ax, int *nax, const char *key, const char *vals)
@@ -175,6 +222,8 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		else if (claim_axes(o->expected_dir, &(*cases)[i], axes, nax, o->quick,
 				    &(*mats)[i]) < 0)
 			rc = -2;
+	if (rc == 0 && check_selected(*cases, *ncases, *mats, axes, nax, &err) < 0)
+		rc = -1;
 	mr_matrix_set_pairing(NULL);
 	mr_versions_free();
 	if (rc == -1)

@@ -43,8 +43,10 @@ struct mr_configs_opts {
 };
 
 /* The cases (*cases, *ncases of them) and their matrices (*mats, *built
- * of them built).  Returns 0, or -1 after printing why (-2: a claims
- * file's directive, printed as path:line:col); what was made is stored
+ * of them built).  Returns 0, or -1 after printing why (a bad axis; no
+ * config of any case; a runtime version that does not exist, resolved as
+ * `fetch` does; -2: a claims file's directive, printed as
+ * path:line:col); what was made is stored
  * all the same, to be freed. */
 int mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		     int *ncases, struct mr_matrix **mats, int *built);

@@ -17,14 +17,15 @@
 
 extern char **environ;
 
-/* Does extra set the variable of entry e ("NAME=...")? */
+/* Does one of the n entries of list set the variable of entry e
+ * ("NAME=...")? */
 static int
-overridden(const char *e, const char *const *extra)
+has_var(const char *e, const char *const *list, size_t n)
 {
-	size_t n = strcspn(e, "=");
+	size_t len = strcspn(e, "="), i;
 
-	for (; extra && *extra; extra++)
-		if (strncmp(*extra, e, n) == 0 && (*extra)[n] == '=')
+	for (i = 0; i < n && list && list[i]; i++)
+		if (strncmp(list[i], e, len) == 0 && list[i][len] == '=')
 			return 1;
 	return 0;
 }
@@ -46,12 +47,16 @@ mr_spawn_env(const char *const *extra)
 
 		if (strncmp(e, "LD_PRELOAD=", 11) == 0 ||
 		    strncmp(e, "GLIBC_TUNABLES=", 15) == 0 ||
-		    strncmp(e, "MEMREPRO_", 9) == 0 || overridden(e, extra))
+		    strncmp(e, "MEMREPRO_", 9) == 0 || has_var(e, extra, (size_t)-1) ||
+		    has_var(e, (const char *const *)env, k))
 			continue;
 		env[k++] = estrdup(e);
 	}
+	/* one entry per name, whatever extra holds: its first (the runner
+	 * puts its own first) */
 	for (i = 0; extra && extra[i]; i++)
-		env[k++] = estrdup(extra[i]);
+		if (!has_var(extra[i], extra, i) && strncmp(extra[i], "MEMREPRO_RUN=", 13) != 0)
+			env[k++] = estrdup(extra[i]);
 	env[k] = NULL;
 	return env;
 }
@@ -69,17 +74,19 @@ mr_spawn_env_free(char **env)
 char **
 mr_spawn_env_channel(char *const *envp)
 {
-	size_t n = 0, i;
+	size_t n = 0, i, k;
 	char **env;
 
 	while (envp[n])
 		n++;
 	env = ecalloc(n + 3, sizeof *env);
-	for (i = 0; i < n; i++)
-		env[i] = envp[i];
-	env[n] = "MEMREPRO_CKPT_FD=" STR(MR_ENV_CKPT_FD);
-	env[n + 1] = "MEMREPRO_ACK_FD=" STR(MR_ENV_ACK_FD);
-	env[n + 2] = NULL;
+	for (i = k = 0; i < n; i++) /* the channel's are these alone */
+		if (strncmp(envp[i], "MEMREPRO_CKPT_FD=", 17) != 0 &&
+		    strncmp(envp[i], "MEMREPRO_ACK_FD=", 16) != 0)
+			env[k++] = envp[i];
+	env[k] = "MEMREPRO_CKPT_FD=" STR(MR_ENV_CKPT_FD);
+	env[k + 1] = "MEMREPRO_ACK_FD=" STR(MR_ENV_ACK_FD);
+	env[k + 2] = NULL;
 	return env;
 }
 

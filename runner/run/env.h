@@ -18,13 +18,15 @@
 /* A NULL-terminated, owned environment: the runner's token first (see
  * mr_env_token), then the runner's own minus LD_PRELOAD, GLIBC_TUNABLES and
  * MEMREPRO_* and any variable extra sets, plus extra (NULL-terminated
- * "K=V" strings, may be NULL).
+ * "K=V" strings, may be NULL).  One entry per name: of an inherited name
+ * given twice the first (getenv's), of one extra gives twice the first
+ * (callers put the runner's own first); the token is not replaced.
  * Free with mr_spawn_env_free. */
 char **mr_spawn_env(const char *const *extra);
 void mr_spawn_env_free(char **env);
 
-/* The environment of a case's run: envp (from mr_spawn_env) plus
- * MEMREPRO_CKPT_FD and MEMREPRO_ACK_FD.  The array is fresh (free it with
+/* The environment of a case's run: envp (from mr_spawn_env) without any
+ * MEMREPRO_CKPT_FD or MEMREPRO_ACK_FD, plus the channel's own.  The array is fresh (free it with
  * free); its strings are envp's or static. */
 char **mr_spawn_env_channel(char *const *envp);
 

@@ -101,6 +101,11 @@ finish(struct parser *p, struct mr_registry *r)
 
 	if (!p->cur.name)
 		return 0;
+	if (p->cur.preload && strcmp(p->cur.name, "glibc") == 0) {
+		sb_printf(p->err, "%s:%d:2: entry [glibc] has no 'preload = no': it would preload %s while the results say glibc (the C library itself)",
+			  p->file, p->cur_line, p->cur.library ? p->cur.library : "its library");
+		return -1;
+	}
 	if (!p->cur.library) {
 		p->line = p->cur_line;
 		sb_printf(p->err, "%s:%d:1: entry [%s] has no library: add a line 'library = FILE'",
@@ -159,6 +164,24 @@ yes_no(struct parser *p, const char *v, const char *key, int *out)
 	return 0;
 }
 
+/* "preload = no" is the C library's, and the C library is [glibc]: a
+ * [glibc] that preloads, or another entry that does not, would run one
+ * malloc under the name of another. */
+static int
+preload(struct parser *p, const char *v)
+{
+	int glibc = strcmp(p->cur.name, "glibc") == 0;
+
+	if (yes_no(p, v, "preload", &p->cur.preload) < 0)
+		return -1;
+	if (glibc && p->cur.preload)
+		return fail(p, v, "preload yes: [glibc] is the C library itself, which nothing preloads; its results would say glibc while another malloc ran");
+	if (!glibc && !p->cur.preload)
+		return fail(p, v, "preload no: only [glibc], the C library itself, preloads nothing; [%s] would run glibc's malloc under its name",
+			    p->cur.name);
+	return 0;
+}
+
 static int
 valid_package(const char *s)
 {
@@ -184,10 +207,45 @@ valid_var(const char *s, size_t n)
 	return 1;
 }
 
+/* The variables the runner sets for a case itself: the loader's (its
+ * LD_PRELOAD, a runtime's LD_LIBRARY_PATH), its own channel and marks
+ * (MEMREPRO_CKPT_FD, MEMREPRO_RUN, ...), glibc's tunables and ruby's
+ * RUBYLIB.  An option channel that could make one of them would give a
+ * case a second entry of it, or replace the runner's: the run recorded
+ * under one allocator would run another, or write its records elsewhere. */
+static const struct { const char *name; int prefix; } runner_vars[] = {
+	{ "LD_", 1 }, { "MEMREPRO_", 1 }, { "GLIBC_TUNABLES", 0 }, { "RUBYLIB", 0 },
+};
+
+/* The runner's variable (or family, "LD_*") that option channel var of
+ * kind conf (env 0: exactly var) or env (env 1: var followed by a key of
+ * [A-Z0-9_]+) could make, or NULL when none. */
+static const char *
+runner_var(const char *var, int env, char *buf, size_t size)
+{
+	size_t i, vn = strlen(var);
+
+	for (i = 0; i < sizeof runner_vars / sizeof *runner_vars; i++) {
+		const char *r = runner_vars[i].name;
+		size_t rn = strlen(r);
+		int hit;
+
+		if (runner_vars[i].prefix) /* var within the family, or the family within var's */
+			hit = strncmp(var, r, rn) == 0 || (env && strncmp(r, var, vn) == 0);
+		else
+			hit = env ? vn < rn && strncmp(r, var, vn) == 0 : strcmp(var, r) == 0;
+		if (hit) {
+			snprintf(buf, size, "%s%s", r, runner_vars[i].prefix ? "*" : "");
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 static int
 options(struct parser *p, char *v)
 {
-	char *sp = v + strcspn(v, " \t"), *arg = sp;
+	char *sp = v + strcspn(v, " \t"), *arg = sp, which[32];
 
 	while (*arg == ' ' || *arg == '\t')
 		arg++;
@@ -201,6 +259,10 @@ options(struct parser *p, char *v)
 			return fail(p, arg, "options %.*s: want an environment variable name (A-Z, 0-9, _)%s",
 				    (int)(sp - v), v, *v == 'e' ? " or prefix, such as MIMALLOC_" :
 				    ", such as MALLOC_CONF");
+		if (runner_var(arg, *v == 'e', which, sizeof which))
+			return fail(p, arg, "options %.*s %s: %s the runner's own (%s): it sets LD_*, MEMREPRO_*, GLIBC_TUNABLES and RUBYLIB for a case itself",
+				    (int)(sp - v), v, arg, *v == 'e' ? "its variables could be" :
+				    "a variable of", which);
 		p->cur.opt.kind = *v == 'c' ? MR_REG_OPT_CONF : MR_REG_OPT_ENV;
 		p->cur.opt.var = estrdup(arg);
 	} else {
@@ -352,7 +414,7 @@ field(struct parser *p, const char *s, const char *end)
 		case 2: rc = search(p, vbuf); break;
 		case 3: rc = options(p, vbuf); break;
 		case 4: rc = yes_no(p, vbuf, "default", &p->cur.in_default_axis); break;
-		default: rc = yes_no(p, vbuf, "preload", &p->cur.preload); break;
+		default: rc = preload(p, vbuf); break;
 		}
 		p->vbase = NULL;
 		return rc;

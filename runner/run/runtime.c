@@ -15,6 +15,7 @@
 #include "run/allocrel.h"
 #include "run/capture.h"
 #include "run/libc.h"
+#include "run/rtmemo.h"
 
 extern char **environ;
 
@@ -549,6 +550,8 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 	memset(rt, 0, sizeof *rt);
 	if (mr_runtime_spec_check(spec, err) < 0)
 		return -1;
+	if (mr_rtmemo_get(spec, rt))
+		return 0;
 	lang = lang_of(spec, &word);
 	rt->spec = estrdup(spec);
 	rt->lang = estrdup(lang);
@@ -563,6 +566,7 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 		rt->argv = ecalloc(1, sizeof *rt->argv);
 	if (!rt->env)
 		rt->env = ecalloc(1, sizeof *rt->env);
+	mr_rtmemo_put(rt);
 	return 0;
 }
 

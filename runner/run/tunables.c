@@ -221,6 +221,13 @@ check_tunable(const char *ldso, const char *version, const char *listing, const 
 			  key, val);
 		return -1;
 	}
+	/* an unsigned tunable (printed in hexadecimal, or unknown without a
+	 * listing) takes "-5" as 2^64-5: within its bounds, not what was meant */
+	if (val[strspn(val, " \t")] == '-' && v != 0 && (!line || strncmp(line, " 0x", 3) == 0)) {
+		sb_printf(err, "--axis %s: value '%s' is negative: glibc would take it as %" PRIu64 " (it is unsigned)",
+			  key, val, v);
+		return -1;
+	}
 	if (!line || !(mn = strstr(line, "(min: ")) || !(mx = strstr(line, ", max: ")))
 		return 0;
 	mn += 6;

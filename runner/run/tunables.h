@@ -28,7 +28,8 @@ const char *mr_matrix_ldso(void);
  * glibc's manual up to 2.32 are known, and values are checked as numbers,
  * without bounds.  A number is read as glibc reads it (decimal, 0x hex, 0
  * octal, a sign; all of it); a numeric tunable's value must be within the
- * listed min and max; a string tunable takes any value.  Returns 0, or -1
+ * listed min and max, and not negative where glibc reads it unsigned (a
+ * tunable listed in hexadecimal, or any without a listing); a string tunable takes any value.  Returns 0, or -1
  * with a message naming key (and val) in err. */
 int mr_matrix_check_tunable(const char *listing, const char *key, const char *val,
 			    struct strbuf *err);
