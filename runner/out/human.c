@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check/claims.h"
+#include "check/finding.h"
 #include "core/util.h"
 
 #define INDENT "  "
@@ -251,6 +252,7 @@ void
 mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 {
 	FILE *f = o->out;
+	char *lead = NULL;
 	int i;
 
 	if (vs->norun) {
@@ -266,12 +268,20 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 		fprintf(f, "the machine was busy during %d %s (other programs used over a quarter of a CPU): %s not judged\n",
 			vs->nbusy, mr_fmt_plural(vs->nbusy, "run", "runs"),
 			vs->nbusy == 1 ? "its times are" : "their times are");
-	if (vs->nchanged || vs->nbusy)
+	/* one case: its own lead line says it */
+	if (vs->nk > 1 && (lead = mr_finding(vs, -1)))
+		fprintf(f, "%s\n", lead);
+	if (vs->nchanged || vs->nbusy || lead)
 		fputc('\n', f);
+	free(lead);
 	for (i = 0; i < vs->nk; i++) {
 		const struct mr_vd_case *k = &vs->k[i];
 
 		fprintf(f, "%s\n", k->name);
+		if ((lead = mr_finding(vs, i))) {
+			fprintf(f, INDENT "%s\n", lead);
+			free(lead);
+		}
 		human_claims(f, o, k);
 		if (k->ncol && k->has_claims)
 			human_upgrade(f, o, k);

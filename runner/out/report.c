@@ -9,6 +9,7 @@
 #include "proto/cases.h"
 #include "out/charts.h"
 #include "check/check.h"
+#include "check/finding.h"
 #include "out/doc.h"
 #include "out/plot.h"
 #include "out/repcase.h"
@@ -174,7 +175,7 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	char now[64];
 	time_t t = time(NULL);
 	struct tm tm;
-	char *title;
+	char *title, *lead;
 	int i;
 
 	gmtime_r(&t, &tm);
@@ -197,6 +198,19 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	      mr_rd_env(R, "memrepro_version") ? mr_rd_env(R, "memrepro_version") : "",
 	      now);
 	mr_doc_para_end(d);
+	for (i = 0; i < vs->nchanged; i++) {
+		mr_doc_para(d);
+		mr_doc_bold(d, "Not judged:");
+		mr_doc_textf(d, " %s.", vs->changed[i]);
+		mr_doc_para_end(d);
+	}
+	if ((lead = mr_finding(vs, -1))) {
+		mr_doc_para(d);
+		mr_doc_bold(d, "Regressed together:");
+		mr_doc_textf(d, " %s.", lead);
+		mr_doc_para_end(d);
+		free(lead);
+	}
 	if (charts_note) {
 		mr_doc_para(d);
 		mr_doc_bold(d, "Charts:");

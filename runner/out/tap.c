@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check/claims.h"
+#include "check/finding.h"
 #include "core/safeio.h"
 #include "core/util.h"
 
@@ -51,6 +52,7 @@ void
 mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 {
 	FILE *f = o->out;
+	char *lead;
 	int total = 0, t = 0, i, j, l;
 
 	fprintf(f, "TAP version 13\n");
@@ -71,6 +73,10 @@ mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	if (vs->nbusy)
 		fprintf(f, "# the machine was busy during %d runs: their times are not judged\n",
 			vs->nbusy);
+	if ((lead = mr_finding(vs, -1))) {
+		fprintf(f, "# %s\n", lead);
+		free(lead);
+	}
 	for (i = 0; i < vs->nk; i++) {
 		const struct mr_vd_case *k = &vs->k[i];
 		char *s;

@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# Regressions that come together are one finding: the terminal says first
+# what they share (check/finding.h), then lists them.
+load test_helper
+
+setup() {
+	EXP=$BATS_TEST_TMPDIR/expected
+	run -0 timeout -k 5 120 "$MR" bless --cases "$FIX" --expected "$EXP" \
+		--out "$BATS_TEST_TMPDIR/b" --axis allocator=glibc,jemalloc --repeat 1 \
+		-q --yes touch
+	grep -q 'allocator=jemalloc.*	ok	' "$BATS_TEST_TMPDIR/b/runs.tsv" ||
+		skip "jemalloc is not installed (Debian package libjemalloc2)"
+	BL=$(ls "$EXP"/*/touch.tsv)
+}
+
+# Make the baseline expect rows matching awk condition $1 to be 1 +- 1.
+expect_tiny() {
+	awk -F'\t' -v OFS='\t' '/^#/ || /^config\t/ { print; next }
+		'"$1"' { $4 = $5 = $6 = 1; $8 = 1 } { print }' "$BL" > "$BL.new"
+	mv "$BL.new" "$BL"
+}
+
+@test "rows of one config and one checkpoint that regress together are said as one finding first" {
+	expect_tiny '$1 ~ /allocator=jemalloc/ && $2 == "touched" && $3 ~ /rss|pss|vsz/'
+	run -1 mr check --from "$BATS_TEST_TMPDIR/b" --expected "$EXP"
+	echo "$output"
+	# the case's first line after its name
+	printf '%s\n' "$output" | grep -A1 '^touch$' | tail -1 |
+		grep -qx '  4 regressed (4 baseline rows), all of config allocator=jemalloc, checkpoint touched'
+	# then the rows themselves
+	[ "$(printf '%s\n' "$output" | grep -c 'regressed  observed')" -eq 4 ]
+}
+
+@test "rows of several checkpoints and metrics share only the config" {
+	expect_tiny '$1 ~ /allocator=jemalloc/ && $3 ~ /maxrss|rss_kb/'
+	run -1 mr check --from "$BATS_TEST_TMPDIR/b" --expected "$EXP"
+	[[ "$output" == *"  2 regressed (2 baseline rows), all of config allocator=jemalloc"$'\n'* ]] || false
+}
+
+@test "regressions that share nothing get no lead line" {
+	expect_tiny '($1 ~ /allocator=jemalloc/ && $3 == "vsz_kb") || ($1 ~ /allocator=glibc/ && $3 == "maxrss_kb")'
+	run -1 mr check --from "$BATS_TEST_TMPDIR/b" --expected "$EXP"
+	[[ "$output" != *"all of"* ]] || false
+	[ "$(printf '%s\n' "$output" | grep -c 'regressed  observed')" -eq 2 ]
+}
+
+@test "a single regression is not a finding of its own" {
+	expect_tiny '$1 ~ /allocator=jemalloc/ && $3 == "vsz_kb"'
+	run -1 mr check --from "$BATS_TEST_TMPDIR/b" --expected "$EXP"
+	[[ "$output" != *"all of"* ]] || false
+}
+
+@test "regressions of several cases under one allocator: one line at the top says so" {
+	run -0 timeout -k 5 120 "$MR" bless --cases "$FIX" --expected "$EXP" \
+		--out "$BATS_TEST_TMPDIR/b2" --axis allocator=glibc,jemalloc --axis mode=a \
+		--repeat 1 -q --yes touch ok
+	for BL in "$EXP"/*/touch.tsv "$EXP"/*/ok.tsv; do
+		expect_tiny '$1 ~ /allocator=jemalloc/ && $3 == "maxrss_kb"'
+	done
+	run -1 mr check --from "$BATS_TEST_TMPDIR/b2" --expected "$EXP"
+	echo "$output"
+	printf '%s\n' "$output" | grep -m1 'regressed (' |
+		grep -qx '2 regressed (2 baseline rows), all of config allocator=jemalloc, metric maxrss_kb'
+}
