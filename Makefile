@@ -107,6 +107,7 @@ RUNNER_SRC := \
 	runner/run/log.c \
 	runner/run/loop.c \
 	runner/run/spawn.c \
+	runner/run/describe.c \
 	runner/run/cgroup.c \
 	runner/run/cgfs.c \
 	runner/run/cgsweep.c \

@@ -174,3 +174,45 @@ touch_runs() {
 	timeout -k 5 120 "$MR" run --cases "$FIX" --out "$1" --axis allocator=glibc \
 		--axis mb=32 --repeat 3 --quiet touch >/dev/null
 }
+
+# A memory cgroup of the test's own beside the ones runners make, named so
+# that no runner sweeps it: its path in OWN_CG, and in IN_OWN_CG a command
+# prefix that runs a command in it under the same pid (exec).  Skips where
+# the runner makes none.
+own_cgroup() {
+	local parent
+	run -0 timeout -k 5 60 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/probe" touch \
+		--axis allocator=glibc --axis mb=4 --repeat 1
+	parent=$(tsv_col "$BATS_TEST_TMPDIR/probe/env.tsv" value '$1 == "memory_cgroup.parent"')
+	[ -n "$parent" ] || skip "no memory cgroup here to find the escaped ones by"
+	OWN_CG=$parent/bats-$BASHPID
+	mkdir "$OWN_CG"
+	# and on the unified hierarchy, where the kill cgroups go, when it is
+	# another one (the hybrid layout)
+	OWN_KCG=$(tsv_col "$BATS_TEST_TMPDIR/probe/env.tsv" value '$1 == "kill_cgroup.parent"')
+	if [ -n "$OWN_KCG" ] && [ "$OWN_KCG" != - ] && [ "$OWN_KCG" != "$parent" ]; then
+		OWN_KCG=$OWN_KCG/bats-$BASHPID
+		mkdir "$OWN_KCG"
+	else
+		OWN_KCG=$OWN_CG
+	fi
+	# shellcheck disable=SC2016 # expanded by that sh
+	IN_OWN_CG=(sh -c 'echo $$ > "$0/cgroup.procs" && echo $$ > "$1/cgroup.procs" && shift && exec "$@"' "$OWN_CG" "$OWN_KCG")
+}
+
+# What a failed test left in OWN_CG (own_cgroup), processes and cgroups,
+# is removed; for its teardown.
+own_cgroup_remove() {
+	local cg p
+	[ -d "${OWN_CG:-}" ] || return 0
+	for cg in "$OWN_CG"/*/ "$OWN_CG/" "$OWN_KCG"/*/ "$OWN_KCG/"; do
+		for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do
+			kill -KILL "$p" 2>/dev/null || true
+		done
+	done
+	for cg in "$OWN_CG"/*/ "$OWN_CG/" "$OWN_KCG"/*/ "$OWN_KCG/"; do
+		if [ -d "$cg" ]; then
+			wait_for 5 rmdir "$cg" 2>/dev/null
+		fi
+	done
+}

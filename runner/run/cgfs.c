@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mr_proc.h"
@@ -252,5 +253,75 @@ mr_cgfs_member(pid_t pid, const char *name)
 		if (len > n && line[len - n - 1] == '/' && strcmp(line + len - n, name) == 0)
 			return 1;
 	}
+	return 0;
+}
+
+int
+mr_cgfs_start_time(long pid, unsigned long long *start)
+{
+	char path[64], buf[1024], *rp, *p, *end;
+	int field;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return -1;
+	/* ") S PPID ...": the start time is field 22, the state field 3;
+	 * comm may hold anything, hence strrchr */
+	for (p = rp + 1, field = 2; field < 21 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	errno = 0;
+	*start = strtoull(p + 1, &end, 10);
+	return errno || end == p + 1 ? -1 : 0;
+}
+
+unsigned long long
+mr_cgfs_ns(const char *which)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof path, "/proc/self/ns/%s", which);
+	return stat(path, &st) < 0 ? 0 : (unsigned long long)st.st_ino;
+}
+
+int
+mr_cgfs_proc_ours(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof buf - 1);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10) == (long)getpid();
+}
+
+int
+mr_cgfs_owner_self(struct mr_cgfs_owner *o)
+{
+	static struct mr_cgfs_owner me;
+
+	if (me.pid != (long)getpid()) {
+		me.pid = (long)getpid();
+		me.pidns = mr_cgfs_ns("pid");
+		me.timens = mr_cgfs_ns("time");
+		if (mr_cgfs_start_time(me.pid, &me.start) < 0)
+			me.start = 0;
+	}
+	*o = me;
+	return me.pidns && me.start ? 0 : -1;
+}
+
+int
+mr_cgfs_owner_parse(const char *name, struct mr_cgfs_owner *o, const char **rest)
+{
+	int n = -1;
+
+	if (sscanf(name, MR_CGFS_OWNER_FMT "%n", &o->pid, &o->pidns, &o->timens, &o->start,
+		   &n) != 4 || n < 0 || o->pid <= 0)
+		return -1;
+	*rest = name + n;
 	return 0;
 }

@@ -38,4 +38,34 @@ int mr_cgfs_procs(const char *dir, pid_t *out, int max);
  * name, on some hierarchy?  1 or 0. */
 int mr_cgfs_member(pid_t pid, const char *name);
 
+/* Who made a cgroup: the runner's pid, pid namespace and time namespace
+ * (the inodes of /proc/self/ns/pid and time; 0: none) and its start time
+ * (clock ticks after boot, as /proc/PID/stat says it in that time
+ * namespace).  A cgroup is named memrepro- and this, then what it is:
+ * proof that its runner is gone holds in any namespace (see cgsweep.c). */
+struct mr_cgfs_owner {
+	long pid;
+	unsigned long long pidns, timens, start;
+};
+#define MR_CGFS_OWNER_FMT "memrepro-%ld-p%llu-t%llu-s%llu-"
+
+/* Our own, for the process calling (a -j worker is a runner of its own).
+ * 0, or -1 when the namespace or start time cannot be read (then no
+ * cgroup is named for it). */
+int mr_cgfs_owner_self(struct mr_cgfs_owner *o);
+
+/* The owner of a cgroup named name, and in *rest what follows it.  0, or
+ * -1: not a name of that form. */
+int mr_cgfs_owner_parse(const char *name, struct mr_cgfs_owner *o, const char **rest);
+
+/* The start time of pid from /proc/PID/stat (clock ticks after boot).
+ * 0 or -1. */
+int mr_cgfs_start_time(long pid, unsigned long long *start);
+
+/* The inode of /proc/self/ns/<which>, 0 when there is none. */
+unsigned long long mr_cgfs_ns(const char *which);
+
+/* Is /proc of our pid namespace (/proc/self is getpid())?  1 or 0. */
+int mr_cgfs_proc_ours(void);
+
 #endif

@@ -110,15 +110,21 @@ mr_cgroup_create(struct mr_cgroup *cg, uint64_t limit_kb, int cap, char *why,
 	const char *parent, *none;
 	char val[32];
 	int v = mr_cgroup_probe(&parent, &none), i, rc = 0;
+	struct mr_cgfs_owner me;
 
 	mr_cgroup_init(cg);
 	if (!v) {
 		snprintf(why, size, "%s", none);
 		return -ENOTSUP;
 	}
+	if (mr_cgfs_owner_self(&me) < 0) {
+		snprintf(why, size, "no pid namespace or start time of the runner's in /proc");
+		return -ENOTSUP;
+	}
 	for (i = 0; i < 100; i++) {
 		free(cg->dir);
-		cg->dir = esprintf("%s/memrepro-%ld-%u", parent, (long)getpid(), ++seq);
+		cg->dir = esprintf("%s/" MR_CGFS_OWNER_FMT "%u", parent, me.pid, me.pidns,
+				   me.timens, me.start, ++seq);
 		if (mkdir(cg->dir, 0755) == 0)
 			break;
 		if (errno != EEXIST) {
@@ -222,6 +228,7 @@ mr_cgroup_create_kill(struct mr_cgroup *cg)
 {
 	static unsigned seq;
 	const char *parent = mr_cgroup_kill_parent();
+	struct mr_cgfs_owner me;
 	char *p;
 	int i, rc;
 
@@ -234,11 +241,12 @@ mr_cgroup_create_kill(struct mr_cgroup *cg)
 			cg->kill_dir = estrdup(cg->dir);
 		return rc;
 	}
-	if (!parent)
+	if (!parent || mr_cgfs_owner_self(&me) < 0)
 		return -ENOTSUP;
 	for (i = 0; i < 100; i++) {
 		free(cg->kill_dir);
-		cg->kill_dir = esprintf("%s/memrepro-%ld-k%u", parent, (long)getpid(), ++seq);
+		cg->kill_dir = esprintf("%s/" MR_CGFS_OWNER_FMT "k%u", parent, me.pid, me.pidns,
+					me.timens, me.start, ++seq);
 		if (mkdir(cg->kill_dir, 0755) == 0)
 			break;
 		if (errno != EEXIST || i == 99) {

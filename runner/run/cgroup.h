@@ -8,8 +8,9 @@
  * memory.memsw.limit_in_bytes for a cap, when swap is accounted).  Both are
  * looked up from /proc/self/cgroup and /proc/self/mountinfo, never assumed.
  *
- * The cgroup is named memrepro-<runner pid>-<n> (unique on the machine while
- * the runner lives; an existing name is skipped), the case joins it itself
+ * The cgroup is named memrepro-<runner pid>-p<pidns>-t<timens>-s<start>-<n>
+ * (cgfs.h: its runner, so that the sweep can prove it gone from any pid
+ * namespace; an existing name is skipped), the case joins it itself
  * between fork and exec by writing "0" to the cgroup.procs fd it inherits,
  * so it and all its descendants are charged from their first page on.
  * After the run, once every task is reaped, it is removed (rmdir).
@@ -101,8 +102,9 @@ int mr_cgroup_peak(const struct mr_cgroup *cg, uint64_t *kb);
 int mr_cgroup_oom_kills(const struct mr_cgroup *cg, uint64_t *n);
 
 /* Clean up after runners killed outright (SIGKILL, a crash): for each
- * memrepro-<pid>-<n> cgroup under the parents whose runner pid is dead,
- * kill what is still in it (descendants of a case that escaped the case's
+ * memrepro-... cgroup under the parents whose runner is proved gone (of
+ * our pid and time namespaces, and no process has its pid, or not since
+ * its start time; others are left, said so), kill what is still in it (descendants of a case that escaped the case's
  * death), then remove it.  Killed through cgroup.kill where the kill
  * cgroup exists; else each listed process through a pidfd, and only after
  * its /proc/PID/cgroup shows it in that cgroup; without pidfds, nothing

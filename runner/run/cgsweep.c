@@ -14,21 +14,52 @@
 #include "core/util.h"
 #include "run/cgfs.h"
 
-/* Is "memrepro-<pid>-..." a cgroup of a runner that is gone?  Its pid
- * in *pid.  A runner pid reused by another process reads as alive: its
- * cgroup is then left alone, the safe way round. */
+/* Is the cgroup name one of a runner that is gone?  Its pid in *pid.
+ * Proof that holds in any pid namespace: the name says which pid
+ * namespace (and time namespace) its runner was in and when it started;
+ * only in our own is its pid looked up, and the runner is gone when no
+ * process has that pid, or the one that has it started at another time.
+ * In doubt (another namespace, a name without them, a start time that
+ * cannot be read) the cgroup is left, and said so when the old rule would
+ * have taken it. */
 static int
 dead_runners(const char *name, long *pid)
 {
-	char path[64], *end;
+	struct mr_cgfs_owner o, me;
+	unsigned long long start;
+	const char *rest;
+	char *end;
 
 	if (strncmp(name, "memrepro-", 9) != 0)
 		return 0;
-	*pid = strtol(name + 9, &end, 10);
-	if (end == name + 9 || *end != '-' || *pid <= 0 || *pid == (long)getpid())
+	if (mr_cgfs_owner_parse(name, &o, &rest) < 0) {
+		/* an older runner's memrepro-<pid>-<n>: the pid alone */
+		*pid = strtol(name + 9, &end, 10);
+		if (end != name + 9 && *end == '-' && *pid > 0 && kill((pid_t)*pid, 0) < 0 &&
+		    errno == ESRCH)
+			weprintf("left %s: named without its runner's pid namespace and start time, runner %ld cannot be proved gone",
+				 name, *pid);
 		return 0;
-	snprintf(path, sizeof path, "/proc/%ld", *pid);
-	return access(path, F_OK) < 0 && errno == ENOENT;
+	}
+	*pid = o.pid;
+	if (mr_cgfs_owner_self(&me) < 0 || !mr_cgfs_proc_ours()) {
+		weprintf("left %s: our own pid namespace cannot be read from /proc", name);
+		return 0;
+	}
+	if (o.pidns != me.pidns || o.timens != me.timens) {
+		weprintf("left %s: made by a runner in another %s namespace", name,
+			 o.pidns != me.pidns ? "pid" : "time");
+		return 0;
+	}
+	if (o.pid == me.pid && o.start == me.start)
+		return 0;
+	if (kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	if (mr_cgfs_start_time(o.pid, &start) < 0) {
+		weprintf("left %s: the start time of runner %ld cannot be read", name, o.pid);
+		return 0;
+	}
+	return start != o.start;
 }
 
 /* SIGKILL pid, proved a member of cgroup name: through a pidfd opened

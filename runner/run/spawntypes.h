@@ -92,6 +92,10 @@ struct mr_spawn_res {
 	int memcap_sampled;      /* MR_SPAWN_MEMCAP found by the sampler */
 	int memcap_pressure;     /* ... the limit was pressure_kb's */
 	int leftovers;           /* processes alive after the case ended (killed) */
+	char unproved[256];      /* what came to the runner during the run and
+	                            could not be proved the run's, left running
+	                            ("pid N (comm), ..."; see mr_tree_unproved),
+	                            or "" */
 	uint64_t log_dropped;    /* output bytes past MR_SPAWN_LOG_MAX, or
 	                            lost to a failed write */
 	int log_errno;           /* why writing the log failed, or 0 */

@@ -126,16 +126,53 @@ static struct {
 } inherited[INHERITED_MAX];
 static int ninherited;
 
-/* Is pid a child of ours (alive, or a zombie we have not reaped) of the
- * run: started at since or later (clock ticks after boot: the case's own
- * start), not one we inherited (a start time is only as fine as a tick),
- * and proved the run's: a member of the run's cgroup cg (NULL: none), or
- * carrying the runner's token in its environment.  The last tells an
- * orphan of the run from an orphan of a job we inherited (the shell's
- * `(sleep 1; daemon &) &` before it exec'd the runner): both come to us, a
- * subreaper, and only the first is ours to kill. */
+/* Have we any child at all?  Asked without reaping (WNOWAIT): a child
+ * that is not the run's (a -j worker, say) stays for its own waiter. */
 static int
-own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgroup *cg)
+have_children(void)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
+		 errno == ECHILD);
+}
+
+/* Proof by descent.  A process comes to be our child only by our fork or,
+ * as we are a subreaper, when its parent dies while it descends from us.
+ * So when the runner had no child at all as it forked the case (no
+ * descendant, then), every child it has until it forks again descends
+ * from the case: the run's, whatever its environment or cgroup.  The case
+ * forked so, or 0. */
+static int alone_at_fork;
+static pid_t sole_case;
+
+void
+mr_tree_forking(void)
+{
+	alone_at_fork = !have_children();
+	sole_case = 0;
+}
+
+void
+mr_tree_forked(pid_t pid)
+{
+	sole_case = alone_at_fork && pid > 0 ? pid : 0;
+	alone_at_fork = 0;
+}
+
+/* Is pid a child of ours (alive, or a zombie we have not reaped) of the
+ * run of case cs (0: none known): started at since or later (clock ticks
+ * after boot: the case's own start), not one we inherited (a start time is
+ * only as fine as a tick), and proved the run's: by descent (cs was forked
+ * while we had no other child), a member of the run's cgroup cg (NULL:
+ * none), or carrying the runner's token in its environment.  The last
+ * two tell an orphan of the run from an orphan of a job we inherited (the
+ * shell's `(sleep 1; daemon &) &` before it exec'd the runner): both come
+ * to us, a subreaper, and only the first is ours to kill. */
+static int
+own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	  pid_t cs)
 {
 	unsigned long long start;
 	long ppid;
@@ -147,7 +184,8 @@ own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgrou
 	for (i = 0; i < ninherited; i++)
 		if (inherited[i].pid == pid && inherited[i].start == start)
 			return 0;
-	return (cg && mr_cgroup_has(cg, pid) == 1) || mr_env_has_token(pid);
+	return (cs > 0 && cs == sole_case) || (cg && mr_cgroup_has(cg, pid) == 1) ||
+	       mr_env_has_token(pid);
 }
 
 /* The fallback tree: root, every descendant by parent links, and every
@@ -166,7 +204,7 @@ tree_scan(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgro
 		for (i = 0; i < nv && n < max; i++) {
 			if (in_list(out, n, v[i].pid))
 				continue;
-			if (v[i].ppid == root && !own_child(v[i].pid, root, since, cg))
+			if (v[i].ppid == root && !own_child(v[i].pid, root, since, cg, pgid))
 				continue;
 			if (in_list(out, n, v[i].ppid) || (pgid > 0 && v[i].pgid == pgid)) {
 				out[n++] = v[i].pid;
@@ -200,7 +238,7 @@ tree_list(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgro
 			int kept = 0;
 
 			for (j = 0; j < k; j++)
-				if (own_child(out[n + j], root, since, cg))
+				if (own_child(out[n + j], root, since, cg, pgid))
 					out[n + kept++] = out[n + j];
 			k = kept;
 		}
@@ -280,12 +318,12 @@ mr_tree_note_inherited(void)
  * many it found. */
 static int
 kill_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
-	      pid_t spare, pid_t *buf)
+	      pid_t cs, pid_t spare, pid_t *buf)
 {
 	int n = own_children(self, buf, MR_TREE_MAX), i, found = 0;
 
 	for (i = 0; i < n; i++) {
-		if (buf[i] == spare || !own_child(buf[i], self, since, cg))
+		if (buf[i] == spare || !own_child(buf[i], self, since, cg, cs))
 			continue;
 		found++;
 		kill(buf[i], SIGKILL);
@@ -305,16 +343,89 @@ mr_tree_ended(pid_t pid)
 	       si.si_pid == pid;
 }
 
-/* Have we any child at all?  Asked without reaping (WNOWAIT): a child
- * that is not the run's (a -j worker, say) stays for its own waiter. */
+/* Is pid alive (not a zombie, not gone)? */
 static int
-have_children(void)
+alive(pid_t pid)
 {
-	siginfo_t si;
+	char path[64], buf[1024], *rp;
 
-	si.si_pid = 0;
-	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
-		 errno == ECHILD);
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return 0;
+	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+/* What the last mr_tree_end left running unproved (see mr_tree_unproved). */
+static char unproved[MR_TREE_UNPROVED_MAX];
+
+const char *
+mr_tree_unproved(void)
+{
+	return unproved;
+}
+
+/* Our children that came to us since the case's start (since) and are
+ * not proved the run's: named in unproved ("pid N (comm)", a few, then
+ * how many more), never signalled. */
+static void
+name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	      pid_t cs, pid_t *buf)
+{
+	int n = own_children(self, buf, MR_TREE_MAX), i, named = 0, more = 0;
+	size_t len = 0;
+
+	unproved[0] = '\0';
+	for (i = 0; i < n; i++) {
+		char path[64], comm[64] = "?";
+		unsigned long long start;
+		long ppid, k;
+
+		if (own_child(buf[i], self, since, cg, cs) || stat_of(buf[i], &ppid, &start) < 0 ||
+		    ppid != (long)self || start < since || !alive(buf[i]))
+			continue;
+		for (k = 0; k < ninherited; k++)
+			if (inherited[k].pid == buf[i] && inherited[k].start == start)
+				break;
+		if (k < ninherited)
+			continue;
+		if (named == 4 || len + 96 > sizeof unproved) {
+			more++;
+			continue;
+		}
+		snprintf(path, sizeof path, "/proc/%d/comm", (int)buf[i]);
+		if (mr_proc_read(path, comm, sizeof comm) > 0)
+			comm[strcspn(comm, "\n")] = '\0';
+		len += (size_t)snprintf(unproved + len, sizeof unproved - len, "%spid %d (%s)",
+					named ? ", " : "", (int)buf[i], comm);
+		named++;
+	}
+	if (more)
+		snprintf(unproved + len, sizeof unproved - len, " and %d more", more);
+}
+
+static int end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+		    struct rusage *ru, unsigned long long since);
+
+/* End the case pid: end_tree, then name what it left unproved (on
+ * success); the proof by descent ends with the case. */
+int
+mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+	    struct rusage *ru)
+{
+	unsigned long long since = 0;
+	long ppid;
+	int rc;
+
+	unproved[0] = '\0';
+	/* the case's start: what the run started started after it */
+	if (stat_of(pid, &ppid, &since) < 0 || ppid != (long)getpid())
+		since = ~0ull; /* cannot be: it is our unreaped child */
+	rc = end_tree(pid, cg, buf, st, ru, since);
+	if (rc == 0)
+		name_unproved(getpid(), since, cg, pid, buf);
+	if (sole_case == pid)
+		sole_case = 0;
+	return rc;
 }
 
 /* End the case pid (our child, not yet reaped, its own group's leader)
@@ -323,25 +434,20 @@ have_children(void)
  * to us, until none is left.  The case's status and rusage go to *st and
  * *ru.  Bounded: after REAP_LIMIT_MS it says what would not die and
  * returns -ETIMEDOUT (the case unreaped, *st 0, if it was the one). */
-int
-mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
-	    struct rusage *ru)
+static int
+end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+	 struct rusage *ru, unsigned long long since)
 {
 	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
 	pid_t self = getpid();
-	unsigned long long since = 0;
-	long ppid;
 	int reaped = 0, none = 0;
 
-	/* the case's start: what the run started started after it */
-	if (stat_of(pid, &ppid, &since) < 0 || ppid != (long)self)
-		since = ~0ull; /* cannot be: it is our unreaped child */
 	if (pid > 1 && pid != getpgrp())
 		kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	(void)mr_cgroup_kill(cg);
 	for (;;) {
-		int left = kill_children(self, since, cg, reaped ? 0 : pid, buf);
+		int left = kill_children(self, since, cg, pid, reaped ? 0 : pid, buf);
 
 		if (!reaped && mr_tree_ended(pid)) {
 			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
@@ -372,28 +478,27 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 	}
 }
 
-/* Is pid alive (not a zombie, not gone)? */
-static int
-alive(pid_t pid)
-{
-	char path[64], buf[1024], *rp;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
-		return 0;
-	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
-}
-
 /* Once the case has ended by itself (a zombie not yet reaped, so nothing
  * was killed yet): how many of its descendants are still alive. */
 int
 mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg, unsigned long long since,
 		  pid_t *buf)
 {
-	int n = mr_tree_case(pid, cg, since, buf), i, left = 0;
+	int n = mr_tree_case(pid, cg, since, buf), i, k, left = 0;
+	pid_t self = buf[0];
 
 	for (i = 1; i < n; i++)
 		left += buf[i] != pid && alive(buf[i]);
+	/* a child of the run that left its cgroup (a root case can) */
+	if (cg && (cg->v || cg->kill_dir)) {
+		pid_t *kids = emalloc(MR_TREE_MAX * sizeof *kids);
+		int nk = own_children(self, kids, MR_TREE_MAX);
+
+		for (k = 0; k < nk; k++)
+			left += kids[k] != pid && !in_list(buf + 1, n - 1, kids[k]) &&
+				own_child(kids[k], self, since, cg, pid) && alive(kids[k]);
+		free(kids);
+	}
 	return left;
 }
 
@@ -405,7 +510,7 @@ mr_tree_strays(pid_t *buf)
 	int killed = 0, first = 1;
 
 	for (;;) {
-		int left = kill_children(self, 0, NULL, 0, buf);
+		int left = kill_children(self, 0, NULL, 0, 0, buf);
 
 		if (first)
 			killed = left;
