@@ -30,6 +30,28 @@ night() {
 	"$NS/publish.sh" "$HIST" "$SITE"
 }
 
+# outside: $O, a directory beside the test's own with a sentinel file,
+# that no script may touch; `intact` says it was not (call outside after
+# putting in $O what the test needs there).
+outside() {
+	O=$BATS_FILE_TMPDIR/outside-$BATS_TEST_NUMBER
+	mkdir -p "$O"
+	echo "secret $BATS_TEST_NUMBER" > "$O/sentinel"
+	(cd "$O" && find . -printf '%p %y %s %T@\n' | sort) > "$BATS_TEST_TMPDIR/outside.before"
+}
+intact() {
+	(cd "$O" && find . -printf '%p %y %s %T@\n' | sort) > "$BATS_TEST_TMPDIR/outside.after"
+	diff "$BATS_TEST_TMPDIR/outside.before" "$BATS_TEST_TMPDIR/outside.after"
+	[ "$(cat "$O/sentinel")" = "secret $BATS_TEST_NUMBER" ]
+}
+
+# results NAME: R, a copy of night 1's merged results of platform a
+# (test-a-thp_madvise) in the test's tmpdir.
+results() {
+	R=$BATS_TEST_TMPDIR/$1
+	cp -R "$BATS_FILE_TMPDIR/night1/merged-a" "$R"
+}
+
 setup_file() {
 	export MEMREPRO="$MR" MEMREPRO_CASES="$FIX" MEMREPRO_EXPECTED="$BATS_FILE_TMPDIR/expected"
 	export HIST="$BATS_FILE_TMPDIR/history" SITE="$BATS_FILE_TMPDIR/site"
@@ -75,7 +97,8 @@ PY
 @test "the check: JUnit in the results, a step summary, an annotation per regressed claim, exit 1" {
 	w=$BATS_FILE_TMPDIR/night3
 	grep -q "check a: 1" "$BATS_FILE_TMPDIR/night3.log"
-	xmllint --noout "$w/merged-a/junit.xml" 2>/dev/null || grep -q '<testsuites' "$w/merged-a/junit.xml"
+	xmllint --noout "$w/merged-a/junit.xml"
+	grep -q '<testsuites' "$w/merged-a/junit.xml"
 	grep -qF '::error title=touch claim touched-all regressed::' "$w/check-a.out"
 	[ "$(grep -c "^::error" "$w/check-a.out")" -eq 1 ]
 	grep -q '^## test-a-thp_madvise: failed' "$w/summary-a.md"
@@ -195,4 +218,166 @@ PY
 		[[ "${lines[3]}" == "make -j"*" all" ]] || false
 		rm "$BATS_TEST_TMPDIR/calls"
 	done
+}
+
+@test "history.sh: a platform directory or night that is a link (the history branch's) is refused; nothing outside touched" {
+	results r
+	h=$BATS_TEST_TMPDIR/h
+	mkdir -p "$h" "$BATS_FILE_TMPDIR/outside-$BATS_TEST_NUMBER/0-old"
+	outside
+	ln -s "$O" "$h/test-a-thp_madvise"
+	NIGHTLY_KEEP=1 run -2 "$NS/history.sh" "$h" "$R" 2026-11-05
+	[[ "$output" == *"test-a-thp_madvise: a symbolic link: refused"* ]] || false
+	intact
+	rm "$h/test-a-thp_madvise"
+	mkdir "$h/test-a-thp_madvise"
+	ln -s "$O" "$h/test-a-thp_madvise/2026-10-01"
+	NIGHTLY_KEEP=1 run -2 "$NS/history.sh" "$h" "$R" 2026-11-05
+	[[ "$output" == *"2026-10-01: not a directory (a link or other): refused"* ]] || false
+	[ ! -e "$h/test-a-thp_madvise/2026-11-05" ]
+	intact
+}
+
+@test "history.sh: results files that are links are refused, never copied into the history" {
+	mkdir -p "$BATS_FILE_TMPDIR/outside-$BATS_TEST_NUMBER"
+	local f src=$BATS_FILE_TMPDIR/night1/merged-a
+	for f in env.tsv checkpoints.tsv runs.tsv series.tsv; do
+		{ cat "$src/$f"; printf 'secret\tsecret\n'; } > "$BATS_FILE_TMPDIR/outside-$BATS_TEST_NUMBER/$f"
+	done
+	outside
+	for f in env.tsv checkpoints.tsv runs.tsv series.tsv; do
+		results "r-$f"
+		ln -sf "$O/$f" "$R/$f"
+		run -2 "$NS/history.sh" "$BATS_TEST_TMPDIR/h" "$R" 2026-11-05
+		[[ "$output" == *"$R/$f: not a regular file (a link or other): refused"* ]] || false
+		run ! grep -rq secret "$BATS_TEST_TMPDIR/h"
+	done
+	intact
+}
+
+@test "check.sh: a junit.xml that is a link is refused; what it points at is untouched" {
+	outside
+	results r
+	rm "$R/junit.xml"
+	ln -s "$O/sentinel" "$R/junit.xml"
+	run -2 "$NS/check.sh" "$R"
+	[[ "$output" == *"$R/junit.xml: a symbolic link: refused"* ]] || false
+	intact
+}
+
+@test "night.sh: a report, plots or junit.xml that is a link is refused; nothing of it in the site" {
+	outside
+	local f
+	for f in junit.xml plots report.html; do
+		results "r-$f"
+		rm -rf "${R:?}/$f"
+		if [ "$f" = plots ]; then ln -s "$O" "$R/$f"; else ln -s "$O/sentinel" "$R/$f"; fi
+		NIGHT=2026-11-05 run -2 "$NS/night.sh" "$BATS_TEST_TMPDIR/h" "$BATS_TEST_TMPDIR/site" "$R"
+		[[ "$output" == *"$R/$f: not a regular file or directory (a link or other): refused"* ]] || false
+		[ -z "$(find -P "$BATS_TEST_TMPDIR/site" -type l)" ]
+		run ! grep -Rq secret "$BATS_TEST_TMPDIR/site"
+	done
+	intact
+}
+
+@test "history.sh: NIGHTLY_KEEP and NIGHTLY_SERIES_MAX not counts exit 2 naming them, no night removed; tonight's is never pruned" {
+	outside
+	results r
+	h=$BATS_TEST_TMPDIR/h
+	"$NS/history.sh" "$h" "$R" 2026-11-01 > /dev/null
+	"$NS/history.sh" "$h" "$R" 2026-11-02 > /dev/null
+	local k
+	for k in 0 -1 x 1e3 9999999999 " 1"; do
+		NIGHTLY_KEEP=$k run -2 "$NS/history.sh" "$h" "$R" 2026-11-03
+		[[ "$output" == *"NIGHTLY_KEEP '$k'"* ]] || false
+		[ "$(ls "$h/test-a-thp_madvise" | tr '\n' ' ')" = "2026-11-01 2026-11-02 " ]
+	done
+	NIGHTLY_SERIES_MAX=1MiB run -2 "$NS/history.sh" "$h" "$R" 2026-11-03
+	[[ "$output" == *"NIGHTLY_SERIES_MAX '1MiB'"* ]] || false
+	# tonight older than the nights kept: it stays, the oldest other goes
+	NIGHTLY_KEEP=1 run -0 "$NS/history.sh" "$h" "$R" 2026-10-31
+	[ "$(ls "$h/test-a-thp_madvise" | tr '\n' ' ')" = "2026-10-31 2026-11-02 " ]
+	intact
+}
+
+@test "branch.sh: NIGHTLY_BRANCH not a branch name (an option) exit 2 before git runs; a history holding a link refused" {
+	outside
+	o=$BATS_TEST_TMPDIR/origin.git
+	c=$BATS_TEST_TMPDIR/clone
+	git init -q --bare "$o"
+	git init -q "$c"
+	echo main > "$c/README"
+	git -C "$c" add README
+	git -C "$c" -c user.name=t -c user.email=t@localhost commit -q -m main
+	git -C "$c" remote add origin "$o"
+	local b
+	for b in "--upload-pack=rm -f $O/sentinel #" -x "a..b" "a b" "x:y" "@{-1}"; do
+		NIGHTLY_BRANCH=$b run -2 env -C "$c" "$NS/branch.sh" open history
+		[[ "$output" == *"NIGHTLY_BRANCH '$b'"* ]] || false
+		[ ! -e "$c/history" ]
+	done
+	# a link committed to the history branch: refused on open
+	git -C "$c" worktree add -q --detach "$BATS_TEST_TMPDIR/evil"
+	git -C "$BATS_TEST_TMPDIR/evil" checkout -q --orphan history
+	git -C "$BATS_TEST_TMPDIR/evil" rm -rfq .
+	ln -s "$O" "$BATS_TEST_TMPDIR/evil/test-a-thp_madvise"
+	git -C "$BATS_TEST_TMPDIR/evil" add -A .
+	git -C "$BATS_TEST_TMPDIR/evil" -c user.name=t -c user.email=t@localhost commit -q -m evil
+	git -C "$BATS_TEST_TMPDIR/evil" push -q origin HEAD:refs/heads/history
+	git -C "$c" worktree remove --force "$BATS_TEST_TMPDIR/evil"
+	run -2 env -C "$c" "$NS/branch.sh" open history
+	[[ "$output" == *"history/test-a-thp_madvise: not a regular file or directory (a link or other) in the history: refused"* ]] || false
+	# and on push: nothing pushed
+	rm "$c/history/test-a-thp_madvise"
+	ln -s "$O/sentinel" "$c/history/x"
+	before=$(git -C "$o" rev-parse history)
+	run -2 env -C "$c" "$NS/branch.sh" push history
+	[[ "$output" == *"history/x: not a regular file"* ]] || false
+	[ "$(git -C "$o" rev-parse history)" = "$before" ]
+	intact
+}
+
+@test "publish.sh: a site directory not a platform name or a link is left out; index.html a link refused; html() escapes" {
+	outside
+	s=$BATS_TEST_TMPDIR/site
+	mkdir -p "$s/test-a-thp_madvise" "$s/a\"><img src=x onerror=alert(1)>" "$s/javascript:alert(1)"
+	ln -s "$O" "$s/linked"
+	run -0 "$NS/publish.sh" "$BATS_TEST_TMPDIR/h" "$s"
+	grep -q '<li>test-a-thp_madvise ' "$s/index.html"
+	run ! grep -q -e '<img' -e 'javascript:' -e linked "$s/index.html"
+	run -0 sh -c ". '$NS/lib.sh'; html \"\$1\"" sh "a&b<c>d\"e'f"
+	[ "$output" = "a&amp;b&lt;c&gt;d&quot;e&#39;f" ]
+	rm "$s/index.html"
+	ln -s "$O/sentinel" "$s/index.html"
+	run -2 "$NS/publish.sh" "$BATS_TEST_TMPDIR/h" "$s"
+	[[ "$output" == *"$s/index.html: a symbolic link: refused"* ]] || false
+	intact
+}
+
+@test "thp.sh: THP_SYSFS relative, or its enabled file a link, exit 2; what the link points at untouched" {
+	outside
+	mkdir "$BATS_TEST_TMPDIR/thp"
+	ln -s "$O/sentinel" "$BATS_TEST_TMPDIR/thp/enabled"
+	THP_SYSFS=$BATS_TEST_TMPDIR/thp run -2 "$NS/thp.sh" always
+	[[ "$output" == *"THP_SYSFS: $BATS_TEST_TMPDIR/thp/enabled is a symbolic link: refused"* ]] || false
+	THP_SYSFS=thp run -2 "$NS/thp.sh" always
+	[[ "$output" == *"THP_SYSFS 'thp': an absolute path wanted"* ]] || false
+	intact
+}
+
+@test "NIGHT, NIGHTLY_PROFILE, MEMREPRO_CASES and trend.sh's PLATFORM not plain exit 2 naming them, before anything is written" {
+	outside
+	results r
+	NIGHT=../x run -2 "$NS/night.sh" "$BATS_TEST_TMPDIR/h" "$BATS_TEST_TMPDIR/site" "$R"
+	[[ "$output" == *"NIGHT '../x' is not a plain name"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/site" ]
+	NIGHTLY_PROFILE=-x run -2 "$NS/shard.sh" fake 1 2 "$BATS_TEST_TMPDIR/shard" touch
+	[[ "$output" == *"NIGHTLY_PROFILE '-x' is not a plain name"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/shard" ]
+	MEMREPRO_CASES="$FIX $O" run -2 "$NS/check.sh" "$R"
+	[[ "$output" == *"MEMREPRO_CASES '$FIX $O': a path without spaces or *?[ wanted"* ]] || false
+	run -2 "$NS/trend.sh" "$BATS_TEST_TMPDIR/h" .. "$BATS_TEST_TMPDIR/trend"
+	[[ "$output" == *"PLATFORM '..' is not a plain name"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/trend" ]
+	intact
 }

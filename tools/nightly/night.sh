@@ -9,6 +9,7 @@ set -eu
 h=$1 site=$2
 shift 2
 night=${NIGHT:-$(date -u +%F)}
+plain NIGHT "$night"
 here=$(dirname "$0")
 for r in "$@"; do
 	p=$(platform_of "$r")

@@ -11,10 +11,12 @@ set -eu
 profile=$1 out=$2
 shift 2
 case $profile in originals | versions) ;; *) die "profile '$profile': originals or versions" ;; esac
-[ ! -e "$out" ] || die "$out exists"
+{ [ ! -e "$out" ] && [ ! -L "$out" ]; } || die "$out exists"
+t=$(beside "$out.junit.xml")
+trap 'rm -f "$t"' EXIT
 rc=0
 # shellcheck disable=SC2046
 "$MR" check --profile "$profile" --repeat 1 -j "$(nproc)" --quiet \
-	$(cases_opt) $(expected_opt) --out "$out" --format junit "$@" >"$out.junit.xml" || rc=$?
-if [ -d "$out" ]; then mv "$out.junit.xml" "$out/junit.xml"; fi
+	$(cases_opt) $(expected_opt) --out "$out" --format junit "$@" >"$t" || rc=$?
+if [ -d "$out" ] && [ ! -L "$out" ]; then put "$t" "$out/junit.xml"; fi
 exit "$rc"

@@ -7,9 +7,11 @@ set -eu
 [ $# -ge 4 ] || die "usage: shard.sh PLATFORM K N OUT [CASE|OPTION...]"
 label=$1 k=$2 n=$3 out=$4
 shift 4
+profile=${NIGHTLY_PROFILE:-full}
+plain NIGHTLY_PROFILE "$profile"
 rc=0
 # shellcheck disable=SC2046
-"$MR" run --profile "${NIGHTLY_PROFILE:-full}" --shard "$k/$n" -j "$(nproc)" --quiet \
+"$MR" run --profile "$profile" --shard "$k/$n" -j "$(nproc)" --quiet \
 	$(cases_opt) $(expected_opt) --out "$out" "$@" || rc=$?
 [ "$rc" -le 1 ] || exit "$rc"
 echo "$label: shard $k/$n of platform $(platform_of "$out") in $out"
