@@ -134,6 +134,7 @@ fetch_failed(const char *out)
  * "no network" failure seen and for which release: the mirror that did
  * not answer for one release is not asked again for another. */
 static unsigned char updated[64];
+static struct strbuf update_failed[64]; /* why the update of each failed */
 static struct strbuf offline;
 static const char *offline_rel;
 
@@ -258,13 +259,19 @@ update_lists(int rel, const char *conf, const char *lists, const char *stamp, in
 	} else if (!has_lists(lists) || changed) {
 		/* apt-get update exits 0 when it could not fetch at all;
 		 * lists of another mirror do not match the sources */
+		struct strbuf kind = { 0 };
 		size_t at = why->len;
 
-		classify(out.s ? out.s : "", why);
-		if (strncmp(why->s + at, "no network: ", 12) == 0 && !offline.len) {
+		/* a failure the classifier does not know gives no kind: the
+		 * error of apt's own says what it was */
+		classify(out.s ? out.s : "", &kind);
+		if (kind.s && strcmp(kind.s, "no network: ") == 0 && !offline.len) {
 			sb_add(&offline, "no network: the mirror does not answer");
 			offline_rel = mr_release_name(rel);
 		}
+		if (kind.s)
+			sb_add(why, kind.s);
+		sb_free(&kind);
 		sb_add(why, "apt-get update failed: ");
 		if (err.s)
 			sb_add(why, err.s);
@@ -272,6 +279,8 @@ update_lists(int rel, const char *conf, const char *lists, const char *stamp, in
 			mr_rel_gist(out.s, why);
 		else
 			sb_add(why, "no Packages list fetched");
+		if (rel < 64)
+			sb_add(&update_failed[rel], why->s + at);
 		rc = -1;
 	}
 	/* else: the update failed, the lists of before serve */
@@ -311,6 +320,12 @@ apt_tree(int rel, struct strbuf *why)
 	if (!fresh && offline.len && !has_lists(lists)) {
 		/* the mirror did not answer for another release: not again */
 		sb_printf(why, "%s (as for %s)", offline.s, offline_rel);
+		goto out;
+	}
+	if (!fresh && rel < 64 && updated[rel] && update_failed[rel].len) {
+		/* failed before in this process: the same reason, not lists
+		 * that would say the package does not exist */
+		sb_add(why, update_failed[rel].s);
 		goto out;
 	}
 	if (!fresh && !(rel < 64 && updated[rel]) &&

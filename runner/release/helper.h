@@ -22,8 +22,9 @@
 int mr_rel_helper(const char *dir, const char *const *argv, const char *apt_config,
 		  long timeout_ms, int with_stderr, struct strbuf *out, struct strbuf *why);
 
-/* The first line of a helper's output out that apt marks as an error or
- * warning ("E: ", "W: "), else its last line, appended to why. */
+/* The first line of a helper's output out that apt marks as an error
+ * ("E: "), else the first it marks as a warning ("W: "), else its last
+ * line, appended to why. */
 void mr_rel_gist(const char *out, struct strbuf *why);
 
 #endif
