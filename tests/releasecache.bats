@@ -43,3 +43,80 @@ apt_only() {
 	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome '$(idx["config"]) ~ /glibc/'
 	[ "$output" = ok ]
 }
+
+# stub_apt_get: an apt-get in $BATS_TEST_TMPDIR/bin whose update logs its
+# start and end with its tree (APT_CONFIG) and its pid, takes a while
+# ($STUB_SLEEP seconds), and
+# fails as apt does when it cannot fetch.
+stub_apt_get() {
+	local bin=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$bin"
+	cat > "$bin/apt-get" <<STUB
+#!/bin/sh
+echo "start \$APT_CONFIG \$\$" >> $BATS_TEST_TMPDIR/apt.log
+sleep \${STUB_SLEEP:-0.3}
+echo "end \$APT_CONFIG \$\$" >> $BATS_TEST_TMPDIR/apt.log
+echo 'E: stub apt cannot fetch'
+exit 100
+STUB
+	chmod +x "$bin/apt-get"
+	PATH="$bin:$PATH"
+}
+
+@test "two fetches into an empty cache at once: one waits for the other's apt, both name apt's error" {
+	apt_only
+	stub_apt_get
+	export MEMREPRO_MIRROR=foo://x/
+	timeout -k 5 60 "$MR" fetch fakealloc@1.0 > "$BATS_TEST_TMPDIR/a.out" 2>&1 &
+	a=$!
+	timeout -k 5 60 "$MR" fetch fakealloc@1.0 > "$BATS_TEST_TMPDIR/b.out" 2>&1 &
+	b=$!
+	sa=0 sb=0
+	wait "$a" || sa=$?
+	wait "$b" || sb=$?
+	[ "$sa" -eq 1 ] && [ "$sb" -eq 1 ]
+	grep -q "cannot be had: bullseye: apt-get update failed: apt-get: exit 100: E: stub apt cannot fetch" "$BATS_TEST_TMPDIR/a.out"
+	grep -q "cannot be had: bullseye: apt-get update failed: apt-get: exit 100: E: stub apt cannot fetch" "$BATS_TEST_TMPDIR/b.out"
+	# every update of one tree ran alone: in each tree, each start is
+	# followed by its own end
+	run -0 awk '$1 == "start" { if (open[$2]) bad = 1; open[$2] = $3 }
+		$1 == "end" { if (open[$2] != $3) bad = 1; open[$2] = "" }
+		END { exit bad }' "$BATS_TEST_TMPDIR/apt.log"
+	# both ran their updates (4 releases each)
+	[ "$(grep -c '^start' "$BATS_TEST_TMPDIR/apt.log")" -eq 8 ]
+}
+
+@test "an apt tree locked for longer than the wait: exit 1 saying so, in the bounded time" {
+	apt_only
+	stub_apt_get
+	export MEMREPRO_MIRROR=foo://x/
+	lock=$CACHE/apt/bullseye/lock
+	mkdir -p "$CACHE/apt/bullseye"
+	( exec 9> "$lock"; flock 9; exec sleep 30 ) &
+	holder=$!
+	wait_for 10 sh -c "! flock -n '$lock' true"
+	SECONDS=0
+	run -1 --separate-stderr timeout -k 5 60 env MEMREPRO_HELPER_TIMEOUT=1 "$MR" fetch fakealloc@bullseye
+	kill "$holder"
+	[ "$SECONDS" -lt 10 ]
+	[[ "$stderr" == *"fakealloc@bullseye cannot be had: bullseye: $lock: held by another memrepro fetch for over 1 s: waited; try again when it is done"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/apt.log" ]
+}
+
+@test "a fetch killed while apt runs: the next one waits for the apt it left running" {
+	apt_only
+	stub_apt_get
+	export MEMREPRO_MIRROR=foo://x/
+	STUB_SLEEP=2 "$MR" fetch fakealloc@bullseye > /dev/null 2>&1 &
+	mr=$!
+	wait_for 20 grep -q '^start' "$BATS_TEST_TMPDIR/apt.log"
+	kill -KILL "$mr"
+	wait "$mr" || true
+	run -1 --separate-stderr timeout -k 5 60 env STUB_SLEEP=0.1 "$MR" fetch fakealloc@bullseye
+	[[ "$stderr" == *"E: stub apt cannot fetch"* ]] || false
+	# the orphaned update ended before the next one started
+	run -0 awk '$1 == "start" { if (open[$2]) bad = 1; open[$2] = $3 }
+		$1 == "end" { if (open[$2] != $3) bad = 1; open[$2] = "" }
+		END { exit bad }' "$BATS_TEST_TMPDIR/apt.log"
+	[ "$(grep -c '^end' "$BATS_TEST_TMPDIR/apt.log")" -eq 2 ]
+}

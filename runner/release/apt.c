@@ -10,6 +10,7 @@
 
 #include "release/files.h"
 #include "release/helper.h"
+#include "release/lock.h"
 #include "release/releases.h"
 
 #define LISTS_MAX_AGE 86400  /* seconds: older lists are updated first */
@@ -345,17 +346,41 @@ out:
 	return conf;
 }
 
+/* The lock of release rel's apt tree (lock.h), waited for as long as
+ * one holder's update and download may take: its descriptor, or -1
+ * with why. */
+static int
+lock_tree(int rel, struct strbuf *why)
+{
+	char *cache = mr_release_cache_dir();
+	char *root = esprintf("%s/apt/%s", cache, mr_release_name(rel));
+	char *path = esprintf("%s/lock", root);
+	int e = mkdir_p(root), fd = -1;
+
+	if (e < 0)
+		sb_printf(why, "cache %s: %s", root, strerror(-e));
+	else
+		fd = mr_rel_lock(path, mr_rel_timeout(MR_REL_T_UPDATE + MR_REL_T_DOWNLOAD), why);
+	free(path);
+	free(root);
+	free(cache);
+	return fd;
+}
+
 int
 mr_rel_apt_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf *why)
 {
-	char *conf = apt_tree(rel, why), *ver = NULL, *sha = NULL;
+	int lock = lock_tree(rel, why);
+	char *conf = lock < 0 ? NULL : apt_tree(rel, why), *ver = NULL, *sha = NULL;
 	const char *argv[] = { "apt-cache", "show", package, NULL };
 	struct strbuf out = { 0 }, err = { 0 };
 	const char *p;
 	int rc = 0;
 
-	if (!conf)
+	if (!conf) {
+		mr_rel_unlock(lock);
 		return -1;
+	}
 	if (mr_rel_helper(NULL, argv, conf, MR_REL_T_QUERY, 1, &out, &err) < 0) {
 		if (!out.s || !strstr(out.s, "No packages found")) {
 			sb_printf(why, "%s", err.s);
@@ -388,6 +413,7 @@ out:
 	sb_free(&out);
 	sb_free(&err);
 	free(conf);
+	mr_rel_unlock(lock);
 	return rc;
 }
 
@@ -395,12 +421,15 @@ int
 mr_rel_apt_download(int rel, const char *package, const char *version, const char *dir,
 		    struct strbuf *why)
 {
-	char *conf = apt_tree(rel, why), *spec;
+	int lock = lock_tree(rel, why);
+	char *conf = lock < 0 ? NULL : apt_tree(rel, why), *spec;
 	struct strbuf out = { 0 }, err = { 0 };
 	int rc = 0;
 
-	if (!conf)
+	if (!conf) {
+		mr_rel_unlock(lock);
 		return -1;
+	}
 	spec = esprintf("%s=%s", package, version);
 	{
 		const char *argv[] = { "apt-get", "-q", "download", spec, NULL };
@@ -416,5 +445,6 @@ mr_rel_apt_download(int rel, const char *package, const char *version, const cha
 	sb_free(&err);
 	free(spec);
 	free(conf);
+	mr_rel_unlock(lock);
 	return rc;
 }

@@ -38,8 +38,8 @@ which(const char *name)
 	return NULL;
 }
 
-static long
-timeout_of(long ms)
+long
+mr_rel_timeout(long ms)
 {
 	const char *s = getenv("MEMREPRO_HELPER_TIMEOUT");
 	long long v;
@@ -110,7 +110,7 @@ mr_rel_helper(const char *dir, const char *const *argv, const char *apt_config,
 	envp[j++] = (char *)"LC_ALL=C";
 	if (apt_config)
 		envp[j++] = esprintf("APT_CONFIG=%s", apt_config);
-	timeout_ms = timeout_of(timeout_ms);
+	timeout_ms = mr_rel_timeout(timeout_ms);
 	rc = mr_spawn_capture_in(dir, av, envp, timeout_ms, MAX_OUT, with_stderr ? 2 : 0,
 				 out, &st);
 	if (apt_config)
