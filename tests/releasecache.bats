@@ -120,3 +120,78 @@ STUB
 		END { exit bad }' "$BATS_TEST_TMPDIR/apt.log"
 	[ "$(grep -c '^end' "$BATS_TEST_TMPDIR/apt.log")" -eq 2 ]
 }
+
+# cached_of RELEASE: the CACHED column of memrepro versions fakealloc.
+cached_of() {
+	timeout -k 5 20 "$MR" versions fakealloc | awk -v r="$1" '$2 == r { print $6 }'
+}
+
+@test "a FIFO in place of an unpacked file or of the .deb: corrupt, never blocking; the next fetch repairs it" {
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	entry=$CACHE/pkgs/libfakealloc1_1.0-1
+	lib=$entry/usr/lib/x86_64-linux-gnu/libfakealloc.so.1
+	deb=$CACHE/debs/bookworm/libfakealloc1_1.0-1_amd64.deb
+	rm "$lib"
+	mkfifo "$lib"
+	run -0 cached_of bookworm
+	[ "$output" = corrupt ]
+	# unpacking again cannot be had: the reason names the FIFO
+	bin=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$bin"
+	printf '#!/bin/sh\n[ "$1" != -x ] || { echo no unpacking here; exit 3; }\nexec %s "$@"\n' \
+		"$(command -v dpkg-deb)" > "$bin/dpkg-deb"
+	chmod +x "$bin/dpkg-deb"
+	run -1 --separate-stderr timeout -k 5 60 env PATH="$bin:$PATH" "$MR" fetch fakealloc@1.0
+	[[ "$stderr" == *"cannot be had: the cache entry does not verify ($lib: not a regular file (a FIFO)) and cannot be unpacked again: unpack "* ]] || false
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[[ "$output" == *"(fetched)"* ]] || false
+	[ -f "$lib" ] && cmp "$lib" "$FAKEALLOC/1.0/libfakealloc.so.1"
+	# the .deb
+	rm "$deb"
+	mkfifo "$deb"
+	run -0 cached_of bookworm
+	[ "$output" = corrupt ]
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[[ "$output" == *"(fetched)"* ]] || false
+	[ -f "$deb" ] && cmp "$deb" "$REL/bookworm/libfakealloc1_1.0-1_amd64.deb"
+	run -0 cached_of bookworm
+	[ "$output" = yes ]
+	# the manifest itself
+	mv "$entry/.memrepro-manifest" "$BATS_TEST_TMPDIR/manifest"
+	mkfifo "$entry/.memrepro-manifest"
+	run -0 cached_of bookworm
+	[ "$output" = no ]
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[[ "$output" == *"(fetched)"* ]] || false
+	[ -f "$entry/.memrepro-manifest" ]
+}
+
+@test "manifest paths stay inside their entry: '..', absolute, through a link: corrupt, unpacked again" {
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	entry=$CACHE/pkgs/libfakealloc1_1.0-1
+	man=$entry/.memrepro-manifest
+	cp "$man" "$BATS_TEST_TMPDIR/good"
+	echo outside > "$BATS_TEST_TMPDIR/outside"
+	h=$(sha256sum "$BATS_TEST_TMPDIR/outside" | cut -d' ' -f1)
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	ln -s "$BATS_TEST_TMPDIR" "$entry/usr/up"
+	# entry = $BATS_TEST_TMPDIR/cache/memrepro/pkgs/<entry>: four levels up
+	for line in "../../../../outside" "$BATS_TEST_TMPDIR/outside" "usr/up/outside" \
+		"usr/../../../../../outside" "../../../../fifo"; do
+		cp "$BATS_TEST_TMPDIR/good" "$man"
+		printf 'file\t%s\t%s\n' "$h" "$line" >> "$man"
+		run -0 cached_of bookworm
+		[ "$output" = corrupt ] || { echo "verified: $line"; false; }
+	done
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[[ "$output" == *"(fetched)"* ]] || false
+	run -0 grep -c $'^file\t' "$man"
+	[ "$output" -eq "$(grep -c $'^file\t' "$BATS_TEST_TMPDIR/good")" ]
+	run -0 cached_of bookworm
+	[ "$output" = yes ]
+	# a manifest whose .deb is outside the cache
+	sed -i "s|^deb\t.*|deb\t../../outside|" "$man"
+	sed -i "s|^sha256\t.*|sha256\t$h|" "$man"
+	run -0 cached_of bookworm
+	[ "$output" = corrupt ]
+}
