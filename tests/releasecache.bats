@@ -195,3 +195,65 @@ cached_of() {
 	run -0 cached_of bookworm
 	[ "$output" = corrupt ]
 }
+
+# killed_state STATE: the cache as a fetch of fakealloc@1.0 killed at
+# STATE leaves it, made from a good entry in $BATS_TEST_TMPDIR/ref (the
+# killed fetch's pid: one that is gone).
+killed_state() {
+	local ref=$BATS_TEST_TMPDIR/ref/memrepro dead=$1 state=$2
+	local e=pkgs/libfakealloc1_1.0-1 d=debs/bookworm/libfakealloc1_1.0-1_amd64.deb
+	rm -rf "$CACHE"
+	mkdir -p "$CACHE/pkgs" "$CACHE/debs/bookworm"
+	case $state in
+	download) # half the .deb in the download's directory
+		mkdir -p "$CACHE/debs/bookworm/.tmp-$dead-0"
+		head -c 1000 "$ref/$d" > "$CACHE/debs/bookworm/.tmp-$dead-0/${d##*/}" ;;
+	downloaded) # the .deb in place, nothing unpacked
+		cp "$ref/$d" "$CACHE/$d" ;;
+	unpacking) # half a tree
+		cp "$ref/$d" "$CACHE/$d"
+		mkdir -p "$CACHE/$e.tmp-$dead-0/usr/lib"
+		echo half > "$CACHE/$e.tmp-$dead-0/usr/lib/libfakealloc.so.1" ;;
+	unpacked) # the whole tree, no manifest
+		cp "$ref/$d" "$CACHE/$d"
+		cp -a "$ref/$e" "$CACHE/$e.tmp-$dead-0"
+		rm "$CACHE/$e.tmp-$dead-0/.memrepro-manifest" ;;
+	manifest) # the whole tree and its manifest, not yet in place
+		cp "$ref/$d" "$CACHE/$d"
+		cp -a "$ref/$e" "$CACHE/$e.tmp-$dead-0" ;;
+	half-manifest) # a manifest cut short, not yet in place
+		cp "$ref/$d" "$CACHE/$d"
+		cp -a "$ref/$e" "$CACHE/$e.tmp-$dead-0"
+		head -c 100 "$ref/$e/.memrepro-manifest" > "$CACHE/$e.tmp-$dead-0/.memrepro-manifest" ;;
+	swapping) # an older entry moved aside, the new one not yet in place
+		cp "$ref/$d" "$CACHE/$d"
+		cp -a "$ref/$e" "$CACHE/$e.old-$dead-0"
+		cp -a "$ref/$e" "$CACHE/$e.tmp-$dead-0" ;;
+	done) # in place, the older entry not yet removed
+		cp "$ref/$d" "$CACHE/$d"
+		cp -a "$ref/$e" "$CACHE/$e"
+		cp -a "$ref/$e" "$CACHE/$e.old-$dead-0" ;;
+	esac
+}
+
+@test "a fetch killed at any point: the next fetch finds what it left and completes the entry" {
+	XDG_CACHE_HOME=$BATS_TEST_TMPDIR/ref run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	# a pid that is gone: a child of ours, reaped
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead" || true
+	pid_gone "$dead"
+	for state in download downloaded unpacking unpacked manifest half-manifest swapping done; do
+		killed_state "$dead" "$state"
+		run -0 cached_of bookworm
+		[ "$output" = no ] || [ "$state" = done ] || { echo "$state: cached $output"; false; }
+		run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+		cmp "$CACHE/pkgs/libfakealloc1_1.0-1/usr/lib/x86_64-linux-gnu/libfakealloc.so.1" \
+			"$FAKEALLOC/1.0/libfakealloc.so.1"
+		cmp "$CACHE/debs/bookworm/libfakealloc1_1.0-1_amd64.deb" "$REL/bookworm/libfakealloc1_1.0-1_amd64.deb"
+		run -0 cached_of bookworm
+		[ "$output" = yes ]
+		run -0 find "$CACHE" -name '*.tmp-*' -o -name '*.old-*'
+		[ -z "$output" ] || { echo "$state: left $output"; false; }
+	done
+}

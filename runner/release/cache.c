@@ -319,7 +319,18 @@ mr_rel_entry_commit(const char *tmp, const char *entry, const char *old, const c
 		return -1;
 	}
 	free(man);
-	/* into place: an older entry (one that did not verify) moved aside
+	/* into place in one step: an older entry (one that did not verify)
+	 * exchanged with the new one, so that a kill leaves one or the
+	 * other, whole (what is left under tmp, a sweep removes) */
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, entry, RENAME_EXCHANGE) == 0) {
+		mr_rel_rmtree(tmp);
+		return 0;
+	}
+	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS) {
+		sb_printf(why, "rename %s to %s: %s", tmp, entry, strerror(errno));
+		return -1;
+	}
+	/* none there, or a file system that cannot exchange: moved aside
 	 * first, then removed by the caller */
 	if (rename(entry, old) < 0 && errno != ENOENT) {
 		sb_printf(why, "rename %s: %s", entry, strerror(errno));

@@ -138,8 +138,10 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 			  c->sha256);
 		v = MR_REL_ENTRY_DEB;
 	}
-	if (v != MR_REL_ENTRY_OK) {
-		/* what killed fetches left goes first */
+	{
+		/* what killed fetches left goes first (also beside an entry
+		 * that verifies: a fetch killed just after putting it in place
+		 * leaves the older one) */
 		char *pkgs = esprintf("%s/pkgs", cache), *debs = esprintf("%s/debs/%s", cache,
 									  mr_release_name(rel));
 
