@@ -2,7 +2,8 @@
 # The release cache and its private apt trees under hostile conditions:
 # apt failing in ways it is not expected to, two fetches at once, files of
 # the cache replaced by what cannot be read (a FIFO), manifests naming
-# paths outside their entry, and every state a killed fetch can leave.
+# paths outside their entry, every state a killed fetch can leave, and a
+# registry's library that is a FIFO.
 # No network: a mirror no method serves, a local directory mirror without
 # the files, a stub apt-get, and the fixture archive (release_helper).
 
@@ -256,4 +257,15 @@ killed_state() {
 		run -0 find "$CACHE" -name '*.tmp-*' -o -name '*.old-*'
 		[ -z "$output" ] || { echo "$state: left $output"; false; }
 	done
+}
+
+@test "a registry library that is a FIFO: skipped at once as not a regular file" {
+	mkfifo "$BATS_TEST_TMPDIR/libevil.so"
+	printf '%s\n' '[evil]' "library = $BATS_TEST_TMPDIR/libevil.so" 'options = none' 'default = no' \
+		>> "$XDG_CONFIG_HOME/memrepro/allocators"
+	SECONDS=0
+	run -0 mrf run showenv --repeat 1 --axis allocator=evil
+	[ "$SECONDS" -lt 5 ]
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" detail
+	[ "$output" = "$BATS_TEST_TMPDIR/libevil.so: not a regular file (a FIFO)" ]
 }
