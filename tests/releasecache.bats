@@ -230,7 +230,7 @@ killed_state() {
 		cp "$ref/$d" "$CACHE/$d"
 		cp -a "$ref/$e" "$CACHE/$e.old-$dead-0"
 		cp -a "$ref/$e" "$CACHE/$e.tmp-$dead-0" ;;
-	done) # in place, the older entry not yet removed
+	in-place) # in place, the older entry not yet removed
 		cp "$ref/$d" "$CACHE/$d"
 		cp -a "$ref/$e" "$CACHE/$e"
 		cp -a "$ref/$e" "$CACHE/$e.old-$dead-0" ;;
@@ -244,10 +244,10 @@ killed_state() {
 	dead=$!
 	wait "$dead" || true
 	pid_gone "$dead"
-	for state in download downloaded unpacking unpacked manifest half-manifest swapping done; do
+	for state in download downloaded unpacking unpacked manifest half-manifest swapping in-place; do
 		killed_state "$dead" "$state"
 		run -0 cached_of bookworm
-		[ "$output" = no ] || [ "$state" = done ] || { echo "$state: cached $output"; false; }
+		[ "$output" = no ] || [ "$state" = in-place ] || { echo "$state: cached $output"; false; }
 		run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
 		cmp "$CACHE/pkgs/libfakealloc1_1.0-1/usr/lib/x86_64-linux-gnu/libfakealloc.so.1" \
 			"$FAKEALLOC/1.0/libfakealloc.so.1"
