@@ -124,6 +124,7 @@ RUNNER_SRC := \
 	runner/release/sha256.c \
 	runner/release/releases.c \
 	runner/release/helper.c \
+	runner/release/lock.c \
 	runner/release/files.c \
 	runner/release/dirsrc.c \
 	runner/release/apt.c \

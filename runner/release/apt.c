@@ -10,6 +10,7 @@
 
 #include "release/files.h"
 #include "release/helper.h"
+#include "release/lock.h"
 #include "release/releases.h"
 
 #define LISTS_MAX_AGE 86400  /* seconds: older lists are updated first */
@@ -134,6 +135,7 @@ fetch_failed(const char *out)
  * "no network" failure seen and for which release: the mirror that did
  * not answer for one release is not asked again for another. */
 static unsigned char updated[64];
+static struct strbuf update_failed[64]; /* why the update of each failed */
 static struct strbuf offline;
 static const char *offline_rel;
 
@@ -258,13 +260,19 @@ update_lists(int rel, const char *conf, const char *lists, const char *stamp, in
 	} else if (!has_lists(lists) || changed) {
 		/* apt-get update exits 0 when it could not fetch at all;
 		 * lists of another mirror do not match the sources */
+		struct strbuf kind = { 0 };
 		size_t at = why->len;
 
-		classify(out.s ? out.s : "", why);
-		if (strncmp(why->s + at, "no network: ", 12) == 0 && !offline.len) {
+		/* a failure the classifier does not know gives no kind: the
+		 * error of apt's own says what it was */
+		classify(out.s ? out.s : "", &kind);
+		if (kind.s && strcmp(kind.s, "no network: ") == 0 && !offline.len) {
 			sb_add(&offline, "no network: the mirror does not answer");
 			offline_rel = mr_release_name(rel);
 		}
+		if (kind.s)
+			sb_add(why, kind.s);
+		sb_free(&kind);
 		sb_add(why, "apt-get update failed: ");
 		if (err.s)
 			sb_add(why, err.s);
@@ -272,6 +280,8 @@ update_lists(int rel, const char *conf, const char *lists, const char *stamp, in
 			mr_rel_gist(out.s, why);
 		else
 			sb_add(why, "no Packages list fetched");
+		if (rel < 64)
+			sb_add(&update_failed[rel], why->s + at);
 		rc = -1;
 	}
 	/* else: the update failed, the lists of before serve */
@@ -313,6 +323,12 @@ apt_tree(int rel, struct strbuf *why)
 		sb_printf(why, "%s (as for %s)", offline.s, offline_rel);
 		goto out;
 	}
+	if (!fresh && rel < 64 && updated[rel] && update_failed[rel].len) {
+		/* failed before in this process: the same reason, not lists
+		 * that would say the package does not exist */
+		sb_add(why, update_failed[rel].s);
+		goto out;
+	}
 	if (!fresh && !(rel < 64 && updated[rel]) &&
 	    update_lists(rel, conf, lists, stamp, changed, why) < 0)
 		goto out;
@@ -330,17 +346,41 @@ out:
 	return conf;
 }
 
+/* The lock of release rel's apt tree (lock.h), waited for as long as
+ * one holder's update and download may take: its descriptor, or -1
+ * with why. */
+static int
+lock_tree(int rel, struct strbuf *why)
+{
+	char *cache = mr_release_cache_dir();
+	char *root = esprintf("%s/apt/%s", cache, mr_release_name(rel));
+	char *path = esprintf("%s/lock", root);
+	int e = mkdir_p(root), fd = -1;
+
+	if (e < 0)
+		sb_printf(why, "cache %s: %s", root, strerror(-e));
+	else
+		fd = mr_rel_lock(path, mr_rel_timeout(MR_REL_T_UPDATE + MR_REL_T_DOWNLOAD), why);
+	free(path);
+	free(root);
+	free(cache);
+	return fd;
+}
+
 int
 mr_rel_apt_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf *why)
 {
-	char *conf = apt_tree(rel, why), *ver = NULL, *sha = NULL;
+	int lock = lock_tree(rel, why);
+	char *conf = lock < 0 ? NULL : apt_tree(rel, why), *ver = NULL, *sha = NULL;
 	const char *argv[] = { "apt-cache", "show", package, NULL };
 	struct strbuf out = { 0 }, err = { 0 };
 	const char *p;
 	int rc = 0;
 
-	if (!conf)
+	if (!conf) {
+		mr_rel_unlock(lock);
 		return -1;
+	}
 	if (mr_rel_helper(NULL, argv, conf, MR_REL_T_QUERY, 1, &out, &err) < 0) {
 		if (!out.s || !strstr(out.s, "No packages found")) {
 			sb_printf(why, "%s", err.s);
@@ -373,6 +413,7 @@ out:
 	sb_free(&out);
 	sb_free(&err);
 	free(conf);
+	mr_rel_unlock(lock);
 	return rc;
 }
 
@@ -380,12 +421,15 @@ int
 mr_rel_apt_download(int rel, const char *package, const char *version, const char *dir,
 		    struct strbuf *why)
 {
-	char *conf = apt_tree(rel, why), *spec;
+	int lock = lock_tree(rel, why);
+	char *conf = lock < 0 ? NULL : apt_tree(rel, why), *spec;
 	struct strbuf out = { 0 }, err = { 0 };
 	int rc = 0;
 
-	if (!conf)
+	if (!conf) {
+		mr_rel_unlock(lock);
 		return -1;
+	}
 	spec = esprintf("%s=%s", package, version);
 	{
 		const char *argv[] = { "apt-get", "-q", "download", spec, NULL };
@@ -401,5 +445,6 @@ mr_rel_apt_download(int rel, const char *package, const char *version, const cha
 	sb_free(&err);
 	free(spec);
 	free(conf);
+	mr_rel_unlock(lock);
 	return rc;
 }

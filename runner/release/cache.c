@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safeio.h"
 #include "release/sha256.h"
 #include "release/helper.h"
 
@@ -126,7 +127,8 @@ static int
 read_manifest(const char *entry, struct strbuf *text)
 {
 	char *path = esprintf("%s/%s", entry, MR_REL_MANIFEST), buf[8192];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), e = 0;
+	/* O_NONBLOCK: a FIFO in its place cannot block the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY), e = 0;
 	struct stat st;
 
 	free(path);
@@ -151,13 +153,62 @@ read_manifest(const char *entry, struct strbuf *text)
 	return -e;
 }
 
+/* A path a manifest may name: relative, its components neither empty,
+ * "." nor "..". */
+static int
+inside(const char *rel)
+{
+	const char *p = rel;
+
+	if (!*rel || *rel == '/')
+		return 0;
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		if (!p[n])
+			return 1;
+		p += n + 1;
+	}
+}
+
+/* The sha256 of rel inside dir into hex: never a file outside dir, nor
+ * through a symbolic link, only a regular file, and never blocking (a
+ * FIFO), as the results readers open theirs (safeio.h).  0, or -1 with
+ * "DIR/REL: WHY" in why. */
+static int
+hash_in(const char *dir, const char *rel, char hex[65], struct strbuf *why)
+{
+	char swhy[MR_SIO_WHY];
+	int fd, e;
+
+	if (!inside(rel)) {
+		sb_printf(why, "%s/%s: not a path inside %s (absolute, or '..')", dir, rel, dir);
+		return -1;
+	}
+	swhy[0] = '\0';
+	if ((fd = mr_sio_open(dir, rel, 0, NULL, swhy)) < 0) {
+		sb_printf(why, "%s/%s: %s", dir, rel, swhy[0] ? swhy : strerror(-fd));
+		return -1;
+	}
+	e = mr_sha256_fd(fd, hex);
+	close(fd);
+	if (e < 0) {
+		sb_printf(why, "%s/%s: %s", dir, rel, strerror(-e));
+		return -1;
+	}
+	return 0;
+}
+
 int
 mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest *m,
 		    struct strbuf *why)
 {
 	struct strbuf text = { 0 };
 	char *line, *next, hex[65], *deb;
-	int rc = MR_REL_ENTRY_OK, e, nfiles = 0;
+	struct strbuf dwhy = { 0 };
+	int rc = MR_REL_ENTRY_OK, nfiles = 0;
 
 	memset(m, 0, sizeof *m);
 	if (read_manifest(entry, &text) < 0 || !text.s) {
@@ -185,17 +236,14 @@ mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest
 		else if (n == 2 && strcmp(f[0], "sha256") == 0 && !m->sha256)
 			m->sha256 = estrdup(f[1]);
 		else if (n == 3 && strcmp(f[0], "file") == 0 && rc == MR_REL_ENTRY_OK) {
-			char *path = esprintf("%s/%s", entry, f[2]);
-
 			nfiles++;
-			if ((e = mr_sha256_file(path, hex)) < 0) {
-				sb_printf(why, "%s: %s", path, strerror(-e));
+			if (hash_in(entry, f[2], hex, why) < 0) {
 				rc = MR_REL_ENTRY_TREE;
 			} else if (strcmp(hex, f[1])) {
-				sb_printf(why, "%s: sha256 %s, the manifest says %s", path, hex, f[1]);
+				sb_printf(why, "%s/%s: sha256 %s, the manifest says %s", entry, f[2],
+					  hex, f[1]);
 				rc = MR_REL_ENTRY_TREE;
 			}
-			free(path);
 		}
 	}
 	sb_free(&text);
@@ -204,17 +252,15 @@ mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest
 		return MR_REL_ENTRY_NONE;
 	}
 	deb = esprintf("%s/%s", cache, m->deb);
-	if ((e = mr_sha256_file(deb, hex)) < 0) {
-		if (why->len)
-			sb_add(why, "; ");
-		sb_printf(why, "%s: %s", deb, strerror(-e));
+	if (hash_in(cache, m->deb, hex, &dwhy) < 0)
 		rc = MR_REL_ENTRY_DEB;
-	} else if (strcmp(hex, m->sha256)) {
-		if (why->len)
-			sb_add(why, "; ");
-		sb_printf(why, "%s: sha256 %s, the manifest says %s", deb, hex, m->sha256);
+	else if (strcmp(hex, m->sha256)) {
+		sb_printf(&dwhy, "%s: sha256 %s, the manifest says %s", deb, hex, m->sha256);
 		rc = MR_REL_ENTRY_DEB;
 	}
+	if (dwhy.len)
+		sb_printf(why, "%s%s", why->len ? "; " : "", dwhy.s);
+	sb_free(&dwhy);
 	free(deb);
 	return rc;
 }
@@ -273,7 +319,18 @@ mr_rel_entry_commit(const char *tmp, const char *entry, const char *old, const c
 		return -1;
 	}
 	free(man);
-	/* into place: an older entry (one that did not verify) moved aside
+	/* into place in one step: an older entry (one that did not verify)
+	 * exchanged with the new one, so that a kill leaves one or the
+	 * other, whole (what is left under tmp, a sweep removes) */
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, entry, RENAME_EXCHANGE) == 0) {
+		mr_rel_rmtree(tmp);
+		return 0;
+	}
+	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS) {
+		sb_printf(why, "rename %s to %s: %s", tmp, entry, strerror(errno));
+		return -1;
+	}
+	/* none there, or a file system that cannot exchange: moved aside
 	 * first, then removed by the caller */
 	if (rename(entry, old) < 0 && errno != ENOENT) {
 		sb_printf(why, "rename %s: %s", entry, strerror(errno));

@@ -57,8 +57,9 @@ void mr_rel_sweep(const char *dir);
 /* Remove path and everything under it, never following a link; 0 or
  * -errno of the first failure. */
 /* Write text as the manifest of the entry made in tmp, then put tmp in
- * place of entry, an older entry moved aside to old first (the caller
- * removes old).  Returns 0, or -1 with why. */
+ * place of entry in one step: an older entry is exchanged with it (and
+ * removed), or, where the file system cannot exchange, moved aside to
+ * old first (the caller removes old).  Returns 0, or -1 with why. */
 int mr_rel_entry_commit(const char *tmp, const char *entry, const char *old, const char *text,
 			struct strbuf *why);
 

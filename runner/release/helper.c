@@ -38,8 +38,8 @@ which(const char *name)
 	return NULL;
 }
 
-static long
-timeout_of(long ms)
+long
+mr_rel_timeout(long ms)
 {
 	const char *s = getenv("MEMREPRO_HELPER_TIMEOUT");
 	long long v;
@@ -49,14 +49,14 @@ timeout_of(long ms)
 	return ms;
 }
 
-/* The first line of out that apt marks as an error or warning ("E: ", "W: "),
- * the first, else its last line, into why. */
+/* The first line of out that apt marks as an error ("E: "), else the
+ * first it marks as a warning ("W: "), else its last line, into why: a
+ * warning apt prints first (running unsandboxed) is not what failed. */
 void
 mr_rel_gist(const char *out, struct strbuf *why)
 {
-	const char *p, *nl, *last = NULL;
-	size_t lastlen = 0;
-	int n = 0;
+	const char *p, *nl, *last = NULL, *warn = NULL;
+	size_t lastlen = 0, warnlen = 0;
 
 	for (p = out; *p; p = *nl ? nl + 1 : nl) {
 		size_t len;
@@ -69,10 +69,18 @@ mr_rel_gist(const char *out, struct strbuf *why)
 			continue;
 		last = p;
 		lastlen = len;
-		if (n < 1 && len > 3 && (p[0] == 'E' || p[0] == 'W') && p[1] == ':' && p[2] == ' ')
-			sb_printf(why, "%s%.*s", n++ ? "; " : "", (int)len, p);
+		if (len > 3 && p[0] == 'E' && p[1] == ':' && p[2] == ' ') {
+			sb_printf(why, "%.*s", (int)len, p);
+			return;
+		}
+		if (!warn && len > 3 && p[0] == 'W' && p[1] == ':' && p[2] == ' ') {
+			warn = p;
+			warnlen = len;
+		}
 	}
-	if (n == 0 && last)
+	if (warn)
+		sb_printf(why, "%.*s", (int)warnlen, warn);
+	else if (last)
 		sb_printf(why, "%.*s", (int)lastlen, last);
 }
 
@@ -102,7 +110,7 @@ mr_rel_helper(const char *dir, const char *const *argv, const char *apt_config,
 	envp[j++] = (char *)"LC_ALL=C";
 	if (apt_config)
 		envp[j++] = esprintf("APT_CONFIG=%s", apt_config);
-	timeout_ms = timeout_of(timeout_ms);
+	timeout_ms = mr_rel_timeout(timeout_ms);
 	rc = mr_spawn_capture_in(dir, av, envp, timeout_ms, MAX_OUT, with_stderr ? 2 : 0,
 				 out, &st);
 	if (apt_config)

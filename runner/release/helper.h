@@ -13,6 +13,9 @@
 #define MR_REL_T_DOWNLOAD 600000 /* apt-get download */
 #define MR_REL_T_UNPACK 300000   /* dpkg-deb -x */
 
+/* The timeout ms, or MEMREPRO_HELPER_TIMEOUT's in ms when it is set. */
+long mr_rel_timeout(long ms);
+
 /* Run argv (argv[0] a command found in PATH, or a path) in dir (NULL:
  * ours) with our environment minus APT_CONFIG, plus LC_ALL=C and
  * apt_config (NULL: none), output (stdout, and stderr too when
@@ -22,8 +25,9 @@
 int mr_rel_helper(const char *dir, const char *const *argv, const char *apt_config,
 		  long timeout_ms, int with_stderr, struct strbuf *out, struct strbuf *why);
 
-/* The first line of a helper's output out that apt marks as an error or
- * warning ("E: ", "W: "), else its last line, appended to why. */
+/* The first line of a helper's output out that apt marks as an error
+ * ("E: "), else the first it marks as a warning ("W: "), else its last
+ * line, appended to why. */
 void mr_rel_gist(const char *out, struct strbuf *why);
 
 #endif

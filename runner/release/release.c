@@ -138,8 +138,10 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 			  c->sha256);
 		v = MR_REL_ENTRY_DEB;
 	}
-	if (v != MR_REL_ENTRY_OK) {
-		/* what killed fetches left goes first */
+	{
+		/* what killed fetches left goes first (also beside an entry
+		 * that verifies: a fetch killed just after putting it in place
+		 * leaves the older one) */
 		char *pkgs = esprintf("%s/pkgs", cache), *debs = esprintf("%s/debs/%s", cache,
 									  mr_release_name(rel));
 
@@ -174,9 +176,17 @@ use(const char *cache, int rel, const char *pkg, const struct mr_rel_cand *c,
 		v = MR_REL_ENTRY_TREE;
 	}
 	if (v == MR_REL_ENTRY_TREE) {
+		size_t at = why->len;
+
 		fetched = 1;
+		if (bad.len)
+			sb_printf(why, "the cache entry does not verify (%s) and cannot be unpacked again: ",
+				  bad.s);
 		if (mr_rel_entry_unpack(cache, entry, &m, why) < 0)
 			goto out;
+		why->len = at; /* unpacked: nothing to say */
+		if (why->s)
+			why->s[at] = '\0';
 		mr_rel_manifest_free(&m);
 		sb_free(&bad);
 		if (mr_rel_entry_verify(cache, entry, &m, &bad) != MR_REL_ENTRY_OK) {

@@ -110,13 +110,33 @@ mr_sha256_hex(struct mr_sha256 *c, char hex[65])
 }
 
 int
-mr_sha256_file(const char *path, char hex[65])
+mr_sha256_fd(int fd, char hex[65])
 {
 	struct mr_sha256 c;
 	unsigned char buf[65536];
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), e;
 	ssize_t n;
+
+	mr_sha256_init(&c);
+	for (;;) {
+		n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		mr_sha256_add(&c, buf, (size_t)n);
+	}
+	mr_sha256_hex(&c, hex);
+	return 0;
+}
+
+int
+mr_sha256_file(const char *path, char hex[65])
+{
+	struct stat st;
+	/* O_NONBLOCK: a FIFO in a file's place cannot block the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY), e;
 
 	if (fd < 0)
 		return -errno;
@@ -129,21 +149,7 @@ mr_sha256_file(const char *path, char hex[65])
 		close(fd);
 		return -EINVAL;
 	}
-	mr_sha256_init(&c);
-	for (;;) {
-		n = read(fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		mr_sha256_add(&c, buf, (size_t)n);
-	}
+	e = mr_sha256_fd(fd, hex);
 	close(fd);
-	mr_sha256_hex(&c, hex);
-	return 0;
+	return e;
 }

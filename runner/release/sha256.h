@@ -17,8 +17,12 @@ void mr_sha256_add(struct mr_sha256 *c, const void *p, size_t n);
 /* The digest as 64 hex digits and a NUL into hex. */
 void mr_sha256_hex(struct mr_sha256 *c, char hex[65]);
 
+/* Hash what is left to read of fd into hex.  0, or -errno. */
+int mr_sha256_fd(int fd, char hex[65]);
+
 /* Hash the file at path (not through a symbolic link, only a regular
- * file) into hex.  0, or -errno. */
+ * file, never blocking on a FIFO: -EINVAL for anything else) into hex.
+ * 0, or -errno. */
 int mr_sha256_file(const char *path, char hex[65]);
 
 #endif

@@ -242,7 +242,15 @@ probe(struct mr_alloc *a, const char *lib, const char *self_exe)
 	struct strbuf out = { 0 };
 	char *f[4] = { 0 };
 	int status = 0, rc, nf = 0;
+	const char *unfit = mr_registry_library_unfit(lib);
 
+	if (unfit) {
+		/* the probe's loader would block on it until its timeout */
+		a->missing = esprintf("%s: %s", lib, unfit);
+		mr_spawn_env_free(env);
+		free(pre);
+		return;
+	}
 	/* stderr to /dev/null: ld.so complains there about a missing
 	 * preload, and we report it our way. */
 	rc = mr_spawn_capture(argv, env, PROBE_TIMEOUT_MS, 65536, 0, &out, &status);

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/suggest.h"
 
@@ -127,6 +128,25 @@ mr_registry_library(const struct mr_registry_entry *e, const char *release)
 	const struct mr_registry_release *rl = release_of(e, release);
 
 	return rl && rl->library ? rl->library : e->library;
+}
+
+const char *
+mr_registry_library_unfit(const char *path)
+{
+	struct stat st;
+
+	/* stat follows a link: a link to a library is fine */
+	if (!strchr(path, '/') || stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	if (S_ISFIFO(st.st_mode))
+		return "not a regular file (a FIFO)";
+	if (S_ISDIR(st.st_mode))
+		return "not a regular file (a directory)";
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		return "not a regular file (a device)";
+	if (S_ISSOCK(st.st_mode))
+		return "not a regular file (a socket)";
+	return "not a regular file";
 }
 
 void

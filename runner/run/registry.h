@@ -80,6 +80,12 @@ void mr_registry_unknown(const struct mr_registry *r, const char *name,
 const char *mr_registry_package(const struct mr_registry_entry *e, const char *release);
 const char *mr_registry_library(const struct mr_registry_entry *e, const char *release);
 
+/* Why the library at path (a path, with '/') cannot be preloaded without
+ * opening it: "not a regular file (a FIFO)" (a FIFO or a device would
+ * block or act when the loader opens it), or NULL when it is a regular
+ * file or does not exist (the loader says so).  Static string. */
+const char *mr_registry_library_unfit(const char *path);
+
 /* The environment that carries n options key[i]=val[i] (keys without the
  * "NAME." prefix, in key order) to e's allocator: a NULL-terminated array
  * of fresh "VAR=VALUE" strings (free with mr_registry_env_free), e.g.
