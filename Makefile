@@ -76,6 +76,9 @@ LIB_SRC := \
 RUNNER_SRC := \
 	runner/main.c \
 	runner/args.c \
+	runner/cmdcases.c \
+	runner/cmdrun.c \
+	runner/cmdread.c \
 	runner/help.c \
 	runner/core/util.c \
 	runner/core/drain.c \
