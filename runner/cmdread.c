@@ -58,9 +58,12 @@ mr_cmd_export(const struct mr_args *o, const struct mr_paths *p)
 	int fmt = o->format_word ? mr_export_parse(o->format_word) : -1;
 
 	(void)p;
+	if (!o->format_word) {
+		weprintf("export: --format is required: bmf or benchmark-action");
+		return MR_USAGE;
+	}
 	if (fmt < 0) {
-		weprintf("export --format '%s': want bmf or benchmark-action",
-			 o->format_word ? o->format_word : "");
+		weprintf("export --format '%s': want bmf or benchmark-action", o->format_word);
 		return MR_USAGE;
 	}
 	e.dir = o->names[0];

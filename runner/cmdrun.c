@@ -12,9 +12,18 @@
 #include "out/bless.h"
 #include "out/format.h"
 #include "out/report.h"
+#include "proto/cases.h"
 #include "run/session.h"
 #include "run/term.h"
 #include "core/util.h"
+
+int
+mr_cmd_is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 /* What a command that runs cases hands to its step after the runs. */
 struct then {
@@ -176,7 +185,9 @@ mr_cmd_report(const struct mr_args *o, const struct mr_paths *p)
 
 	if (o->from)
 		return report_dir(o, p, o->from);
-	if (o->nnames == 1 && mr_cmd_is_dir(o->names[0]))
+	/* one argument that is a directory, or that no case could be named
+	 * (a path): the results to report on */
+	if (o->nnames == 1 && (mr_cmd_is_dir(o->names[0]) || !mr_cases_valid_name(o->names[0])))
 		return report_dir(o, p, o->names[0]);
 	return session(&t, then_report);
 }

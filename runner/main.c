@@ -46,7 +46,7 @@ static const struct mr_command commands[] = {
 	  .max_names = -1, .quick = 1, .reads = -1 },
 	{ .name = "bless", .run = mr_cmd_bless, .help = &mr_help_bless,
 	  .allowed = O_RUN | O_EXPECTED | O_FROM | O_YES | O_QUIET,
-	  .max_names = -1, .quick = 1, .reads = -1, .from_refuse = 2 },
+	  .max_names = -1, .quick = 1, .reads = -1, .from_refuse = 2, .makes_expected = 1 },
 	{ .name = "report", .run = mr_cmd_report, .help = &mr_help_report,
 	  .allowed = O_RUN | O_EXPECTED | O_FROM | O_PLOTS | O_QUIET,
 	  .max_names = -1, .reads = -1, .dir_arg = 1 },
@@ -85,14 +85,6 @@ static const struct mr_command commands[] = {
 #define NCMD ((int)(sizeof commands / sizeof commands[0]))
 
 /* --- paths ----------------------------------------------------------- */
-
-int
-mr_cmd_is_dir(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /* The runner's own path and directory (owned). */
 static void
@@ -190,6 +182,26 @@ readers_check(const char *const *dirs, int n, int refuse)
 	return rc;
 }
 
+/* --expected DIR given to a command that reads it: DIR must be there (a
+ * misspelt one would judge nothing, and pass).  MR_OK or MR_USAGE. */
+static int
+expected_there(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct stat st;
+
+	if (!(o->given & O_EXPECTED) || o->cmd->makes_expected)
+		return MR_OK;
+	if (stat(p->expected_dir, &st) < 0) {
+		weprintf("--expected %s:", p->expected_dir);
+		return MR_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		weprintf("--expected %s: not a directory", p->expected_dir);
+		return MR_USAGE;
+	}
+	return MR_OK;
+}
+
 /* The results directories a command only reads, and whether it refuses
  * one a runner still writes (readers_check).  Returns its status. */
 static int
@@ -234,7 +246,7 @@ main(int argc, char **argv)
 		o.plots = plots_dir;
 	mr_spawn_init();
 	rc = o.cmd->allowed & (O_AXIS | O_ALLOCATORS) ? load_registry(&o, &p, &reg) : MR_OK;
-	if (rc == MR_OK && (rc = readers(&o)) == MR_OK)
+	if (rc == MR_OK && (rc = expected_there(&o, &p)) == MR_OK && (rc = readers(&o)) == MR_OK)
 		rc = o.cmd->run(&o, &p);
 	mr_registry_free(&reg);
 	fflush(stdout);
