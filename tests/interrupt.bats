@@ -202,3 +202,17 @@ teardown() {
 	[[ "$output" == *"naps "*"skipped ("*"measured while the runner stood still (stopped or suspended)"* ]] || false
 	[[ "$output" == *"naps-b "*"held"* ]] || false
 }
+
+@test "SIGTERM or SIGINT before any run (a case still describing itself) exits 143 or 130, not 2" {
+	c=$BATS_TEST_TMPDIR/cases
+	mkdir -p "$c"
+	printf '#!/bin/sh\n: > "%s/described"\nexec sleep 30\n' "$BATS_TEST_TMPDIR" > "$c/sleepy"
+	chmod +x "$c/sleepy"
+	for sig in TERM:143 INT:130; do
+		rm -f "$BATS_TEST_TMPDIR/described"
+		run -"${sig#*:}" signal_when "${sig%:*}" "[ -e $BATS_TEST_TMPDIR/described ]" \
+			"$MR" run --cases "$c" --out "$BATS_TEST_TMPDIR/out" sleepy
+		[[ "$output" == *"sleepy --describe: interrupted"* ]] || false
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
+}

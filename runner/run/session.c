@@ -512,5 +512,10 @@ mr_session_run(const struct mr_session_opts *o)
 	mr_libc_free_all();
 	if (cases)
 		mr_select_free(cases, ncases);
+	/* interrupted before the results directory was made (a case's
+	 * --describe, a fetch): nothing to resume, the status names the
+	 * signal as after the runs */
+	if (rc == MR_USAGE && mr_spawn_interrupted)
+		rc = 128 + (int)mr_spawn_interrupted;
 	return rc;
 }
