@@ -3,7 +3,9 @@
 #   make            build the runner (build/memrepro) and every case
 #   make check      the corpus on the quick matrix vs expected/ (what a user
 #                   runs: under 90 s on 2 CPUs)
-#   make test       the runner's own tests (bats; about 5 minutes on 2 CPUs)
+#   make test       the runner's own tests (bats; about 5 minutes on 2 CPUs);
+#                   no network, nothing written to ~/.cache: the few tests
+#                   that fetch run with MEMREPRO_TEST_NETWORK=1 (.ci/run)
 #   make report     run the default matrix, then report.md, report.html and
 #                   every chart in the new results directory
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -76,6 +78,9 @@ LIB_SRC := \
 RUNNER_SRC := \
 	runner/main.c \
 	runner/args.c \
+	runner/cmdcases.c \
+	runner/cmdrun.c \
+	runner/cmdread.c \
 	runner/help.c \
 	runner/core/util.c \
 	runner/core/drain.c \
@@ -120,6 +125,7 @@ RUNNER_SRC := \
 	runner/run/plan.c \
 	runner/run/resume.c \
 	runner/run/session.c \
+	runner/run/sidebyside.c \
 	runner/run/configs.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \

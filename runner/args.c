@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "out/format.h"
 #include "run/regparse.h"
 #include "run/resume.h"
@@ -235,6 +236,32 @@ find_command(const struct mr_args *o, const char *name)
 	return NULL;
 }
 
+/* "unknown command 'a'", the nearest command's name when one is near
+ * (2 edits or fewer), and every command of the table. */
+static _Noreturn void
+unknown_command(struct mr_args *o, const char *a)
+{
+	struct strbuf b = { 0 };
+	const char *best = NULL;
+	char msg[1024];
+	int bd = 3, i;
+
+	for (i = 0; i < o->ncmds; i++) {
+		int d = mr_edit_distance(a, o->cmds[i].name);
+
+		if (d < bd) {
+			bd = d;
+			best = o->cmds[i].name;
+		}
+		sb_printf(&b, "%s%s", i ? ", " : "", o->cmds[i].name);
+	}
+	snprintf(msg, sizeof msg, "%s", b.s ? b.s : "");
+	sb_free(&b);
+	if (best)
+		usage_error(o, "unknown command '%s'; did you mean '%s'? commands: %s", a, best, msg);
+	usage_error(o, "unknown command '%s'; commands: %s", a, msg);
+}
+
 /* A positional argument: the command, or one of its names. */
 static void
 positional(struct mr_args *o, const char *a)
@@ -244,7 +271,7 @@ positional(struct mr_args *o, const char *a)
 		return;
 	}
 	if (!(o->cmd = find_command(o, a)))
-		usage_error(o, "unknown command '%s'; commands: list, describe, run, check, bless, report, compare, trend, merge, platforms, export", a);
+		unknown_command(o, a);
 }
 
 /* Whether getopt_long's value c is option i's. */
@@ -359,6 +386,8 @@ check_args(struct mr_args *o)
 	const struct mr_command *c = o->cmd;
 	int i, extra;
 
+	if ((o->given & (O_VERBOSE | O_QUIET)) == (O_VERBOSE | O_QUIET))
+		usage_error(o, "--verbose and --quiet exclude each other: give one");
 	if (o->given & ~(c->allowed | O_HELP | O_VERSION))
 		usage_error(o, "%s does not apply to %s",
 			    mr_args_first(o->given & ~(c->allowed | O_HELP | O_VERSION)), c->name);

@@ -37,6 +37,8 @@ struct mr_command {
 	int dir_arg;       /* one argument naming a directory is results */
 	int own_format;    /* --format's words are the command's own: it
 	                      reads format_word */
+	int makes_expected; /* --expected DIR may be new (bless writes it);
+	                      other commands refuse one that is not there */
 };
 
 /* Everything the command line says. */

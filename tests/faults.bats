@@ -128,7 +128,7 @@ out() { echo "$BATS_TEST_TMPDIR/out"; }
 	[ "$(tsv_col "$d/runs.tsv" detail '$1 == "spew"')" = "the log is cut short: No space left on device" ]
 	log=$d/$(tsv_col "$d/runs.tsv" log '$1 == "spew"')
 	[ "$(tail -n 1 "$log")" = "[memrepro: the log is cut short here: write: No space left on device]" ]
-	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 }
 
 teardown() {

@@ -53,7 +53,7 @@ needs_listed_tunables() {
 	[ ! -e "$BATS_TEST_TMPDIR/merged" ]
 	run -2 timeout 60 "$MR" bless --from "$d" --expected "$BATS_TEST_TMPDIR/exp" --yes
 	[[ "$output" == *"refusing to bless from it"* ]] || false
-	run --separate-stderr timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run --separate-stderr timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 	[[ "$stderr" == *"warning: $d is still being written by a runner (pid $RUNNER)"* ]] || false
 	kill -CONT "$RUNNER"
 	rc=0
@@ -64,7 +64,7 @@ needs_listed_tunables() {
 	[ "$(tail -n +2 "$d/runs.tsv" | cut -f1-3 | sort -u | wc -l)" -eq 3 ]
 	[ "$(tail -n +2 "$d/runs.tsv" | wc -l)" -eq 3 ]
 	[ "$(grep -c '^resumed' "$d/env.tsv")" -eq 0 ]
-	run -0 --separate-stderr timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -0 --separate-stderr timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 	[[ "$stderr" != *"still being written"* ]] || false
 	# the lock is gone with its runner: a resume now has nothing to do
 	run -0 timeout 60 "$MR" run --resume "$d"

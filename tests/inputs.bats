@@ -202,7 +202,7 @@ teardown() {
 	n=$(tsv_col "$d/runs.tsv" outcome | wc -l)
 	[ "$n" -ge 1 ]
 	[ "$n" -lt 4 ]
-	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 }
 
 # --- results from elsewhere -------------------------------------------------
@@ -229,14 +229,14 @@ teardown() {
 	mkdir "$BATS_TEST_TMPDIR/victim-dir"
 	ln -s "$BATS_TEST_TMPDIR/victim" "$r/report.md"
 	ln -s "$BATS_TEST_TMPDIR/victim-dir" "$r/plots"
-	run timeout -k 5 60 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" "$r"
+	run timeout -k 5 60 "$MR" report --cases "$FIX" --expected "$NO_EXPECTED" "$r"
 	echo "$output"
 	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = precious ]
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/victim-dir")" ]
 	[[ "$output" == *"plots"*"symbolic links"* ]] || false
 	# without the planted directory link, the report replaces the file link
 	rm "$r/plots"
-	run timeout -k 5 60 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" "$r"
+	run timeout -k 5 60 "$MR" report --cases "$FIX" --expected "$NO_EXPECTED" "$r"
 	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = precious ]
 	[ ! -L "$r/report.md" ]
 }

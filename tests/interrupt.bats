@@ -38,7 +38,7 @@ rows() {
 	[ "$n" -lt 12 ]
 	[ "$(tsv_col "$d/runs.tsv" outcome | sort -u)" = ok ]
 	# the results so far are complete enough to check: no half row anywhere
-	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 	# no case of the interrupted run is left (the one it stopped included)
 	assert_interrupted_logs_pids_gone "$d" nap 1
 	[ "$(ls "$d"/logs/nap/*.log | wc -l)" -ge "$n" ]
@@ -48,6 +48,7 @@ rows() {
 	d=$BATS_TEST_TMPDIR/term
 	run -143 interrupted_run "$d" TERM
 	[[ "$output" == *"interrupted by SIGTERM"* ]] || false
+	[[ "$output" == *"memrepro run --resume $d"* ]] || false
 	[ "$(tsv_col "$d/runs.tsv" outcome | sort -u)" = ok ]
 }
 
@@ -68,7 +69,7 @@ rows() {
 	wait "$upid" || { cat "$u.out"; false; }
 	diff <(rows "$d") <(rows "$u")
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 12 ]
-	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 }
 
 @test "--resume repairs what a runner killed outright leaves: a line cut short, rows of the unfinished run" {
@@ -79,7 +80,7 @@ rows() {
 	last=$(tail -n 1 "$d/checkpoints.tsv")
 	printf '%s\n' "$last" | awk -F'\t' -v OFS='\t' '{ $3 = 99; print }' >> "$d/checkpoints.tsv"
 	printf 'nap\tallocator=glibc,mode=a,ms=%s\t99\to' "$NAP_MS" >> "$d/runs.tsv"
-	run -2 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -2 timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 	[[ "$output" == *"runs.tsv:"*"line cut short"* ]] || false
 
 	run -0 timeout -k 5 120 "$MR" run --resume "$d"
@@ -88,7 +89,7 @@ rows() {
 	# the repeat column only: a figure may well be 99
 	[ "$(awk -F'\t' 'NR > 1 && $3 == 99' "$d/checkpoints.tsv" | wc -l)" -eq 0 ]
 	[ "$(tsv_col "$d/runs.tsv" outcome | wc -l)" -eq 12 ]
-	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+	run -0 timeout 60 "$MR" check --from "$d" --expected "$NO_EXPECTED"
 }
 
 @test "--resume refuses options of its own, and results recorded on another setup" {
@@ -164,4 +165,18 @@ teardown() {
 	run -0 timeout 60 "$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/exp"
 	[[ "$output" == *"naps "*"skipped ("*"measured while the runner stood still (stopped or suspended)"* ]] || false
 	[[ "$output" == *"naps-b "*"held"* ]] || false
+}
+
+@test "SIGTERM or SIGINT before any run (a case still describing itself) exits 143 or 130, not 2" {
+	c=$BATS_TEST_TMPDIR/cases
+	mkdir -p "$c"
+	printf '#!/bin/sh\n: > "%s/described"\nexec sleep 30\n' "$BATS_TEST_TMPDIR" > "$c/sleepy"
+	chmod +x "$c/sleepy"
+	for sig in TERM:143 INT:130; do
+		rm -f "$BATS_TEST_TMPDIR/described"
+		run -"${sig#*:}" signal_when "${sig%:*}" "[ -e $BATS_TEST_TMPDIR/described ]" \
+			"$MR" run --cases "$c" --out "$BATS_TEST_TMPDIR/out" sleepy
+		[[ "$output" == *"sleepy --describe: interrupted"* ]] || false
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
 }

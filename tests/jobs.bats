@@ -69,7 +69,7 @@ verdicts() {
 @test "a time measured beside other runs never reaches a verdict" {
 	d=$BATS_TEST_TMPDIR/untimed
 	# no claims: nothing is timed, every run may have company
-	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" \
+	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --expected "$NO_EXPECTED" \
 		--axis allocator=glibc --axis ms=150 --axis mode=c --repeat 2 -q -j 2 --out "$d" nap
 	[ "$(tsv_col "$d/runs.tsv" overlap '$(idx["overlap"]) == 0' | wc -l)" -eq 0 ]
 	# then a claim on that time: it has no figure, and says why

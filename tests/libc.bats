@@ -152,6 +152,7 @@ log_of() {
 
 # bats test_tags=network
 @test "libc axis, network: glibc 2.41 of trixie, a thp=always re-exec stays on it" {
+	needs_network
 	export XDG_CACHE_HOME=${MEMREPRO_TEST_CACHE:-$XDG_CACHE_HOME}
 	run -0 mrf run showenv --repeat 1 --axis allocator=glibc --axis libc=2.41 --axis thp=never,always
 	if grep -q "^libc.2.41.missing" "$BATS_TEST_TMPDIR/out/env.tsv"; then
@@ -320,7 +321,9 @@ allocator=glibc,libc=2.99,thp=never" ]
 	[[ "$output" == *"NEWS: "*"reproduces on fakealloc@2.0"* ]] || false
 }
 
+# bats test_tags=network
 @test "network: jemalloc 5.2.1 and 5.3.0 of two releases in one run, a claim's row across them" {
+	needs_network
 	export XDG_CACHE_HOME=${MEMREPRO_TEST_CACHE:-$XDG_CACHE_HOME}
 	printf '%s\n' 'ran holds maxrss_kb[allocator=jemalloc] > 0 "every version ran"' > "$BATS_TEST_TMPDIR/showenv.claims"
 	mkdir -p "$BATS_TEST_TMPDIR/expected" && mv "$BATS_TEST_TMPDIR/showenv.claims" "$BATS_TEST_TMPDIR/expected/"

@@ -60,8 +60,10 @@ is_png() {
 @test "report DIR writes report.md, report.html and every chart, rerunning nothing" {
 	d=$REP
 	[ "$(cat "$BATS_FILE_TMPDIR/report.rc")" -eq 0 ]
-	[ "$(cat "$BATS_FILE_TMPDIR/report.out")" = "report: $d/report.md
-report: $d/report.html" ]
+	# check's summary line, then the documents
+	[[ "$(cat "$BATS_FILE_TMPDIR/report.out")" == "total: 1 claim held, "*"; 24 runs ok, 0 failed
+report: $d/report.md
+report: $d/report.html" ]] || false
 	[ -s "$d/report.md" ]
 	[ -s "$d/report.html" ]
 	for c in ok touch; do
@@ -121,7 +123,9 @@ report: $d/report.html" ]
 	mkdir -p "$exp"
 	run -0 "$MR" bless --from "$d" --expected "$exp" touch
 	scale_rss "$d" touch 'allocator=jemalloc' 1.2
-	run -0 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$exp" --from "$d" touch
+	# a regression: written all the same, and exit 1 as check
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$exp" --from "$d" touch
+	[[ "$output" == *"total: "*"baseline "*"1 regressed"* ]] || false
 	awk -F'\t' 'NR > 2 && $8 == "regressed" { print $1, $4 }' "$d/plots/touch.diff.tsv" > "$BATS_TEST_TMPDIR/reg"
 	[ "$(cat "$BATS_TEST_TMPDIR/reg")" = "rss_kb@touched allocator=jemalloc" ]
 	grep -q '1 regressed' "$d/plots/touch.diff.svg"

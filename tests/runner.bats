@@ -70,7 +70,7 @@ load test_helper
 	[ "$(tsv_col "$d/runs.tsv" detail '$2 ~ /lo=3/')" = "usage: lo=3 is more than hi=2" ]
 	[ "$(tsv_col "$d/runs.tsv" outcome '$2 ~ /lo=1/')" = ok ]
 	# read back: a run that did not run is a failure of check, word and all
-	run -1 mr check --cases "$FIX" --expected "$BATS_TEST_TMPDIR/none" --from "$d" -v
+	run -1 mr check --cases "$FIX" --expected "$NO_EXPECTED" --from "$d" -v
 	[[ "$output" == *usage-error* ]] || false
 	[[ "$output" == *"lo=3 is more than hi=2"* ]] || false
 }

@@ -336,6 +336,7 @@ ruby_env() {
 
 # bats test_tags=network
 @test "network: node@10.7.0 with npm, its integrity recorded; it runs" {
+	needs_network
 	command -v npm > /dev/null || skip "no npm"
 	export XDG_CACHE_HOME=$BATS_RUN_TMPDIR/real-cache
 	run --separate-stderr timeout -k 5 300 "$MR" fetch node@10.7.0
@@ -354,6 +355,7 @@ ruby_env() {
 
 # bats test_tags=network
 @test "network: ruby@3.1 from the host's mirror; it runs a fiber and finds its stdlib" {
+	needs_network
 	command -v apt-get > /dev/null || skip "no apt-get"
 	command -v dpkg-deb > /dev/null || skip "dpkg-deb not installed"
 	export XDG_CACHE_HOME=$BATS_RUN_TMPDIR/real-cache

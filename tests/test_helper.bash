@@ -13,6 +13,20 @@ SLOW=${MEMREPRO_SLOW:-1}
 # The user's own allocator registry (~/.config/memrepro/allocators) stays
 # out of the tests; a test that wants one sets XDG_CONFIG_HOME itself.
 export XDG_CONFIG_HOME="$BATS_RUN_TMPDIR/no-user-config"
+# Nor does its release cache (~/.cache/memrepro): what a test fetches goes
+# to the run's own cache; a test that wants a fresh one sets its own.
+export XDG_CACHE_HOME="$BATS_RUN_TMPDIR/cache"
+# An expectations directory that is there and empty: --expected must name
+# a directory (a misspelt one is exit 2).
+NO_EXPECTED="$BATS_RUN_TMPDIR/no-expected"
+mkdir -p "$NO_EXPECTED"
+
+# needs_network: the test fetches from Debian's archive or the npm
+# registry; it runs only when asked (MEMREPRO_TEST_NETWORK=1, as .ci/run
+# does), else it is skipped saying so.  `make test` alone needs no network.
+needs_network() {
+	[ "${MEMREPRO_TEST_NETWORK:-}" = 1 ] || skip "needs the network: set MEMREPRO_TEST_NETWORK=1"
+}
 
 # Run the runner on the fixture cases, never longer than a minute.
 mr() {

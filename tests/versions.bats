@@ -215,6 +215,7 @@ REG
 
 # bats test_tags=network
 @test "network: jemalloc@5.2.1 and libc@2.41 from the host's mirror, sha256 as apt's index says" {
+	needs_network
 	unset MEMREPRO_RELEASES
 	command -v apt-get >/dev/null || skip "no apt-get"
 	mirror=$(apt-get indextargets --format '$(REPO_URI) $(ORIGIN)' 'Identifier: Packages' 2>/dev/null |

@@ -68,7 +68,9 @@ vg 1 run --cases "$fix" --out "$tmp/jobs" --repeat 2 --timeout 2 -j 2 \
 vg 0 run fiber-stacks --out "$tmp/real" --repeat 1 --axis allocator=glibc \
 	--axis madvise=free,dontneed --axis fibers=2000 --axis iterations=2 \
 	--axis work_mb=16 --axis pressure=none,64
+mkdir -p "$tmp/none"
 vg 1 check --from "$tmp/fixtures" --expected "$tmp/none"
+vg 2 check --from "$tmp/fixtures" --expected "$tmp/no-such-dir"
 vg 0 check --from tests/data/results-held --expected tests/data/expected
 vg 1 check --from tests/data/results-regressed --expected tests/data/expected
 vg 2 check --from tests/data/results-held --expected tests/data/bad-claims/operator

@@ -61,6 +61,11 @@ int mr_check(const struct mr_cmp_opts *o);
  * failed"), without the name and the newline.  Fresh string. */
 char *mr_fmt_totals(const struct mr_vd_totals *t);
 
+/* The summary line of every case's counts, "total: ..." (mr_fmt_totals
+ * of vs->all), to f: check's last line when it judged several cases, and
+ * report's. */
+void mr_fmt_summary(FILE *f, const struct mr_vds *vs);
+
 /* one when n is 1, else many (a static string). */
 const char *mr_fmt_plural(int n, const char *one, const char *many);
 

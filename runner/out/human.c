@@ -293,6 +293,12 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	}
 	if (vs->nk > 1) {
 		fputc('\n', f);
-		human_totals(f, "total", &vs->all);
+		mr_fmt_summary(f, vs);
 	}
+}
+
+void
+mr_fmt_summary(FILE *f, const struct mr_vds *vs)
+{
+	human_totals(f, "total", &vs->all);
 }

@@ -11,6 +11,7 @@
 #include "check/check.h"
 #include "check/finding.h"
 #include "out/doc.h"
+#include "out/format.h"
 #include "out/plot.h"
 #include "out/repcase.h"
 #include "results/read.h"
@@ -346,8 +347,10 @@ mr_report(const struct mr_report_opts *o)
 		goto out;
 	}
 	d.html = NULL;
+	mr_fmt_summary(o->out, &vs);
 	fprintf(o->out, "report: %s\nreport: %s\n", md, html);
-	rc = crc < 0 ? MR_FAILED : MR_OK;
+	/* as check exits: a report of a regression is written, and fails */
+	rc = crc < 0 || vs.status != MR_OK ? MR_FAILED : MR_OK;
 out:
 	if (d.md)
 		fclose(d.md);

@@ -28,11 +28,13 @@ struct mr_report_opts {
 	FILE *out;                /* "wrote ..." lines */
 };
 
-/* Write the charts and both documents.  Returns MR_OK when everything was
- * written, MR_FAILED when something was not (a chart gnuplot could not
- * draw, no gnuplot: the documents say so), MR_USAGE on bad input (printed
- * as file:line:column).  The verdicts do not change the status: a report
- * of a regression is a report written. */
+/* Write the charts and both documents, then the summary line ("total:
+ * ...", as check's) and the documents' paths to o->out.  Returns MR_OK
+ * when everything was written and the status is passed; MR_FAILED when
+ * the status is failed (as check: a claim or baseline row regressed, a
+ * run failed; the documents are written all the same) or something was
+ * not written (a chart gnuplot could not draw, no gnuplot: the documents
+ * say so); MR_USAGE on bad input (printed as file:line:column). */
 int mr_report(const struct mr_report_opts *o);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
+
 void
 mr_select_load_error(int rc, const struct strbuf *err)
 {
@@ -43,11 +45,24 @@ wanted(const char *dir, char **all, int nall, const char *const *names,
 			;
 		if (j == nall) {
 			struct strbuf b = { 0 };
+			const char *best = NULL;
+			int bd = 3;
 
-			for (j = 0; j < nall; j++)
+			for (j = 0; j < nall; j++) {
+				int d = mr_edit_distance(nm, all[j]);
+
+				if (d < bd) {
+					bd = d;
+					best = all[j];
+				}
 				sb_printf(&b, "%s%s", j ? ", " : "", all[j]);
-			weprintf("unknown case '%s'; cases in %s: %s", nm, dir,
-				 nall ? b.s : "(none)");
+			}
+			if (best)
+				weprintf("unknown case '%s'; did you mean '%s'? cases in %s: %s", nm,
+					 best, dir, b.s);
+			else
+				weprintf("unknown case '%s'; cases in %s: %s", nm, dir,
+					 nall ? b.s : "(none)");
 			sb_free(&b);
 			bad = 1;
 			continue;

@@ -22,6 +22,7 @@
 #include "run/registry.h"
 #include "run/resume.h"
 #include "run/schedule.h"
+#include "run/sessint.h"
 #include "run/select.h"
 #include "run/spawn.h"
 #include "run/term.h"
@@ -31,37 +32,6 @@
 #define MAX_TIMEOUT_S (30 * 86400)
 /* Lines of a failed run's log shown on the terminal. */
 #define LOG_TAIL 10
-
-static int
-failing(const char *word)
-{
-	int o = mr_outcome(word);
-
-	return o != MR_OUTCOME_OK && o != MR_OUTCOME_SKIPPED;
-}
-
-/* The state shared by the runs of one invocation. */
-struct session {
-	const struct mr_session_opts *o;
-	struct mr_results res;
-	struct mr_alloc_tab allocs; /* one per allocator the configs name */
-	struct mr_origtab origs;    /* the runtimes and originals they name */
-	FILE *progress;
-	struct mr_term term; /* the progress line or lines */
-	int failed;       /* some run failed */
-	int interrupted;
-	struct mr_results_done done; /* --resume: the runs that had ended */
-	unsigned char **skip; /* --shard: skip[i][k] when config k of case i
-	                         is another shard's; NULL: run every pair */
-	unsigned char **timed; /* -j: timed[i][k] when the times of config k
-	                          of case i are compared (schedule.h); NULL:
-	                          one run at a time */
-	uint64_t **peak;  /* -j: peak[i][k] the expected peak in kB of config
-	                     k of case i, from the baseline or the largest
-	                     measured so far; 0: unknown (plan.h) */
-	uint64_t avail_kb; /* -j: the memory runs may take together; 0: no gate */
-	struct mr_machine machine; /* the machine's settings as env.tsv says */
-};
 
 static long
 timeout_ms(const struct mr_session_opts *o, const struct mr_cases_desc *c)
@@ -75,25 +45,8 @@ timeout_ms(const struct mr_session_opts *o, const struct mr_cases_desc *c)
 	return s * 1000 < 1 ? 1 : (long)(s * 1000);
 }
 
-/* One run: what it needs, and when it ran. */
-struct job {
-	const struct mr_cases_desc *c;
-	const struct mr_matrix_cfg *cf;
-	int repeat;
-	char *log, *abs;         /* relative to the results, and not */
-	char **extra, **env, **argv; /* extra: the config's variables, NULL-terminated */
-	struct mr_spawn_req rq;
-	struct mr_sched_worker w; /* -j: the worker running it */
-	uint64_t *peak, *casepk; /* -j: its config's expected peak, its case's
-	                            configs' (ncfg); NULL: none */
-	int ncfg;
-	uint64_t want_kb;        /* -j: its expected peak when it started */
-	char waited[160];        /* why it waited to start; "": it did not */
-	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
-};
-
-static void
-job_free(struct job *j)
+void
+mr_sess_job_free(struct job *j)
 {
 	int i;
 
@@ -120,8 +73,8 @@ repeats_of(const struct session *s, const struct mr_matrix_cfg *cf)
 /* Get run j (c, cf and repeat set) ready to start.  Returns 0; 1 when its
  * allocator is missing (the run is recorded as skipped: nothing to start);
  * -1 to stop (the runner failed). */
-static int
-job_prepare(struct session *s, struct job *j)
+int
+mr_sess_job_prepare(struct session *s, struct job *j)
 {
 	const struct mr_session_opts *o = s->o;
 	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
@@ -141,7 +94,7 @@ job_prepare(struct session *s, struct job *j)
 		int rc = mr_results_add(&s->res, &row);
 
 		mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
-		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf), 0);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf));
 		free(need);
 		free(orig);
 		return rc < 0 ? -1 : 1;
@@ -216,8 +169,8 @@ job_learn(const struct job *j, const struct mr_spawn_res *res)
 /* Record how run j went: rc and res from mr_spawn_run, overlap the runs
  * beside it.  Frees res.  Returns 0, or -1 to stop (the runner itself
  * failed, or an interrupt). */
-static int
-job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
+int
+mr_sess_job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 	   int overlap)
 {
 	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
@@ -233,7 +186,7 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 			 j->cf->pressure_mib, res->cgroup_why);
 		row.detail = detail;
 		rc = mr_results_add(&s->res, &row);
-		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf), 0);
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf));
 	} else if (rc == 0) {
 		row.outcome = mr_spawn_describe(res, j->rq.timeout_ms, j->abs, detail,
 						sizeof detail);
@@ -241,9 +194,8 @@ job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res *res,
 		row.res = res;
 		row.log = j->log;
 		rc = mr_results_add(&s->res, &row);
-		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf),
-			    failing(row.outcome));
-		if (failing(row.outcome)) {
+		mr_term_end(&s->term, &row, j->cf->shortc, (int)repeats_of(s, j->cf));
+		if (mr_term_failing(row.outcome)) {
 			s->failed = 1;
 			mr_sio_print_tail(s->progress, j->abs, LOG_TAIL, "# ");
 		}
@@ -274,135 +226,12 @@ run_one(struct session *s, const struct mr_cases_desc *c,
 	j.c = c;
 	j.cf = cf;
 	j.repeat = repeat;
-	rc = job_prepare(s, &j);
+	rc = mr_sess_job_prepare(s, &j);
 
 	if (rc == 0)
-		rc = job_record(s, &j, mr_spawn_run(&j.rq, &res), &res, 0);
-	job_free(&j);
+		rc = mr_sess_job_record(s, &j, mr_spawn_run(&j.rq, &res), &res, 0);
+	mr_sess_job_free(&j);
 	return rc < 0 ? -1 : 0;
-}
-
-/* The runs that overlapped v[me] in time, among v[0..n-1] (started ones). */
-static int
-overlap(const struct job *v, int n, int me)
-{
-	int i, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += i != me && v[i].t0 && v[i].t0 < v[me].t1 &&
-		     (!v[i].t1 || v[i].t1 > v[me].t0);
-	return k;
-}
-
-/* Whether v[next] may start beside the running ones among v[0..next-1]
- * (schedule.h's memory plan): sets its want_kb, and the first time it
- * may not, its waited. */
-static int
-job_fits(const struct session *s, struct job *v, int next, int running)
-{
-	struct job *j = &v[next];
-	uint64_t sum = 0, casekb = 0, cap = (uint64_t)s->o->mem_cap_mib * 1024;
-	uint64_t pcap = (uint64_t)j->cf->pressure_mib * 1024;
-	char why[sizeof j->waited];
-	int i;
-
-	if (pcap && (!cap || pcap < cap))
-		cap = pcap;
-	for (i = 0; j->casepk && i < j->ncfg; i++)
-		if (j->casepk[i] > casekb)
-			casekb = j->casepk[i];
-	j->want_kb = mr_sched_mem_expect(j->peak ? *j->peak : 0, casekb, cap);
-	for (i = 0; i < next; i++)
-		if (v[i].w.pid)
-			sum += v[i].want_kb;
-	if (mr_sched_mem_fits(s->avail_kb, sum, running, j->want_kb, why, sizeof why))
-		return 1;
-	if (!j->waited[0])
-		snprintf(j->waited, sizeof j->waited, "%s", why);
-	return 0;
-}
-
-/* Run v[0..n-1] up to s->o->jobs at once, each in a worker.  On an
- * interrupt or a failure of the runner, starts no more, stops the running
- * ones and records what they got.  Returns 0, or -1 to stop. */
-static int
-run_side_by_side(struct session *s, struct job *v, int n)
-{
-	struct pollfd *pf = ecalloc((size_t)s->o->jobs, sizeof *pf);
-	int *slot = ecalloc((size_t)s->o->jobs, sizeof *slot);
-	int next = 0, running = 0, stop = 0, told = 0, i;
-
-	mr_term_parallel(&s->term, 1);
-	while ((next < n && !stop) || running) {
-		int np = 0;
-
-		if (mr_spawn_interrupted)
-			stop = 1;
-		if (stop && !told) {
-			/* a signal to the runner alone: the workers pass it to
-			 * their cases as it would have */
-			for (i = 0; i < next; i++)
-				if (v[i].w.pid)
-					kill(v[i].w.pid, SIGTERM);
-			told = 1;
-		}
-		while (!stop && running < s->o->jobs && next < n &&
-		       job_fits(s, v, next, running)) {
-			int rc = job_prepare(s, &v[next]);
-
-			if (rc == 0 && mr_sched_start(&v[next].w, &v[next].rq) < 0)
-				rc = -1;
-			if (rc < 0) {
-				stop = 1;
-				break;
-			}
-			if (rc == 0) {
-				v[next].t0 = mr_now_ns();
-				running++;
-			}
-			next++;
-		}
-		for (i = 0; i < next; i++)
-			if (v[i].w.pid && v[i].w.fd >= 0) {
-				pf[np].fd = v[i].w.fd;
-				pf[np].events = POLLIN;
-				slot[np++] = i;
-			}
-		if (np && poll(pf, (nfds_t)np, 250) < 0 && errno != EINTR) {
-			weprintf("poll:");
-			stop = 1;
-		}
-		mr_term_tick(&s->term);
-		for (i = 0; i < np; i++) {
-			struct job *j = &v[slot[i]];
-			struct mr_spawn_res res;
-			int rc, e;
-
-			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			e = mr_sched_read(&j->w);
-			if (e == 0)
-				continue;
-			if (e < 0) {
-				errno = -e;
-				weprintf("read from the worker of %s:", j->c->name);
-				kill(j->w.pid, SIGKILL);
-				close(j->w.fd);
-				j->w.fd = -1;
-			}
-			j->t1 = mr_now_ns();
-			running--;
-			if (mr_sched_finish(&j->w, &rc, &res) < 0 || e < 0 ||
-			    job_record(s, j, rc, &res, overlap(v, next, slot[i])) < 0)
-				stop = 1;
-		}
-	}
-	mr_term_parallel(&s->term, 0);
-	for (i = 0; i < n; i++)
-		job_free(&v[i]);
-	free(pf);
-	free(slot);
-	return stop ? -1 : 0;
 }
 
 /* Whether repeat r of config k of case i (c, m) is to run: within its
@@ -438,7 +267,7 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	 * the others alone (every run, without -j) */
 	for (pass = s->timed ? 0 : 1; pass < 2; pass++) {
 		if (pass == 1 && nside) {
-			int rc = run_side_by_side(s, side, nside);
+			int rc = mr_sess_side_by_side(s, side, nside);
 
 			nside = 0;
 			if (rc < 0 || mr_spawn_interrupted)
@@ -685,5 +514,10 @@ mr_session_run(const struct mr_session_opts *o)
 	mr_libc_free_all();
 	if (cases)
 		mr_select_free(cases, ncases);
+	/* interrupted before the results directory was made (a case's
+	 * --describe, a fetch): nothing to resume, the status names the
+	 * signal as after the runs */
+	if (rc == MR_USAGE && mr_spawn_interrupted)
+		rc = 128 + (int)mr_spawn_interrupted;
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "proto/schema.h"
 
 /* Redraw the live line at most this often. */
 #define DRAW_NS 250000000ull
@@ -122,18 +123,30 @@ mr_term_tick(void *p)
 		draw(t);
 }
 
+int
+mr_term_failing(const char *outcome)
+{
+	int o = mr_outcome(outcome);
+
+	return o != MR_OUTCOME_OK && o != MR_OUTCOME_SKIPPED;
+}
+
 void
 mr_term_end(struct mr_term *t, const struct mr_results_run *run,
-	    const char *shortc, int nrepeat, int failing)
+	    const char *shortc, int nrepeat)
 {
+	int failing = mr_term_failing(run->outcome);
+
 	if (t->par)
 		t->tdone = mr_now_ns() - t->t0;
 	else if (run->res)
 		t->tdone += mr_now_ns() - t->trun;
 	t->done++;
+	/* counted by the word runs.tsv gets, as check counts them: a case
+	 * that said "skipped" (exit 4) was measured, and is still skipped */
 	if (failing)
 		t->nfailed++;
-	else if (!run->res)
+	else if (mr_outcome(run->outcome) == MR_OUTCOME_SKIPPED)
 		t->nskipped++;
 	/* On a terminal only what went wrong stays on the screen; in a log
 	 * every run has its line. */

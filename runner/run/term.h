@@ -25,8 +25,8 @@ struct mr_term {
 	int quiet;         /* only runs that did not end ok */
 	int total;         /* runs to do */
 	int done;          /* runs done */
-	int nfailed;       /* ... that did not end ok (skipped excluded) */
-	int nskipped;
+	int nfailed;       /* ... that failed (mr_term_failing) */
+	int nskipped;      /* ... whose outcome is "skipped" */
 	uint64_t t0;       /* when the first run started (ns, monotonic) */
 	uint64_t tdone;    /* time spent in the runs done (ns) */
 	uint64_t trun;     /* when the current run started (ns) */
@@ -49,10 +49,14 @@ void mr_term_start(struct mr_term *t, const char *casename, const char *shortc,
 /* Redraw the live line (at most 4 times a second); for spawn's tick. */
 void mr_term_tick(void *t);
 
-/* A run ended: its line (see the top), counted in the totals.  failing:
- * it did not end ok or skipped. */
+/* Non-zero when a run whose runs.tsv outcome is the word outcome failed:
+ * it neither ended ok nor was skipped. */
+int mr_term_failing(const char *outcome);
+
+/* A run ended: its line (see the top), counted in the totals by its
+ * outcome word, the one runs.tsv records (mr_term_failing). */
 void mr_term_end(struct mr_term *t, const struct mr_results_run *run,
-		 const char *shortc, int nrepeat, int failing);
+		 const char *shortc, int nrepeat);
 
 /* Runs go side by side (on) or one at a time (off): the time left is
  * then estimated from the time elapsed per run done, not from the time

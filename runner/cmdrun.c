@@ -1,0 +1,193 @@
+/* cmdrun: the commands that run cases (run, check, bless) or report on
+ * their results (report) — see cmds.h.  A session runs the cases
+ * (run/session.h), then the command's step goes over the results. */
+#include "cmds.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check/check.h"
+#include "out/bless.h"
+#include "out/format.h"
+#include "out/report.h"
+#include "proto/cases.h"
+#include "run/session.h"
+#include "run/term.h"
+#include "core/util.h"
+
+int
+mr_cmd_is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* What a command that runs cases hands to its step after the runs. */
+struct then {
+	const struct mr_args *o;
+	const struct mr_paths *p;
+	int (*cmp)(const struct mr_cmp_opts *co); /* check, bless: mr_check or
+	                                             mr_bless */
+};
+
+/* check/bless options over the results in dir. */
+static void
+cmp_opts(struct mr_cmp_opts *co, const struct mr_args *o, const struct mr_paths *p,
+	 const char *dir, const char *const *names)
+{
+	memset(co, 0, sizeof *co);
+	co->results_dir = dir;
+	co->expected_dir = p->expected_dir;
+	co->cases_dir = p->cases_dir;
+	co->cases = names;
+	co->verbose = o->verbose;
+	co->out = stdout;
+	co->format = o->format;
+	co->color = mr_term_color(stdout);
+	co->yes = o->yes;
+	co->interactive = isatty(0);
+}
+
+static int
+then_check(void *ctx, const char *dir, const char *const *names)
+{
+	const struct then *t = ctx;
+	struct mr_cmp_opts co;
+
+	cmp_opts(&co, t->o, t->p, dir, names);
+	return t->cmp(&co);
+}
+
+static int
+report(const struct mr_args *o, const struct mr_paths *p, const char *dir,
+       const char *const *names)
+{
+	struct mr_report_opts ro = { 0 };
+
+	ro.results_dir = dir;
+	ro.expected_dir = p->expected_dir;
+	ro.cases_dir = p->cases_dir;
+	ro.plots_dir = o->plots;
+	ro.cases = names;
+	ro.verbose = o->verbose;
+	ro.out = stdout;
+	return mr_report(&ro);
+}
+
+static int
+then_report(void *ctx, const char *dir, const char *const *names)
+{
+	const struct then *t = ctx;
+
+	return report(t->o, t->p, dir, names);
+}
+
+/* Run the cases (a session), then step over the results with t (step
+ * NULL: none). */
+static int
+session(struct then *t, int (*step)(void *, const char *, const char *const *))
+{
+	const struct mr_args *o = t->o;
+	const struct mr_paths *p = t->p;
+	struct mr_session_opts so = { 0 };
+
+	so.cmd = o->cmd->name;
+	so.cases_dir = p->cases_dir;
+	so.expected_dir = p->expected_dir;
+	so.self_exe = p->exe;
+	so.names = o->names;
+	so.nnames = o->nnames;
+	so.axes = o->axes;
+	so.nax = o->nax;
+	so.quick = o->quick;
+	so.versions = o->versions;
+	so.originals = o->originals;
+	so.repeat = o->repeat;
+	so.out = o->out;
+	so.timeout_s = o->timeout_s;
+	so.factor = o->factor;
+	so.interval_ms = o->interval_ms;
+	so.verbose = o->verbose;
+	so.quiet = o->quiet;
+	so.mem_cap_mib = o->mem_cap_mib;
+	so.resume = o->resume;
+	so.resume_lock = o->resume_lock;
+	so.shard_k = o->shard_k;
+	so.shard_n = o->shard_n;
+	so.jobs = o->jobs;
+	so.aslr = o->aslr;
+	so.record = o->record.s;
+	so.progress = step ? stderr : stdout;
+	so.then = step;
+	so.ctx = t;
+	return mr_session_run(&so);
+}
+
+int
+mr_cmd_run(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct then t = { o, p, NULL };
+
+	return session(&t, NULL);
+}
+
+/* check and bless: of the results --from names, or of a run first. */
+static int
+check_or_bless(const struct mr_args *o, const struct mr_paths *p,
+	       int (*cmp)(const struct mr_cmp_opts *co))
+{
+	struct then t = { o, p, cmp };
+
+	if (!o->from)
+		return session(&t, then_check);
+	return then_check(&t, o->from, o->nnames ? o->names : NULL);
+}
+
+int
+mr_cmd_check(const struct mr_args *o, const struct mr_paths *p)
+{
+	return check_or_bless(o, p, mr_check);
+}
+
+int
+mr_cmd_bless(const struct mr_args *o, const struct mr_paths *p)
+{
+	return check_or_bless(o, p, mr_bless);
+}
+
+/* report DIR (or --from DIR): the results exist; no case names then. */
+static int
+report_dir(const struct mr_args *o, const struct mr_paths *p, const char *dir)
+{
+	struct stat st;
+	int extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_PLOTS |
+				 O_QUIET | O_HELP | O_VERSION);
+
+	if (extra) {
+		weprintf("%s does not apply to the report of an existing results directory (nothing is run)",
+			 mr_args_first(extra));
+		return MR_USAGE;
+	}
+	if (stat(dir, &st) < 0) {
+		weprintf("results directory %s:", dir);
+		return MR_USAGE;
+	}
+	return report(o, p, dir, o->from && o->nnames ? o->names : NULL);
+}
+
+int
+mr_cmd_report(const struct mr_args *o, const struct mr_paths *p)
+{
+	struct then t = { o, p, NULL };
+
+	if (o->from)
+		return report_dir(o, p, o->from);
+	/* one argument that is a directory, or that no case could be named
+	 * (a path): the results to report on */
+	if (o->nnames == 1 && (mr_cmd_is_dir(o->names[0]) || !mr_cases_valid_name(o->names[0])))
+		return report_dir(o, p, o->names[0]);
+	return session(&t, then_report);
+}

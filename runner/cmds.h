@@ -1,0 +1,33 @@
+/* cmds: the handlers of the command line's commands, one per entry of
+ * main.c's table.  Each takes the parsed options and the paths, does the
+ * command's work through the folder of its step and returns the exit
+ * status: MR_OK, MR_FAILED (1), MR_USAGE (2), or 128 + a signal.
+ * cmdcases.c: list, describe; cmdrun.c: the commands that run cases (run,
+ * check, bless, report); cmdread.c: those that read results directories
+ * or the release cache (compare, trend, export, corpus, merge, platforms,
+ * versions, fetch).
+ */
+#ifndef MR_CMDS_H
+#define MR_CMDS_H
+
+#include "args.h"
+
+int mr_cmd_list(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_describe(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_run(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_check(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_bless(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_report(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_compare(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_trend(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_export(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_merge(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_corpus(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_versions(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
+int mr_cmd_platforms(const struct mr_args *o, const struct mr_paths *p);
+
+/* Non-zero when p is a directory (stat, links followed). */
+int mr_cmd_is_dir(const char *p);
+
+#endif
