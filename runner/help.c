@@ -314,6 +314,7 @@ static const struct {
 	{ O_PLOTS,
 	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
 	  "                         the tree, else <exe dir>/../share/memrepro/plots)\n" },
+	{ O_NOCHARTS, "  --no-charts            the table only: no chart drawn\n" },
 	{ O_FAILON,
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },

@@ -82,11 +82,12 @@ static const struct mr_command commands[] = {
 	  .max_names = -1, .reads = -1, .dir_arg = 1 },
 	{ .name = "compare", .run = cmd_compare, .help = &mr_help_compare,
 	  .needs = "compare needs two results directories, OLD and NEW",
-	  .allowed = O_OUT | O_PLOTS | O_FAILON | O_VERBOSE,
+	  .allowed = O_OUT | O_PLOTS | O_NOCHARTS | O_FAILON | O_VERBOSE,
 	  .min_names = 2, .max_names = 2, .reads = 0 },
 	{ .name = "trend", .run = cmd_trend, .help = &mr_help_trend,
 	  .needs = "trend needs two results directories or more",
-	  .allowed = O_OUT | O_PLOTS | O_VERBOSE | O_EXPECTED, .min_names = 2, .max_names = -1,
+	  .allowed = O_OUT | O_PLOTS | O_NOCHARTS | O_VERBOSE | O_EXPECTED, .min_names = 2,
+	  .max_names = -1,
 	  .reads = 0 },
 	{ .name = "export", .run = cmd_export, .help = &mr_help_export,
 	  .needs = "export needs --format bmf|benchmark-action and one results directory",
@@ -490,7 +491,7 @@ cmd_compare(const struct mr_args *o, const struct mr_paths *p)
 	d.old_dir = o->names[0];
 	d.new_dir = o->names[1];
 	d.out_dir = o->out;
-	d.plots_dir = o->plots;
+	d.plots_dir = o->no_charts ? NULL : o->plots;
 	d.fail_on = o->fail_on;
 	d.verbose = o->verbose;
 	d.color = mr_term_color(stdout);
@@ -507,7 +508,7 @@ cmd_trend(const struct mr_args *o, const struct mr_paths *p)
 	t.ndirs = o->nnames;
 	t.out_dir = o->out;
 	t.expected_dir = p->expected_dir;
-	t.plots_dir = o->plots;
+	t.plots_dir = o->no_charts ? NULL : o->plots;
 	t.verbose = o->verbose;
 	t.out = stdout;
 	return mr_trend(&t);

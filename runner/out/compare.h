@@ -37,14 +37,4 @@ struct mr_diff_opts {
  * file:line:column). */
 int mr_diff(const struct mr_diff_opts *o);
 
-struct mr_config;
-
-/* The short name of config i of cfg[0..n-1] on a chart (compare's and
- * trend's): the values of its axes other than skip (NULL: none), the
- * allocator's bare, the others key=value with the key after its last '.'
- * (mmap_threshold=131072), ", "-separated, an axis the config leaves
- * unset left out; when that leaves nothing, the other axes said "KEY
- * unset", else skip's value, else its canonical string.  Fresh string. */
-char *mr_cmp_short(const struct mr_config *cfg, int n, int i, const char *skip);
-
 #endif
