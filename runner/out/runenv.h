@@ -16,10 +16,10 @@
 
 #include "results/read.h"
 
-/* Print on f "ran under: ..." then one line per differing key,
- * "  KEY  V1 -> V2" for two directories (names[0] and names[1], e.g.
- * "old", "new"), "  KEY  1:V1 2:V2 ..." for more (in R's order); or
- * "ran under the same settings (...)".  Returns how many keys differ. */
+/* Print on f "ran under:" then one line per differing key, "  KEY  OLD ->
+ * NEW" for two directories (R[0], R[1]), "  KEY  1:V1 2:V2 ..." for more
+ * (in R's order); or "  the same: N settings ...".  Returns how many keys
+ * differ. */
 int mr_runenv_print(FILE *f, struct mr_rd *const *R, int n);
 
 #endif
