@@ -59,18 +59,66 @@ metric_of(const struct mr_ref *r)
 	return r->ckpt ? mr_ckpt_metrics[r->metric] : mr_run_metrics[r->metric];
 }
 
-/* Index of the series of (case, config, what), or -1. */
-static int
-find_series(const struct series *s, int n, const char *kase, const char *config,
-	    const char *what)
+/* The series by (case, config, what): a hash table of their indices, so
+ * that adding a directory's points is linear in them (a scan per point
+ * made 60 nights of the corpus quadratic). */
+struct sidx {
+	int *slot;     /* index + 1, 0: empty */
+	size_t cap;    /* a power of 2, at least twice the series */
+	int alloc;     /* series allocated in *s */
+};
+
+static size_t
+hash3(const char *a, const char *b, const char *c)
+{
+	size_t h = 14695981039346656037u;
+	const char *p[3] = { a, b, c };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const unsigned char *q;
+
+		for (q = (const unsigned char *)p[i]; *q; q++)
+			h = (h ^ *q) * 1099511628211u;
+		h = (h ^ 0xff) * 1099511628211u;
+	}
+	return h;
+}
+
+/* The slot of (kase, config, what) in ix: its series' or the empty one
+ * where it goes. */
+static int *
+find_slot(const struct sidx *ix, const struct series *s, const char *kase,
+	  const char *config, const char *what)
+{
+	size_t at = hash3(kase, config, what) & (ix->cap - 1);
+
+	for (;; at = (at + 1) & (ix->cap - 1)) {
+		const struct series *x;
+
+		if (!ix->slot[at])
+			return &ix->slot[at];
+		x = &s[ix->slot[at] - 1];
+		if (!strcmp(x->what, what) && !strcmp(x->config, config) && !strcmp(x->kase, kase))
+			return &ix->slot[at];
+	}
+}
+
+/* Room in ix for n series of s[]. */
+static void
+sidx_grow(struct sidx *ix, const struct series *s, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(s[i].kase, kase) && !strcmp(s[i].config, config) &&
-		    !strcmp(s[i].what, what))
-			return i;
-	return -1;
+	if ((size_t)n * 2 <= ix->cap)
+		return;
+	free(ix->slot);
+	ix->cap = ix->cap ? ix->cap * 2 : 1024;
+	while ((size_t)n * 2 > ix->cap)
+		ix->cap *= 2;
+	ix->slot = ecalloc(ix->cap, sizeof *ix->slot);
+	for (i = 0; i < n - 1; i++)
+		*find_slot(ix, s, s[i].kase, s[i].config, s[i].what) = i + 1;
 }
 
 static int
@@ -103,13 +151,16 @@ write_tsv(const char *path, struct mr_rd *const *R, int nr, const struct series 
 /* A new series of case k's config c and figure ref (what: its name,
  * moved in), with nr directories' medians to come, at the end of *s. */
 static struct series *
-new_series(struct series **s, int *ns, const struct mr_rd_case *k, int c,
-	   const struct mr_ref *ref, char *what, int nr)
+new_series(struct series **s, int *ns, struct sidx *ix, const struct mr_rd_case *k,
+	   int c, const struct mr_ref *ref, char *what, int nr)
 {
 	struct series *x;
 	int j;
 
-	*s = erealloc(*s, sizeof **s * (*ns + 1));
+	if (*ns == ix->alloc) {
+		ix->alloc = ix->alloc ? 2 * ix->alloc : 256;
+		*s = erealloc(*s, sizeof **s * ix->alloc);
+	}
 	x = &(*s)[(*ns)++];
 	memset(x, 0, sizeof *x);
 	x->kase = estrdup(k->name);
@@ -133,18 +184,21 @@ new_series(struct series **s, int *ns, const struct mr_rd_case *k, int c,
 /* Directory t's median, min and max of ref for case k's config c into
  * its series (a new one when there is none). */
 static void
-add_point(struct series **s, int *ns, const struct mr_rd_case *k, int c,
+add_point(struct series **s, int *ns, struct sidx *ix, const struct mr_rd_case *k, int c,
 	  const struct mr_ref *ref, int t, int nr)
 {
 	char *what = mr_rd_ref_name(ref);
-	int n, idx = find_series(*s, *ns, k->name, k->conf[c].str, what);
+	int n, *slot;
 	struct series *x;
 	double *v;
 
-	if (idx < 0) {
-		x = new_series(s, ns, k, c, ref, what, nr);
+	sidx_grow(ix, *s, *ns + 1);
+	slot = find_slot(ix, *s, k->name, k->conf[c].str, what);
+	if (!*slot) {
+		x = new_series(s, ns, ix, k, c, ref, what, nr);
+		*slot = *ns;
 	} else {
-		x = &(*s)[idx];
+		x = &(*s)[*slot - 1];
 		free(what);
 	}
 	n = mr_rd_values(k, c, ref, &v);
@@ -162,7 +216,7 @@ add_point(struct series **s, int *ns, const struct mr_rd_case *k, int c,
  * colours the chart), with each directory's median, min and max.
  * Returns their number. */
 static int
-collect_series(struct mr_rd *const *R, int nr, struct series **s)
+collect_series(struct mr_rd *const *R, int nr, struct series **s, struct sidx *ix)
 {
 	int ns = 0, i, c, m, t;
 
@@ -175,7 +229,7 @@ collect_series(struct mr_rd *const *R, int nr, struct series **s)
 				int nref = mr_rd_figures(k, c, &refs);
 
 				for (m = 0; m < nref; m++)
-					add_point(s, &ns, k, c, &refs[m], t, nr);
+					add_point(s, &ns, ix, k, c, &refs[m], t, nr);
 				free(refs);
 			}
 		}
@@ -190,7 +244,7 @@ collect_series(struct mr_rd *const *R, int nr, struct series **s)
  * Returns how many. */
 static int
 lay_cases(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
-	  struct series **s, int *ns, struct tlay **out)
+	  struct series **s, int *ns, struct sidx *ix, struct tlay **out)
 {
 	int n = 0, i, j, t, c;
 
@@ -227,7 +281,7 @@ lay_cases(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 
 				if (ref.ckpt && !strcmp(ref.checkpoint, "-"))
 					break;
-				add_point(s, ns, k, c, &r2, t, nr);
+				add_point(s, ns, ix, k, c, &r2, t, nr);
 			}
 		}
 		T->panels = estrdup(loaded == 0 && fs.panels ? fs.panels : "allocator");
@@ -434,6 +488,7 @@ mr_trend(const struct mr_trend_opts *o)
 	char *outdir = NULL, *tsv = NULL, *tw[NKINDS] = {0};
 	int ns = 0, nr = o->ndirs, rc = MR_USAGE, nt = 0, i, t, total, notcmp = 0;
 	int tc[NKINDS] = {0};
+	struct sidx ix = {0};
 	FILE *f = o->out;
 
 	R = ecalloc(nr + 1, sizeof *R);
@@ -446,8 +501,8 @@ mr_trend(const struct mr_trend_opts *o)
 		goto out;
 	qsort(R, nr, sizeof *R, by_started);
 	mr_runenv_print(f, R, nr);
-	ns = collect_series(R, nr, &s);
-	nt = lay_cases(o, R, nr, &s, &ns, &T);
+	ns = collect_series(R, nr, &s, &ix);
+	nt = lay_cases(o, R, nr, &s, &ns, &ix, &T);
 	total = find_steps(s, ns, nr, &notcmp, tw, tc, NKINDS);
 	for (i = 0; i < nt; i++)
 		mr_tr_lay_case(&T[i], s, ns, nr, T[i].panels);
@@ -472,6 +527,7 @@ out:
 	for (i = 0; i < NKINDS; i++)
 		free(tw[i]);
 	free(T);
+	free(ix.slot);
 	free_series(s, ns);
 	free(tsv);
 	free(outdir);
