@@ -184,8 +184,12 @@ RUNNER_SRC := \
 	runner/out/report.c \
 	runner/out/corpus.c \
 	runner/out/figtab.c \
+	runner/out/outfile.c \
+	runner/out/runenv.c \
 	runner/out/compare.c \
+	runner/out/cmpchart.c \
 	runner/out/trend.c \
+	runner/out/trchart.c \
 	runner/out/export.c \
 	runner/out/platforms.c
 

@@ -44,6 +44,7 @@ static const struct option_def {
 	{ "--yes", O_YES, 0, "-y" },
 	{ "--plots", O_PLOTS, 1, NULL },
 	{ "--fail-on", O_FAILON, 1, NULL },
+	{ "--no-charts", O_NOCHARTS, 0, NULL },
 	{ "--verbose", O_VERBOSE, 0, "-v" },
 	{ "--help", O_HELP, 0, "-h" },
 	{ "--version", O_VERSION, 0, NULL },
@@ -194,7 +195,7 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in env.tsv", name);
 	/* what --resume needs to run the same matrix the same way */
 	if (!(d->bit & (O_OUT | O_VERBOSE | O_RESUME | O_FORMAT | O_QUIET | O_YES |
-			O_PLOTS | O_FAILON | O_JOBS | O_HELP | O_VERSION))) {
+			O_PLOTS | O_NOCHARTS | O_FAILON | O_JOBS | O_HELP | O_VERSION))) {
 		char *a = d->has_arg ? esprintf("%s=%s", d->name, v) : estrdup(d->name);
 
 		mr_resume_record_arg(&o->record, a);
@@ -219,6 +220,7 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 	case O_QUIET: o->quiet = 1; break;
 	case O_YES: o->yes = 1; break;
 	case O_PLOTS: o->plots = v; break;
+	case O_NOCHARTS: o->no_charts = 1; break;
 	case O_HELP: o->help = 1; break;
 	case O_VERSION: o->version = 1; break;
 	default: set_word(o, d->bit, v); break;

@@ -61,6 +61,7 @@ struct mr_args {
 	const char *expected_dir;
 	const char *from;
 	int verbose;
+	int no_charts;             /* --no-charts: tables only */
 	const char **allocs;       /* --alloc NAME=PATH|SONAME, in order */
 	int nallocs;
 	const char *allocators;    /* --allocators FILE, or NULL */

@@ -25,7 +25,7 @@ mr_cmd_compare(const struct mr_args *o, const struct mr_paths *p)
 	d.old_dir = o->names[0];
 	d.new_dir = o->names[1];
 	d.out_dir = o->out;
-	d.plots_dir = o->plots;
+	d.plots_dir = o->no_charts ? NULL : o->plots;
 	d.fail_on = o->fail_on;
 	d.verbose = o->verbose;
 	d.color = mr_term_color(stdout);
@@ -42,7 +42,7 @@ mr_cmd_trend(const struct mr_args *o, const struct mr_paths *p)
 	t.ndirs = o->nnames;
 	t.out_dir = o->out;
 	t.expected_dir = p->expected_dir;
-	t.plots_dir = o->plots;
+	t.plots_dir = o->no_charts ? NULL : o->plots;
 	t.verbose = o->verbose;
 	t.out = stdout;
 	return mr_trend(&t);

@@ -89,10 +89,11 @@ const struct mr_help mr_help_compare = {
 	"Compare two results directories (before and after an upgrade, two\n"
 	"machines): per case, config, checkpoint and metric both measured, the\n"
 	"medians, the change in percent and whether it is beyond the noise of\n"
-	"the repeats (Mann-Whitney U, p < 0.05, with 4 repeats or more on each\n"
-	"side; else non-overlapping ranges; never for a change below the\n"
-	"metric's smallest change: memory 3 % and 512 kB, time 10 % and 30 ms,\n"
-	"counts 10 % and 100).  Prints the changes beyond noise (--verbose:\n"
+	"the repeats (Mann-Whitney U, p < 0.05, where the repeats can reach it:\n"
+	"4 vs 4, 3 vs 5 or more, else \"3 vs 3 repeats: not compared\"; never for\n"
+	"a change below the metric's smallest change: memory 3 % and 1024 kB,\n"
+	"time 10 % and 30 ms, counts 10 % and 100).  Prints first what the two\n"
+	"sides ran under where it differs, then the changes beyond noise (--verbose:\n"
 	"every row); writes DIR/compare.tsv and a chart per case (DIR: --out,\n"
 	"default NEW/compare).  Status: 1 with --fail-on when a figure is worse\n"
 	"beyond noise by more than PCT percent, else 0; 2 on bad usage/input.\n"
@@ -107,14 +108,16 @@ const struct mr_help mr_help_trend = {
 	"ordered by the time each started: per case, config, checkpoint and\n"
 	"metric the medians as a series, with its step changes found by binary\n"
 	"segmentation of the medians (a step: the median shifts by more than\n"
-	"3 x the repeats' range and the metric's smallest change, as compare's).\n"
-	"Prints the steps (--verbose: every series); writes DIR/trend.tsv and\n"
-	"a chart per case (DIR: --out, default the newest results' trend/): the\n"
+	"3 x the repeats' range and the metric's smallest change, as compare's;\n"
+	"only where the repeats on each side could tell one, as compare's).\n"
+	"Prints what the directories ran under where it differs, then the steps\n"
+	"(--verbose: every series); writes DIR/trend.tsv and a chart per case\n"
+	"(DIR: --out, default ./trend, never one of the inputs): the\n"
 	"case's key figure (expected/<case>.figures) and the figures that moved.\n"
 	"Status: 0, 1 when a chart could not be drawn, 2 on bad usage/input.\n"
 	"\n"
 	"Example:\n"
-	"  memrepro trend results/2025*\n"
+	"  memrepro trend --out trend-2025 results/2025*\n"
 };
 
 const struct mr_help mr_help_export = {
@@ -317,6 +320,7 @@ static const struct {
 	{ O_PLOTS,
 	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
 	  "                         the tree, else <exe dir>/../share/memrepro/plots)\n" },
+	{ O_NOCHARTS, "  --no-charts            the table only: no chart drawn\n" },
 	{ O_FAILON,
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },

@@ -38,6 +38,7 @@ enum {
 	O_JOBS = 1 << 23,
 	O_ASLR = 1 << 24,
 	O_ALLOCATORS = 1 << 25,
+	O_NOCHARTS = 1 << 26,
 };
 
 /* The options of every command that runs cases. */

@@ -75,6 +75,12 @@ mr_st_mwu_min_p(int na, int nb)
 	return p > 1 ? 1 : p;
 }
 
+int
+mr_st_enough(int na, int nb, double alpha)
+{
+	return na > 0 && nb > 0 && mr_st_mwu_min_p(na, nb) < alpha;
+}
+
 double
 mr_st_mwu_p(const double *a, int na, const double *b, int nb)
 {
@@ -175,7 +181,8 @@ seg_cost(const double *m, int lo, int hi, double med)
 
 int
 mr_st_steps(const double *m, int n,
-	    double (*threshold)(double level, void *ctx), void *ctx,
+	    double (*threshold)(double level, void *ctx),
+	    int (*enough)(int lo, int at, int hi, void *ctx), void *ctx,
 	    struct mr_st_step *steps, int max)
 {
 	/* Segments still to search, as [lo, hi) pairs: at most one per value. */
@@ -196,6 +203,8 @@ mr_st_steps(const double *m, int n,
 			double c = seg_cost(m, lo, i, l) + seg_cost(m, i, hi, r);
 			int tie = best >= 0 && fabs(r - l) == shift && c < cost;
 
+			if (enough && !enough(lo, i, hi, ctx))
+				continue;
 			if (best < 0 || fabs(r - l) > shift || tie) {
 				best = i;
 				cost = c;

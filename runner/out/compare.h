@@ -4,13 +4,13 @@
  * bless records: docs/formats.md, "What bless writes"), the medians over
  * the ok repeats, the change in percent, and whether it is beyond the
  * noise of the repeats:
- *  - with at least 4 repeats on each side, a two-sided Mann-Whitney U test
- *    at p < 0.05 (stats.h; exact without ties);
- *  - with fewer (3 against 3 cannot reach p < 0.05), the ranges: beyond
- *    the noise when the old and new [min, max] do not overlap;
- * and in both cases only when the medians differ by more than the
+ * a two-sided Mann-Whitney U test at p < 0.05 (stats.h; exact without
+ * ties), only where the repeats of both sides can reach it
+ * (mr_st_enough: 4 against 4, 3 against 5...; 3 against 3 and 1 against
+ * 1 are "not compared"), and only when the medians differ by more than the
  * metric's smallest change (stats.h: memory 3 % and 1024 kB, time 10 % and
- * 30 ms, counts 10 % and 100), so that a page or a tick is never news.  Everything is written to
+ * 30 ms, counts 10 % and 100), so that a page or a tick is never news.
+ * What the two sides ran under is printed first (runenv.h).  Everything is written to
  * OUT/compare.tsv, the changes beyond noise printed, and the per-case
  * chart OUT/<case>.compare.{png,svg} drawn (plots/compare.gp).
  */
@@ -36,15 +36,5 @@ struct mr_diff_opts {
  * chart could not be drawn); MR_USAGE on bad input (printed as
  * file:line:column). */
 int mr_diff(const struct mr_diff_opts *o);
-
-struct mr_config;
-
-/* The short name of config i of cfg[0..n-1] on a chart (compare's and
- * trend's): the values of its axes other than skip (NULL: none), the
- * allocator's bare, the others key=value with the key after its last '.'
- * (mmap_threshold=131072), ", "-separated, an axis the config leaves
- * unset left out; when that leaves nothing, the other axes said "KEY
- * unset", else skip's value, else its canonical string.  Fresh string. */
-char *mr_cmp_short(const struct mr_config *cfg, int n, int i, const char *skip);
 
 #endif

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "out/outfile.h"
 #include "run/capture.h"
 #include "core/util.h"
 
@@ -75,6 +76,12 @@ mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
 
 	memset(p, 0, sizeof *p);
 	p->verbose = verbose;
+	p->timeout_ms = GNUPLOT_TIMEOUT_MS;
+	/* a test's way to make a chart time out without waiting a minute */
+	if (getenv("MEMREPRO_GNUPLOT_TIMEOUT_MS"))
+		p->timeout_ms = strtol(getenv("MEMREPRO_GNUPLOT_TIMEOUT_MS"), NULL, 10);
+	if (p->timeout_ms <= 0)
+		p->timeout_ms = GNUPLOT_TIMEOUT_MS;
 	probe = esprintf("%s/series.gp", scripts);
 	if (!is_file(probe)) {
 		weprintf("no gnuplot scripts in %s (give --plots DIR)", scripts);
@@ -108,9 +115,19 @@ show(const char *script, const char *text)
 	}
 }
 
+/* A complete image: a regular file with something in it. */
+static int
+is_image(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Draw into tmp (the image's temporary name), named out in messages. */
 static int
 draw_one(struct mr_plot *p, const char *script, const char *in,
-	 const char *out, const char *const *args)
+	 const char *out, const char *tmp, const char *const *args)
 {
 	const char *argv[16];
 	struct strbuf msg = { 0 };
@@ -120,7 +137,7 @@ draw_one(struct mr_plot *p, const char *script, const char *in,
 	argv[n++] = "-c";
 	argv[n++] = script;
 	argv[n++] = in;
-	argv[n++] = out;
+	argv[n++] = tmp;
 	for (i = 0; args && args[i] && n < 14; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
@@ -131,9 +148,11 @@ draw_one(struct mr_plot *p, const char *script, const char *in,
 		fputc('\n', stderr);
 	}
 	sb_add(&msg, "");
-	rc = mr_spawn_capture((char *const *)argv, environ, GNUPLOT_TIMEOUT_MS,
+	rc = mr_spawn_capture((char *const *)argv, environ, p->timeout_ms,
 			      GNUPLOT_OUTPUT_MAX, 2, &msg, &st);
-	if (rc < 0) {
+	if (rc == -ETIMEDOUT) {
+		weprintf("gnuplot timed out after %g s on %s", p->timeout_ms / 1000.0, out);
+	} else if (rc < 0) {
 		errno = -rc;
 		weprintf("gnuplot %s -> %s:", script, out);
 	} else {
@@ -142,11 +161,16 @@ draw_one(struct mr_plot *p, const char *script, const char *in,
 			weprintf("gnuplot %s -> %s: failed (status %d)", script, out,
 				 WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 			rc = -1;
-		} else if (!is_file(out)) {
+		} else if (!is_image(tmp)) {
 			weprintf("gnuplot %s: wrote no %s", script, out);
+			rc = -1;
+		} else if (rename(tmp, out) < 0) {
+			weprintf("rename %s to %s:", tmp, out);
 			rc = -1;
 		}
 	}
+	if (rc < 0)
+		unlink(tmp);
 	sb_free(&msg);
 	return rc < 0 ? -1 : 0;
 }
@@ -162,12 +186,15 @@ mr_plot_draw(struct mr_plot *p, const char *chart, const char *in,
 
 	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
 		char *out = esprintf("%s.%s", out_base, ext[i]);
+		char *tmp = mr_of_tmpname(out);
 
 		unlink(out); /* never leave a stale image behind */
-		if (draw_one(p, script, in, out, args) < 0)
+		unlink(tmp);
+		if (draw_one(p, script, in, out, tmp, args) < 0)
 			rc = -1;
 		else
 			p->drawn++;
+		free(tmp);
 		free(out);
 	}
 	if (rc < 0)

@@ -4,7 +4,9 @@
  * "gnuplot -c <scripts>/<chart>.gp IN OUT ARGS..." (fork and execve
  * through spawn's capture, no shell; gnuplot found on PATH) once for
  * OUT.png (pngcairo) and once for OUT.svg: the script picks the terminal
- * by OUT's extension.  What gnuplot prints (errors, warnings) is shown as
+ * by OUT's extension.  Each image is drawn under a temporary name
+ * (out/outfile.h) and renamed when gnuplot succeeded: a chart that failed
+ * or timed out ("gnuplot timed out after N s on OUT") leaves no file.  What gnuplot prints (errors, warnings) is shown as
  * "memrepro: gnuplot <script>: <line>"; a chart that gnuplot could not
  * draw makes the plotter's failed count grow, and the caller goes on.
  */
@@ -15,6 +17,8 @@ struct mr_plot {
 	char *gnuplot;  /* the gnuplot binary (owned) */
 	char *scripts;  /* the directory of the .gp scripts (owned) */
 	int verbose;    /* print each gnuplot command line */
+	long timeout_ms; /* a chart's gnuplot is killed after this (60 s;
+	                    MEMREPRO_GNUPLOT_TIMEOUT_MS) */
 	int drawn;      /* images written */
 	int failed;     /* charts gnuplot could not draw */
 };

@@ -9,71 +9,41 @@
 #include "check/config.h"
 #include "check/figures.h"
 #include "out/charts.h"
-#include "out/compare.h"
-#include "out/plot.h"
+#include "out/outfile.h"
+#include "out/runenv.h"
+#include "out/trchart.h"
 #include "results/read.h"
 #include "check/stats.h"
 #include "core/util.h"
 
-/* Steps kept per series (a nightly history rarely has more). */
-#define MAX_STEPS 16
-/* The figures of a case's chart, and its rows of panels: more figures
- * with a change are counted under the chart, not drawn. */
-#define MAX_FIGS 6
-#define MAX_ROWS 6
-/* Lines of one panel: a group of more is split in parts. */
-#define MAX_LINES 4
-/* Columns of panels when each figure has one panel. */
-#define MAX_COLS 3
-/* The characters of a legend entry, of a panel's title line, of a tick. */
-#define LEGEND_MAX 40
-#define PTITLE_MAX 40
-#define TICK_MAX 14
-/* ... and by this many times the repeats' typical range. */
+/* A step is a shift of the median by more than this many times the
+ * repeats' typical range ... */
 #define NOISE_K 3.0
-
-/* One (case, config, figure) over the directories. */
-struct series {
-	char *kase;      /* case name */
-	char *config;    /* canonical config */
-	char *label;     /* short form (in the newest directory that has it) */
-	int cfg;         /* config index in that directory's case, from 1 */
-	struct mr_ref ref; /* checkpoint owned */
-	char *what;      /* "rss_kb@cleared" */
-	double *med, *min, *max; /* per directory, NAN when absent */
-	int *n;
-	int *step;       /* per directory: 1 at the first point after a step */
-	int nsteps;
-	struct mr_st_step steps[MAX_STEPS];
-	int changed;     /* last vs first median beyond the noise */
-	double score;    /* the largest relative change (a step's or the
-	                    last vs the first), for the panels' order */
-	int panel;       /* its panel in its case's chart, 0: not drawn */
-	int colour;      /* its colour there, from 1 */
-};
-
-/* A case's chart, laid out. */
-struct tlay {
-	const char *kase;   /* into a series */
-	char *key;          /* the key figure's name, NULL: none */
-	char *panels;       /* the panel axis */
-	int nfig;
-	const char *fig[MAX_FIGS]; /* into series */
-	int npg;            /* panels per figure: groups, parts of them */
-	char **pgtitle;     /* [npg] */
-	char *empty;        /* [nfig * npg + 1]: '1' for a panel without a
-	                       point (its group did not measure its figure) */
-	int ncol;           /* colours */
-	char **clabel;      /* [ncol] */
-	int nmore;          /* figures with a change not drawn */
-	int nchanged;       /* figures with a change or a step */
-	int nsteps;
-};
+/* Kinds of "too few repeats" told apart ("1 vs 1", "3 vs 3"...). */
+#define NKINDS 16
 
 struct ctx {
 	const char *metric;
 	double noise;
+	const int *n;    /* the repeats of each point */
 };
+
+/* A split at `at` of [lo, hi) may be called a step only when the repeats
+ * on its two sides can tell one (stats.h, mr_st_enough): the band says
+ * "these repeats sit apart", which 1 against 1, or 3 against 3, do by
+ * chance at least as often as alpha. */
+static int
+enough(int lo, int at, int hi, void *p)
+{
+	const struct ctx *c = p;
+	int a = 0, b = 0, i;
+
+	for (i = lo; i < at; i++)
+		a += c->n[i];
+	for (i = at; i < hi; i++)
+		b += c->n[i];
+	return mr_st_enough(a, b, MR_ST_ALPHA);
+}
 
 static double
 threshold(double level, void *p)
@@ -89,18 +59,66 @@ metric_of(const struct mr_ref *r)
 	return r->ckpt ? mr_ckpt_metrics[r->metric] : mr_run_metrics[r->metric];
 }
 
-/* Index of the series of (case, config, what), or -1. */
-static int
-find_series(const struct series *s, int n, const char *kase, const char *config,
-	    const char *what)
+/* The series by (case, config, what): a hash table of their indices, so
+ * that adding a directory's points is linear in them (a scan per point
+ * made 60 nights of the corpus quadratic). */
+struct sidx {
+	int *slot;     /* index + 1, 0: empty */
+	size_t cap;    /* a power of 2, at least twice the series */
+	int alloc;     /* series allocated in *s */
+};
+
+static size_t
+hash3(const char *a, const char *b, const char *c)
+{
+	size_t h = 14695981039346656037u;
+	const char *p[3] = { a, b, c };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const unsigned char *q;
+
+		for (q = (const unsigned char *)p[i]; *q; q++)
+			h = (h ^ *q) * 1099511628211u;
+		h = (h ^ 0xff) * 1099511628211u;
+	}
+	return h;
+}
+
+/* The slot of (kase, config, what) in ix: its series' or the empty one
+ * where it goes. */
+static int *
+find_slot(const struct sidx *ix, const struct series *s, const char *kase,
+	  const char *config, const char *what)
+{
+	size_t at = hash3(kase, config, what) & (ix->cap - 1);
+
+	for (;; at = (at + 1) & (ix->cap - 1)) {
+		const struct series *x;
+
+		if (!ix->slot[at])
+			return &ix->slot[at];
+		x = &s[ix->slot[at] - 1];
+		if (!strcmp(x->what, what) && !strcmp(x->config, config) && !strcmp(x->kase, kase))
+			return &ix->slot[at];
+	}
+}
+
+/* Room in ix for n series of s[]. */
+static void
+sidx_grow(struct sidx *ix, const struct series *s, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(s[i].kase, kase) && !strcmp(s[i].config, config) &&
-		    !strcmp(s[i].what, what))
-			return i;
-	return -1;
+	if ((size_t)n * 2 <= ix->cap)
+		return;
+	free(ix->slot);
+	ix->cap = ix->cap ? ix->cap * 2 : 1024;
+	while ((size_t)n * 2 > ix->cap)
+		ix->cap *= 2;
+	ix->slot = ecalloc(ix->cap, sizeof *ix->slot);
+	for (i = 0; i < n - 1; i++)
+		*find_slot(ix, s, s[i].kase, s[i].config, s[i].what) = i + 1;
 }
 
 static int
@@ -115,506 +133,34 @@ by_started(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
-/* The last path component of dir, for tick labels. */
-static const char *
-base_name(const char *dir)
-{
-	size_t n = strlen(dir);
-	const char *p;
 
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	for (p = dir + n; p > dir && p[-1] != '/'; p--)
-		;
-	return p;
-}
-
-/* s onto b, '|' (the chart's separator) and newlines as '/' and ' ', at
- * most max characters (UTF-8): a longer s cut, its last an ellipsis. */
-static void
-add_cut(struct strbuf *b, const char *s, size_t max)
-{
-	size_t n = 0, nc = 0;
-	const char *p;
-
-	for (p = s; *p; p++)
-		n += ((unsigned char)*p & 0xc0) != 0x80;
-	for (; *s; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80 && n > max && ++nc > max - 1) {
-			sb_add(b, "\xe2\x80\xa6");
-			return;
-		}
-		sb_addn(b, *s == '|' ? "/" : *s == '\n' || *s == '\t' ? " " : s, 1);
-	}
-}
-
-/* s as the next item of a '|'-separated list in b. */
-static void
-add_item(struct strbuf *b, const char *s, size_t max)
-{
-	if (b->len)
-		sb_add(b, "|");
-	add_cut(b, s, max);
-}
 
 static int
 write_tsv(const char *path, struct mr_rd *const *R, int nr, const struct series *s,
 	  int ns)
 {
-	FILE *f = mr_create_out(path);
-	int i, t;
+	char *tmp;
+	FILE *f = mr_of_create(path, &tmp);
 
-	if (!f) {
-		weprintf("create %s:", path);
+	if (!f)
 		return -1;
-	}
-	fprintf(f, "# memrepro trend: medians per results directory, steps marked\n");
-	fprintf(f, "case\tconfig\tlabel\tcfg\tcheckpoint\tmetric\twhat\tindex\tdir\tstarted\t"
-		   "median\tmin\tmax\tn\tstep\tplot\tplot_min\tplot_max\tchanged\tpanel\tcolour\n");
-	for (i = 0; i < ns; i++) {
-		for (t = 0; t < nr; t++) {
-			const char *st = mr_rd_env(R[t], "started");
-			const char *metric = metric_of(&s[i].ref);
-			size_t ml = strlen(metric);
-			double scale = ml > 3 && !strcmp(metric + ml - 3, "_kb") ? 1024 : 1;
-
-			if (isnan(s[i].med[t]))
-				continue;
-			fprintf(f, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.17g\t%.17g\t%.17g\t%d\t%d\t%.17g\t",
-				s[i].kase, s[i].config, s[i].label, s[i].cfg,
-				s[i].ref.ckpt ? s[i].ref.checkpoint : "-", metric, s[i].what,
-				t + 1, R[t]->dir, st ? st : "-", s[i].med[t], s[i].min[t],
-				s[i].max[t], s[i].n[t], s[i].step[t], s[i].med[t] / scale);
-			fprintf(f, "%.17g\t%.17g\t%d\t%d\t%d\n", s[i].min[t] / scale,
-				s[i].max[t] / scale, s[i].changed, s[i].panel, s[i].colour);
-		}
-	}
-	if (ferror(f) | (fclose(f) != 0)) {
-		weprintf("write %s:", path);
-		return -1;
-	}
-	return 0;
-}
-
-/* Has the series a median in any directory?  (A case whose runs were all
- * skipped has figures but no values: a panel of it would be empty.) */
-static int
-measured(const struct series *x, int nr)
-{
-	int t;
-
-	for (t = 0; t < nr; t++)
-		if (!isnan(x->med[t]))
-			return 1;
-	return 0;
-}
-
-/* Index of str in v[0..n-1], or -1. */
-static int
-index_of(char *const *v, int n, const char *str)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i], str))
-			return i;
-	return -1;
-}
-
-/* The figures of case T->kase to draw: its key figure, then those with a
- * step, then those whose last median moved beyond the noise, each by its
- * largest relative change; as many as MAX_FIGS and maxfig allow, the
- * others counted in T->nmore. */
-static void
-choose_figures(struct tlay *T, const struct series *s, int ns, int nr, int maxfig)
-{
-	const char **cand = ecalloc(ns + 1, sizeof *cand);
-	double *score = ecalloc(ns + 1, sizeof *score);
-	int *stepped = ecalloc(ns + 1, sizeof *stepped), nc = 0, i, j, haskey = 0;
-
-	for (i = 0; i < ns; i++) {
-		const struct series *x = &s[i];
-
-		if (strcmp(x->kase, T->kase) || !measured(x, nr))
-			continue;
-		T->nsteps += x->nsteps;
-		if (T->key && !strcmp(x->what, T->key))
-			haskey = 1;
-		if (!x->nsteps && !x->changed)
-			continue;
-		for (j = 0; j < nc && strcmp(cand[j], x->what); j++)
-			;
-		if (j == nc) {
-			cand[nc++] = x->what;
-			score[j] = 0;
-		}
-		stepped[j] |= x->nsteps > 0;
-		score[j] = fmax(score[j], x->score);
-	}
-	T->nchanged = nc;
-	/* by steps, then score: insertion sort (a case has few) */
-	for (i = 1; i < nc; i++)
-		for (j = i; j > 0 && (stepped[j] > stepped[j - 1] ||
-				      (stepped[j] == stepped[j - 1] && score[j] > score[j - 1])); j--) {
-			const char *c = cand[j];
-			double sc = score[j];
-			int st = stepped[j];
-
-			cand[j] = cand[j - 1];
-			score[j] = score[j - 1];
-			stepped[j] = stepped[j - 1];
-			cand[j - 1] = c;
-			score[j - 1] = sc;
-			stepped[j - 1] = st;
-		}
-	if (maxfig > MAX_FIGS)
-		maxfig = MAX_FIGS;
-	if (maxfig < 1)
-		maxfig = 1;
-	T->nfig = 0;
-	if (haskey)
-		T->fig[T->nfig++] = T->key;
-	for (i = 0; i < nc; i++) {
-		if (haskey && !strcmp(cand[i], T->key))
-			continue;
-		if (T->nfig < maxfig)
-			T->fig[T->nfig++] = cand[i];
-		else
-			T->nmore++;
-	}
-	free(cand);
-	free(score);
-	free(stepped);
-}
-
-/* Does panel group a come before b?  glibc first (the allocators are
- * measured against it), then by name, numbers by value; the values are
- * distinct. */
-static int
-group_before(const char *a, const char *b)
-{
-	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
-
-	if (strcmp(a, b) && (!strcmp(a, "glibc") || !strcmp(b, "glibc")))
-		return !strcmp(a, "glibc");
-	/* key=number: by the number (mb=2 before mb=10) */
-	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a))) {
-		char *xa, *xb;
-		double x = strtod(ea + 1, &xa), y = strtod(eb + 1, &xb);
-
-		if (xa != ea + 1 && !*xa && xb != eb + 1 && !*xb && x != y)
-			return x < y;
-	}
-	return strcmp(a, b) < 0;
-}
-
-/* Order the groups gval[0..ng-1] (group_before), renumbering the
- * configs' cgrp[0..nc-1]. */
-static void
-sort_groups(char **gval, int ng, int *cgrp, int nc)
-{
-	int *rank = ecalloc(ng + 1, sizeof *rank), a, b, i;
-	char **sorted = ecalloc(ng + 1, sizeof *sorted);
-
-	for (a = 0; a < ng; a++)
-		for (b = 0; b < ng; b++)
-			rank[a] += b != a && group_before(gval[b], gval[a]);
-	for (i = 0; i < nc; i++)
-		cgrp[i] = rank[cgrp[i]];
-	for (a = 0; a < ng; a++)
-		sorted[rank[a]] = gval[a];
-	memcpy(gval, sorted, sizeof *gval * ng);
-	free(sorted);
-	free(rank);
-}
-
-/* T's panels per figure: each group's colours (ccol[], from 1) in parts
- * of at most MAX_LINES, the part of config i into cpg[i]. */
-static void
-split_groups(struct tlay *T, const char *const *gval, int ng, const int *cgrp,
-	     const int *ccol, int *cpg, int nc)
-{
-	int g, i;
-
-	/* each group's colours in parts of at most MAX_LINES */
-	T->pgtitle = ecalloc(nc + 1, sizeof *T->pgtitle);
-	for (g = 0; g < ng; g++) {
-		int m = 0, parts, per, c, part, first = T->npg;
-
-		for (c = 1; c <= T->ncol; c++)
-			for (i = 0; i < nc; i++)
-				if (cgrp[i] == g && ccol[i] == c) {
-					m++;
-					break;
-				}
-		parts = (m + MAX_LINES - 1) / MAX_LINES;
-		per = parts ? (m + parts - 1) / parts : 1;
-		for (part = 0; part < parts; part++)
-			T->pgtitle[T->npg++] = parts > 1 ?
-				esprintf("%s%s(%d of %d)", gval[g], *gval[g] ? " " : "", part + 1, parts) :
-				estrdup(gval[g]);
-		for (m = 0, c = 1; c <= T->ncol; c++) {
-			int in = 0;
-
-			for (i = 0; i < nc; i++)
-				if (cgrp[i] == g && ccol[i] == c) {
-					cpg[i] = first + m / per;
-					in = 1;
-				}
-			m += in;
-		}
-	}
-}
-
-/* Lay out case T->kase's chart: panels per figure by the panel axis
- * (allocator unless the figures file says otherwise), the other axes as
- * colours (the same in every panel), a group of more than MAX_LINES
- * colours split in parts; then the figures, and each series' panel and
- * colour. */
-static void
-lay_case(struct tlay *T, struct series *s, int ns, int nr, const char *panel_axis)
-{
-	char **cstr = ecalloc(ns + 1, sizeof *cstr), **gval = ecalloc(ns + 1, sizeof *gval);
-	struct mr_config *cf = ecalloc(ns + 1, sizeof *cf);
-	int *ccol = ecalloc(ns + 1, sizeof *ccol), *cgrp = ecalloc(ns + 1, sizeof *cgrp);
-	int *cpg = ecalloc(ns + 1, sizeof *cpg), nc = 0, ng = 0, nax, pax = -1, i, j, g;
-	const char *skip = NULL;
-	struct mr_axis *ax;
-	const char *why;
-
-	/* the case's configs, newest first */
-	for (i = 0; i < ns; i++)
-		if (!strcmp(s[i].kase, T->kase) && measured(&s[i], nr) &&
-		    index_of(cstr, nc, s[i].config) < 0) {
-			cstr[nc] = s[i].config;
-			if (mr_config_parse(cstr[nc], &cf[nc], &why) < 0)
-				memset(&cf[nc], 0, sizeof cf[nc]);
-			nc++;
-		}
-	nax = mr_config_axes(cf, nc, &ax);
-	for (i = 0; i < nax; i++)
-		if (!strcmp(ax[i].key, panel_axis))
-			pax = i;
-	/* panels of one line each, and few of them: one panel reads better */
-	if (pax >= 0 && nax == 1 && ax[pax].nval <= MAX_LINES)
-		pax = -1;
-	if (pax >= 0)
-		skip = ax[pax].key;
-	T->clabel = ecalloc(nc + 1, sizeof *T->clabel);
-	for (i = 0; i < nc; i++) {
-		char *l = mr_cmp_short(cf, nc, i, skip);
-
-		if ((j = index_of(T->clabel, T->ncol, l)) < 0) {
-			T->clabel[T->ncol] = l;
-			j = T->ncol++;
-		} else {
-			free(l);
-		}
-		ccol[i] = j + 1;
-		/* the group: the panel axis' value */
-		{
-			const char *v = pax >= 0 ? mr_config_get(&cf[i], ax[pax].key) : NULL;
-			const char *key = pax >= 0 ? ax[pax].key : "", *dot = strrchr(key, '.');
-			/* the allocator bare, another axis as key=value */
-			char *gv = pax < 0 ? estrdup("") :
-				   !strcmp(key, "allocator") && v ? estrdup(v) :
-				   v ? esprintf("%s=%s", dot ? dot + 1 : key, v)
-				     : esprintf("%s unset", dot ? dot + 1 : key);
-
-			if ((g = index_of(gval, ng, gv)) < 0) {
-				gval[ng] = gv;
-				g = ng++;
-			} else {
-				free(gv);
-			}
-			cgrp[i] = g;
-		}
-	}
-	sort_groups(gval, ng, cgrp, nc);
-	split_groups(T, (const char *const *)gval, ng, cgrp, ccol, cpg, nc);
-	{
-		int rows_per_fig = T->npg > 1 ? (T->npg + 3) / 4 : 1;
-
-		choose_figures(T, s, ns, nr, T->npg > 1 ? MAX_ROWS / rows_per_fig : MAX_FIGS);
-	}
-	T->empty = emalloc(T->nfig * T->npg + 1);
-	memset(T->empty, '1', T->nfig * T->npg);
-	T->empty[T->nfig * T->npg] = '\0';
-	for (i = 0; i < ns; i++) {
-		int f, ci;
-
-		if (strcmp(s[i].kase, T->kase) || (ci = index_of(cstr, nc, s[i].config)) < 0)
-			continue;
-		for (f = 0; f < T->nfig && strcmp(T->fig[f], s[i].what); f++)
-			;
-		s[i].colour = ccol[ci];
-		s[i].panel = f < T->nfig ? f * T->npg + cpg[ci] + 1 : 0;
-		if (s[i].panel && measured(&s[i], nr))
-			T->empty[s[i].panel - 1] = '0';
-	}
-	for (i = 0; i < nc; i++)
-		mr_config_free(&cf[i]);
-	for (g = 0; g < ng; g++)
-		free(gval[g]);
-	mr_config_axes_free(ax, nax);
-	free(cf);
-	free(cstr);
-	free(gval);
-	free(ccol);
-	free(cgrp);
-	free(cpg);
-}
-
-static void
-tlay_free(struct tlay *T)
-{
-	int i;
-
-	free(T->key);
-	free(T->panels);
-	free(T->empty);
-	for (i = 0; i < T->npg; i++)
-		free(T->pgtitle[i]);
-	free(T->pgtitle);
-	for (i = 0; i < T->ncol; i++)
-		free(T->clabel[i]);
-	free(T->clabel);
-}
-
-/* The ticks of the directories: their start times ("12-01 13:33"; the
- * date alone when every one is at the same time of day, the time alone
- * when all are of one day; with the seconds where two share a minute),
- * else their names. */
-static void
-ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
-{
-	int t, u, secs = 0, dates = 1, oneday = 1, onetime = 1;
-
-	for (t = 0; t < nr; t++) {
-		const char *st = mr_rd_env(R[t], "started");
-
-		/* 2026-12-01T13:33:17Z */
-		if (!st || strlen(st) < 19 || st[4] != '-' || st[10] != 'T')
-			dates = 0;
-	}
-	for (t = 0; dates && t < nr; t++)
-		for (u = 0; u < t; u++) {
-			const char *a = mr_rd_env(R[t], "started"), *c = mr_rd_env(R[u], "started");
-
-			secs |= !strncmp(a, c, 16);
-			oneday &= !strncmp(a, c, 10);
-			onetime &= !strncmp(a + 11, c + 11, 8);
-		}
-	for (t = 0; t < nr; t++) {
-		if (dates) {
-			const char *st = mr_rd_env(R[t], "started");
-			char buf[32];
-
-			if (onetime && !oneday)
-				snprintf(buf, sizeof buf, "%.5s", st + 5);
-			else if (oneday && !secs)
-				snprintf(buf, sizeof buf, "%.5s", st + 11);
-			else if (oneday)
-				snprintf(buf, sizeof buf, "%.8s", st + 11);
-			else
-				snprintf(buf, sizeof buf, "%.5s %.*s", st + 5, secs ? 8 : 5, st + 11);
-			add_item(b, buf, TICK_MAX + 4);
-		} else {
-			add_item(b, base_name(R[t]->dir), TICK_MAX);
-		}
-	}
-}
-
-/* Is the chart's first figure the key figure? */
-static int
-has_key(const struct tlay *L)
-{
-	return L->key && L->nfig && !strcmp(L->fig[0], L->key);
-}
-
-static int
-draw(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
-     const struct tlay *T, int nt, const char *tsv, const char *outdir)
-{
-	struct mr_plot p;
-	struct strbuf ticks = {0};
-	int rc = 0, i, f, g;
-
-	if (mr_plot_init(&p, o->plots_dir, o->verbose) < 0)
-		return -1;
-	ticks_of(&ticks, R, nr);
-	for (i = 0; i < nt; i++) {
-		const struct tlay *L = &T[i];
-		struct strbuf title = {0}, pt = {0}, leg = {0}, foot = {0};
-		char *layout, *base;
-		int cols;
-
-		sb_printf(&title, "%s: medians over %d results directories\n", L->kase, nr);
-		if (L->nfig == 0)
-			sb_add(&title, "no run of this case measured anything (skipped or failed)");
-		else if (!L->nchanged)
-			sb_printf(&title, "no step change, no figure moved beyond the noise: %s",
-				  has_key(L) ? "the key figure alone" : "its first figure");
-		else
-			sb_printf(&title, "%d step %s; %d figure%s stepped or moved beyond the noise%s",
-				  L->nsteps, L->nsteps == 1 ? "change" : "changes", L->nchanged,
-				  L->nchanged == 1 ? "" : "s",
-				  has_key(L) ? " (the key figure first)" : "");
-		for (f = 0; f < L->nfig; f++)
-			for (g = 0; g < L->npg; g++) {
-				if (f || g)
-					sb_add(&pt, "|");
-				add_cut(&pt, L->fig[f], PTITLE_MAX);
-				if (*L->pgtitle[g]) {
-					sb_add(&pt, "\n");
-					add_cut(&pt, L->pgtitle[g], PTITLE_MAX);
-				}
-			}
-		for (g = 0; g < L->ncol; g++)
-			add_item(&leg, L->clabel[g], LEGEND_MAX);
-		if (L->nmore)
-			sb_printf(&foot, "+%d more figure%s with a step or a change beyond the noise in trend.tsv",
-				  L->nmore, L->nmore == 1 ? "" : "s");
-		else
-			sb_add(&foot, "");
-		if (L->npg > 1)
-			cols = (L->npg + (L->npg + 3) / 4 - 1) / ((L->npg + 3) / 4);
-		else
-			cols = L->nfig < MAX_COLS ? L->nfig : MAX_COLS;
-		layout = esprintf("%d %d %d %d %d %s", L->nfig * L->npg, L->npg, L->nfig,
-				  cols > 0 ? cols : 1, L->ncol, L->nfig ? L->empty : "-");
-		sb_add(&pt, "");
-		sb_add(&leg, "");
-		base = esprintf("%s/%s.trend", outdir, L->kase);
-		{
-			const char *args[] = { L->kase, title.s, layout, pt.s, leg.s, ticks.s,
-					       foot.s, NULL };
-
-			if (mr_plot_draw(&p, "trend", tsv, base, args) < 0)
-				rc = -1;
-		}
-		free(base);
-		free(layout);
-		sb_free(&title);
-		sb_free(&pt);
-		sb_free(&leg);
-		sb_free(&foot);
-	}
-	sb_free(&ticks);
-	mr_plot_free(&p);
-	return rc;
+	mr_tr_write_rows(f, R, nr, s, ns, NULL);
+	return mr_of_commit(f, tmp, path);
 }
 
 /* A new series of case k's config c and figure ref (what: its name,
  * moved in), with nr directories' medians to come, at the end of *s. */
 static struct series *
-new_series(struct series **s, int *ns, const struct mr_rd_case *k, int c,
-	   const struct mr_ref *ref, char *what, int nr)
+new_series(struct series **s, int *ns, struct sidx *ix, const struct mr_rd_case *k,
+	   int c, const struct mr_ref *ref, char *what, int nr)
 {
 	struct series *x;
 	int j;
 
-	*s = erealloc(*s, sizeof **s * (*ns + 1));
+	if (*ns == ix->alloc) {
+		ix->alloc = ix->alloc ? 2 * ix->alloc : 256;
+		*s = erealloc(*s, sizeof **s * ix->alloc);
+	}
 	x = &(*s)[(*ns)++];
 	memset(x, 0, sizeof *x);
 	x->kase = estrdup(k->name);
@@ -638,18 +184,21 @@ new_series(struct series **s, int *ns, const struct mr_rd_case *k, int c,
 /* Directory t's median, min and max of ref for case k's config c into
  * its series (a new one when there is none). */
 static void
-add_point(struct series **s, int *ns, const struct mr_rd_case *k, int c,
+add_point(struct series **s, int *ns, struct sidx *ix, const struct mr_rd_case *k, int c,
 	  const struct mr_ref *ref, int t, int nr)
 {
 	char *what = mr_rd_ref_name(ref);
-	int n, idx = find_series(*s, *ns, k->name, k->conf[c].str, what);
+	int n, *slot;
 	struct series *x;
 	double *v;
 
-	if (idx < 0) {
-		x = new_series(s, ns, k, c, ref, what, nr);
+	sidx_grow(ix, *s, *ns + 1);
+	slot = find_slot(ix, *s, k->name, k->conf[c].str, what);
+	if (!*slot) {
+		x = new_series(s, ns, ix, k, c, ref, what, nr);
+		*slot = *ns;
 	} else {
-		x = &(*s)[idx];
+		x = &(*s)[*slot - 1];
 		free(what);
 	}
 	n = mr_rd_values(k, c, ref, &v);
@@ -667,7 +216,7 @@ add_point(struct series **s, int *ns, const struct mr_rd_case *k, int c,
  * colours the chart), with each directory's median, min and max.
  * Returns their number. */
 static int
-collect_series(struct mr_rd *const *R, int nr, struct series **s)
+collect_series(struct mr_rd *const *R, int nr, struct series **s, struct sidx *ix)
 {
 	int ns = 0, i, c, m, t;
 
@@ -680,7 +229,7 @@ collect_series(struct mr_rd *const *R, int nr, struct series **s)
 				int nref = mr_rd_figures(k, c, &refs);
 
 				for (m = 0; m < nref; m++)
-					add_point(s, &ns, k, c, &refs[m], t, nr);
+					add_point(s, &ns, ix, k, c, &refs[m], t, nr);
 				free(refs);
 			}
 		}
@@ -695,7 +244,7 @@ collect_series(struct mr_rd *const *R, int nr, struct series **s)
  * Returns how many. */
 static int
 lay_cases(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
-	  struct series **s, int *ns, struct tlay **out)
+	  struct series **s, int *ns, struct sidx *ix, struct tlay **out)
 {
 	int n = 0, i, j, t, c;
 
@@ -732,7 +281,7 @@ lay_cases(const struct mr_trend_opts *o, struct mr_rd *const *R, int nr,
 
 				if (ref.ckpt && !strcmp(ref.checkpoint, "-"))
 					break;
-				add_point(s, ns, k, c, &r2, t, nr);
+				add_point(s, ns, ix, k, c, &r2, t, nr);
 			}
 		}
 		T->panels = estrdup(loaded == 0 && fs.panels ? fs.panels : "allocator");
@@ -748,29 +297,75 @@ rel_change(double a, double b)
 	return a != 0 ? fabs(b - a) / fabs(a) : b != 0 ? 1e9 : 0;
 }
 
-/* The steps of each series, over the directories that measured it.
- * Returns their total. */
 static int
-find_steps(struct series *s, int ns, int nr)
+sum(const int *v, int n)
+{
+	int s = 0;
+
+	while (n-- > 0)
+		s += v[n];
+	return s;
+}
+
+/* Count word w (moved in) in tw[]/tc[], a kind beyond ntw in the last. */
+static void
+tally(char *w, char **tw, int *tc, int ntw)
+{
+	int i;
+
+	for (i = 0; i < ntw && tw[i] && strcmp(tw[i], w); i++)
+		;
+	if (i == ntw) {
+		i = ntw - 1;
+		free(tw[i]);
+		tw[i] = estrdup("other counts of repeats");
+	}
+	if (!tw[i])
+		tw[i] = w;
+	else
+		free(w);
+	tc[i]++;
+}
+
+/* The steps of each series, over the directories that measured it; a
+ * series whose repeats cannot tell any step (mr_st_enough) is not
+ * searched and counted in *notcmp, the words of its repeats ("1 vs 1",
+ * "5 over 3 directories") tallied into tw[]/tc[] (at most ntw kinds).
+ * Returns the steps' total. */
+static int
+find_steps(struct series *s, int ns, int nr, int *notcmp, char **tw, int *tc, int ntw)
 {
 	int total = 0, i, j, t;
 
 	for (i = 0; i < ns; i++) {
 		struct series *x = &s[i];
 		double *m2 = emalloc(sizeof *m2 * nr), *rg = emalloc(sizeof *rg * nr);
-		int *at = emalloc(sizeof *at * nr), np = 0;
-		struct ctx cx = { metric_of(&x->ref), 0 };
+		int *at = emalloc(sizeof *at * nr), *n = emalloc(sizeof *n * nr), np = 0, nrg = 0;
+		struct ctx cx = { metric_of(&x->ref), 0, n };
 
 		for (t = 0; t < nr; t++) {
 			if (isnan(x->med[t]))
 				continue;
-			rg[np] = x->max[t] - x->min[t];
+			/* one repeat has no range: it says nothing of the noise */
+			if (x->n[t] >= 2)
+				rg[nrg++] = x->max[t] - x->min[t];
 			at[np] = t;
+			n[np] = x->n[t];
 			m2[np++] = x->med[t];
 		}
-		if (np >= 2) {
-			cx.noise = mr_st_median(rg, np);
-			x->nsteps = mr_st_steps(m2, np, threshold, &cx, x->steps, MAX_STEPS);
+		for (j = 1; np >= 2 && j < np && !(nrg && enough(0, j, np, &cx)); j++)
+			;
+		if (np >= 2 && j == np) {
+			char *w = np == 2 ? esprintf("%d vs %d repeats", n[0], n[1]) :
+				  !nrg ? esprintf("1 repeat in each of %d directories", np) :
+				  esprintf("%d directories, %d repeats in all", np, sum(n, np));
+
+			(*notcmp)++;
+			tally(w, tw, tc, ntw);
+		} else if (np >= 2) {
+			cx.noise = mr_st_median(rg, nrg);
+			x->nsteps = mr_st_steps(m2, np, threshold, enough, &cx, x->steps,
+						MR_TR_MAX_STEPS);
 			for (j = 0; j < x->nsteps; j++) {
 				const struct mr_st_step *st = &x->steps[j];
 
@@ -779,7 +374,8 @@ find_steps(struct series *s, int ns, int nr)
 				x->score = fmax(x->score, rel_change(st->before, st->after));
 			}
 			/* a drift no single step explains: the last against the first */
-			x->changed = fabs(m2[np - 1] - m2[0]) > threshold(m2[0], &cx);
+			x->changed = mr_st_enough(n[0], n[np - 1], MR_ST_ALPHA) &&
+				     fabs(m2[np - 1] - m2[0]) > threshold(m2[0], &cx);
 			if (x->changed)
 				x->score = fmax(x->score, rel_change(m2[0], m2[np - 1]));
 		}
@@ -787,6 +383,7 @@ find_steps(struct series *s, int ns, int nr)
 		free(m2);
 		free(rg);
 		free(at);
+		free(n);
 	}
 	return total;
 }
@@ -855,31 +452,62 @@ free_series(struct series *s, int ns)
 	free(s);
 }
 
+/* The series not compared for too few repeats, by kind, on f. */
+static void
+print_notcmp(FILE *f, int notcmp, char **tw, const int *tc, int ntw)
+{
+	int i;
+
+	if (!notcmp)
+		return;
+	fprintf(f, "%d series not compared: too few repeats for any step at p < %g "
+		   "(the chance that every repeat of one side lies beyond the other's, "
+		   "2 / C(n1 + n2, n1), must be below it: 4 vs 4 at least)\n",
+		notcmp, MR_ST_ALPHA);
+	for (i = 0; i < ntw && tw[i]; i++)
+		fprintf(f, "  %s: not compared (%d series)\n", tw[i], tc[i]);
+}
+
+/* The output directory: --out, else ./trend; never one of the inputs. */
+static char *
+out_dir(const struct mr_trend_opts *o)
+{
+	const char *d = o->out_dir ? o->out_dir : "trend";
+
+	if (mr_of_check_out(d, o->dirs, o->ndirs) < 0)
+		return NULL;
+	return estrdup(d);
+}
+
 int
 mr_trend(const struct mr_trend_opts *o)
 {
 	struct mr_rd *all = ecalloc(o->ndirs + 1, sizeof *all), **R;
 	struct series *s = NULL;
 	struct tlay *T = NULL;
-	char *outdir = NULL, *tsv = NULL;
-	int ns = 0, nr = o->ndirs, rc = MR_USAGE, nt = 0, i, t, total;
+	char *outdir = NULL, *tsv = NULL, *tw[NKINDS] = {0};
+	int ns = 0, nr = o->ndirs, rc = MR_USAGE, nt = 0, i, t, total, notcmp = 0;
+	int tc[NKINDS] = {0};
+	struct sidx ix = {0};
 	FILE *f = o->out;
 
 	R = ecalloc(nr + 1, sizeof *R);
 	for (t = 0; t < nr; t++) {
 		R[t] = &all[t];
-		if (mr_rd_load(&all[t], o->dirs[t]) < 0) {
+		if (mr_rd_load(&all[t], o->dirs[t]) < 0)
 			goto out;
-		}
 	}
+	if (!(outdir = out_dir(o)))
+		goto out;
 	qsort(R, nr, sizeof *R, by_started);
-	ns = collect_series(R, nr, &s);
-	nt = lay_cases(o, R, nr, &s, &ns, &T);
-	total = find_steps(s, ns, nr);
+	mr_runenv_print(f, R, nr);
+	ns = collect_series(R, nr, &s, &ix);
+	nt = lay_cases(o, R, nr, &s, &ns, &ix, &T);
+	total = find_steps(s, ns, nr, &notcmp, tw, tc, NKINDS);
 	for (i = 0; i < nt; i++)
-		lay_case(&T[i], s, ns, nr, T[i].panels);
+		mr_tr_lay_case(&T[i], s, ns, nr, T[i].panels);
 	print_steps(f, o->verbose, R, nr, s, ns, total);
-	outdir = o->out_dir ? estrdup(o->out_dir) : mr_rd_path(R[nr - 1]->dir, "trend");
+	print_notcmp(f, notcmp, tw, tc, NKINDS);
 	if ((i = mr_mkdir_out(outdir)) < 0) {
 		errno = -i;
 		weprintf("create %s:", outdir);
@@ -890,13 +518,16 @@ mr_trend(const struct mr_trend_opts *o)
 	rc = MR_OK;
 	if (write_tsv(tsv, R, nr, s, ns) < 0)
 		rc = MR_FAILED;
-	else if (o->plots_dir && draw(o, R, nr, T, nt, tsv, outdir) < 0)
+	else if (o->plots_dir && mr_tr_draw(o->plots_dir, o->verbose, R, nr, T, nt, s, ns, outdir) < 0)
 		rc = MR_FAILED;
-	fprintf(f, "table and charts: %s\n", outdir);
+	fprintf(f, "table%s: %s\n", o->plots_dir ? " and charts" : "", outdir);
 out:
 	for (i = 0; i < nt; i++)
-		tlay_free(&T[i]);
+		mr_tr_tlay_free(&T[i]);
+	for (i = 0; i < NKINDS; i++)
+		free(tw[i]);
 	free(T);
+	free(ix.slot);
 	free_series(s, ns);
 	free(tsv);
 	free(outdir);

@@ -7,7 +7,10 @@
  * segmentation on the medians (stats.h: the split with the largest shift
  * of the median, kept when the shift exceeds the noise threshold
  * max(3 x the median range of the repeats, mr_st_min_change of the level
- * before), then both sides searched again).  Writes OUT/trend.tsv
+ * before), then both sides searched again; only splits whose repeats on
+ * each side pass mr_st_enough, a series with none "not compared").
+ * Prints first what the directories ran under (runenv.h).  Writes
+ * OUT/trend.tsv
  * (every point, steps marked) and per case OUT/<case>.trend.{png,svg}
  * (plots/trend.gp: the key figures, one line per config, steps ringed),
  * and prints every step.
@@ -20,7 +23,8 @@
 struct mr_trend_opts {
 	const char *const *dirs; /* results directories, at least 2 */
 	int ndirs;
-	const char *out_dir;     /* NULL: the newest directory's trend/ */
+	const char *out_dir;     /* NULL: ./trend; never one of dirs or
+	                            inside one (MR_USAGE) */
 	const char *expected_dir; /* the cases' figures files (their key
 	                            figure and panel axis); NULL: none */
 	const char *plots_dir;   /* the gnuplot scripts; NULL: no charts */
