@@ -64,6 +64,14 @@ ack(void *ctx)
 	do
 		n = write(r->ackp[1], &b, 1);
 	while (n < 0 && errno == EINTR);
+	/* The case stood still from our read of its record to this ack
+	 * (records read together: each from the previous one's ack). */
+	if (r->got_ns) {
+		uint64_t t = mr_now_ns();
+
+		r->pause_ns += t - r->got_ns;
+		r->got_ns = t;
+	}
 }
 
 /* The runner's share of a checkpoint: the whole tree, measured while the
@@ -156,20 +164,18 @@ on_record(void *ctx, char *line)
 	struct mr_spawn_res *res = r->res;
 	struct mr_record row;
 	char why[160];
-	uint64_t t;
-	int rc;
+	int rc, ck = 0;
 
 	r->nrec++;
-	rc = mr_record_parse(line, r->rq->c, res->ckpts, res->nckpts, &row, why, sizeof why);
+	rc = mr_record_parse(line, r->rq->c, r->seen, &ck, &row, why, sizeof why);
 	if (rc == 1)
 		rc = read_figures(r, &row, why, sizeof why);
 	if (rc < 0) {
 		bad_record(r, "%s", why);
 		return;
 	}
-	t = mr_now_ns();
 	measure_tree(r, &row);
-	r->pause_ns += mr_now_ns() - t;
+	r->seen[ck]++;
 	if (res->nckpts == res->capckpts) {
 		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
 		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
@@ -407,6 +413,7 @@ run_close(struct mr_run *r)
 	int i;
 
 	free(r->tree);
+	free(r->seen);
 	mr_cgroup_remove(&r->cg);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
@@ -448,6 +455,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	rc = run_open(&r);
 	if (rc < 0)
 		return rc;
+	r.seen = ecalloc((size_t)rq->c->nckpts + 1, sizeof *r.seen);
 	mr_machine_begin(&mw);
 	rc = run_start(&r);
 	if (rc == 0) {
@@ -567,7 +575,13 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 		break;
 	case MR_SPAWN_TIMEOUT:
 		o = MR_OUTCOME_TIMEOUT;
-		snprintf(detail, size, "timeout after %g s", (double)timeout_ms / 1000);
+		n = (size_t)snprintf(detail, size, "timeout after %g s", (double)timeout_ms / 1000);
+		/* Whose time ran out: a tenth of it or more spent waiting for
+		 * the runner is named; the rest is the case's own. */
+		if (res->nckpts && res->pause_ms * 10 >= (uint64_t)timeout_ms && n < size)
+			snprintf(detail + n, size - n,
+				 ": the case spent %.1f s of it waiting for the runner to measure %zu checkpoint%s",
+				 (double)res->pause_ms / 1000, res->nckpts, res->nckpts == 1 ? "" : "s");
 		break;
 	case MR_SPAWN_EXEC_FAILED:
 		o = MR_OUTCOME_EXEC_FAILED;
