@@ -31,6 +31,8 @@ struct mr_run {
 	                       our read of each record to its ack */
 	uint64_t got_ns;    /* when the read of records under way began
 	                       (0: none is: the case waits for no ack) */
+	int status_fd;      /* the case's /proc/PID/status, open from its
+	                       first checkpoint (run/measure.c), or -1 */
 	unsigned long *seen; /* records kept per checkpoint the case declares
 	                        (rq->c's order): the next seq of each */
 	struct mr_cgroup cg; /* the run's memory cgroup (cg.v 0: none) */
