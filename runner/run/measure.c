@@ -59,14 +59,7 @@ mr_measure_tree(struct mr_run *r, struct mr_record *row)
 		struct mr_rollup ru;
 		struct mr_statm sm;
 
-		if (r->tree[i] == r->pid) {
-			/* its statm is the record's: read by the case just
-			 * before it (or by us, for an original's) */
-			sm.rss_kb = row->v[CK_RSS];
-		} else if (mr_proc_statm(r->tree[i], &sm) < 0) {
-			continue;
-		}
-		if (mr_proc_rollup(r->tree[i], &ru) < 0)
+		if (mr_proc_statm(r->tree[i], &sm) < 0 || mr_proc_rollup(r->tree[i], &ru) < 0)
 			continue;
 		if (r->tree[i] == r->pid) {
 			struct mr_status st = { 0 };
@@ -134,4 +127,3 @@ mr_measure_figures(const struct mr_run *r, struct mr_record *row, char *why, siz
 	row->v[CK_SYS] = strtoull(f[12], NULL, 10) * 1000 / (uint64_t)tck;
 	return 0;
 }
-
