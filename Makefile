@@ -111,6 +111,7 @@ RUNNER_SRC := \
 	runner/run/capture.c \
 	runner/run/log.c \
 	runner/run/loop.c \
+	runner/run/measure.c \
 	runner/run/spawn.c \
 	runner/run/describe.c \
 	runner/run/cgroup.c \

@@ -21,6 +21,11 @@ mr_drain(int fd, char *buf, size_t size, int rounds,
 		if (n == 0)
 			return 0;
 		sink(ctx, buf, (size_t)n);
+		/* A pipe gives what it holds, up to size: a short read
+		 * emptied it, and one more read would only say EAGAIN (a
+		 * syscall per checkpoint record). */
+		if ((size_t)n < size)
+			return 1;
 	}
 	return 1;
 }

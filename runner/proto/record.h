@@ -38,9 +38,13 @@ struct mr_record {
 };
 
 /* Parse one checkpoint record (one line, without its newline; split in
- * place) of case c, given the records prev[0..nprev-1] accepted before it
- * (for the seq check).  Fills row with the figures the case sends (the
- * runner's own are left 0, cgroup_kb MR_NOT_MEASURED); a record must
+ * place) of case c, given seen[0..c->nckpts-1]: how many records of each
+ * checkpoint c declares (in its order) were accepted before it, for the
+ * seq check (a count, not a scan of the rows: a case may take millions).
+ * Sets *ck to the index of the record's checkpoint among c's (the caller
+ * adds one to seen[*ck] when it keeps the row).  Fills row with the
+ * figures the case sends (the runner's own are left 0, cgroup_kb
+ * MR_NOT_MEASURED); a record must
  * carry the keys the schema marks MR_REC_MUST, and those of MR_REC_RUNNER
  * it may carry are skipped.  A record of the name and seq alone (an
  * original: a script that cannot read its own figures, docs/originals.md)
@@ -48,7 +52,7 @@ struct mr_record {
  * waits.  Returns 0 (figures sent), 1 (name and seq alone), or -1 with why
  * the record is bad in why.  Exposed for the fuzz target; the run loop calls it. */
 int mr_record_parse(char *line, const struct mr_cases_desc *c,
-		    const struct mr_record *prev, size_t nprev,
+		    const unsigned long *seen, int *ck,
 		    struct mr_record *row, char *why, size_t size);
 
 /* The channel's reader: cuts what the case writes into lines.  The caller

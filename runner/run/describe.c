@@ -106,7 +106,13 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 		break;
 	case MR_SPAWN_TIMEOUT:
 		o = MR_OUTCOME_TIMEOUT;
-		snprintf(detail, size, "timeout after %g s", (double)timeout_ms / 1000);
+		n = (size_t)snprintf(detail, size, "timeout after %g s", (double)timeout_ms / 1000);
+		/* Whose time ran out: a tenth of it or more spent waiting for
+		 * the runner is named; the rest is the case's own. */
+		if (res->nckpts && res->pause_ms * 10 >= (uint64_t)timeout_ms && n < size)
+			snprintf(detail + n, size - n,
+				 ": the case spent %.1f s of it waiting for the runner to measure %zu checkpoint%s",
+				 (double)res->pause_ms / 1000, res->nckpts, res->nckpts == 1 ? "" : "s");
 		break;
 	case MR_SPAWN_EXEC_FAILED:
 		o = MR_OUTCOME_EXEC_FAILED;

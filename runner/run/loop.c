@@ -153,8 +153,11 @@ mr_run_loop(struct mr_run *r)
 		}
 		if (p > 0 && out_i >= 0 && pfd[out_i].revents)
 			r->out_open = mr_log_read(&r->log, r->outp[0]);
-		if (p > 0 && ckpt_i >= 0 && pfd[ckpt_i].revents)
+		if (p > 0 && ckpt_i >= 0 && pfd[ckpt_i].revents) {
+			r->got_ns = mr_now_ns(); /* the case waits from here */
 			r->ckpt_open = mr_record_read(&r->rd, r->ckpt[0]);
+			r->got_ns = 0;
+		}
 		if (p > 0 && pid_i >= 0 && pfd[pid_i].revents)
 			return 0;
 		/* No pidfd (old kernel): ask at each tick instead, without

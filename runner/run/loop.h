@@ -27,7 +27,14 @@ struct mr_run {
 	unsigned long nrec; /* records seen, good or bad */
 	pid_t *tree;        /* MR_TREE_MAX scratch pids */
 	unsigned long long since; /* the case's start, clock ticks after boot */
-	uint64_t pause_ns;  /* spent measuring at checkpoints */
+	uint64_t pause_ns;  /* the case stood still at its checkpoints: from
+	                       our read of each record to its ack */
+	uint64_t got_ns;    /* when the read of records under way began
+	                       (0: none is: the case waits for no ack) */
+	int status_fd;      /* the case's /proc/PID/status, open from its
+	                       first checkpoint (run/measure.c), or -1 */
+	unsigned long *seen; /* records kept per checkpoint the case declares
+	                        (rq->c's order): the next seq of each */
 	struct mr_cgroup cg; /* the run's memory cgroup (cg.v 0: none) */
 	uint64_t limit_kb;  /* its limit: the lower of cap and pressure, or 0 */
 	int memcap;         /* went over its limit: killed */

@@ -17,19 +17,8 @@
 #include "run/child.h"
 #include "run/log.h"
 #include "run/loop.h"
+#include "run/measure.h"
 #include "run/tree.h"
-
-/* Indexes into mr_record.v: the schema's checkpoint metrics
- * (proto/schema.h), whose record keys are mr_ckpt_keys. */
-enum {
-	CK_T_US = MR_CK_T_MS, CK_RSS = MR_CK_RSS_KB, CK_VSZ = MR_CK_VSZ_KB,
-	CK_PSS = MR_CK_PSS_KB, CK_PRIVATE_CLEAN = MR_CK_PRIVATE_CLEAN_KB,
-	CK_PRIVATE_DIRTY = MR_CK_PRIVATE_DIRTY_KB,
-	CK_SHARED_DIRTY = MR_CK_SHARED_DIRTY_KB, CK_ANON = MR_CK_ANON_KB,
-	CK_LAZYFREE = MR_CK_LAZYFREE_KB, CK_SWAP = MR_CK_SWAP_KB,
-	CK_HWM = MR_CK_HWM_KB, CK_USER = MR_CK_USER_MS, CK_SYS = MR_CK_SYS_MS,
-	CK_MINFLT = MR_CK_MINFLT, CK_MAJFLT = MR_CK_MAJFLT,
-};
 
 static void
 bad_record(struct mr_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,89 +50,14 @@ ack(void *ctx)
 	do
 		n = write(r->ackp[1], &b, 1);
 	while (n < 0 && errno == EINTR);
-}
+	/* The case stood still from our read of its record to this ack
+	 * (records read together: each from the previous one's ack). */
+	if (r->got_ns) {
+		uint64_t t = mr_now_ns();
 
-/* The runner's share of a checkpoint: the whole tree, measured while the
- * case waits for its ack. */
-static void
-measure_tree(struct mr_run *r, struct mr_record *row)
-{
-	int n = mr_tree_case(r->pid, &r->cg, r->since, r->tree), i;
-
-	for (i = 1; i < n; i++) {
-		struct mr_rollup ru;
-		struct mr_statm sm;
-
-		if (mr_proc_statm(r->tree[i], &sm) < 0 || mr_proc_rollup(r->tree[i], &ru) < 0)
-			continue;
-		if (r->tree[i] == r->pid) {
-			struct mr_status st = { 0 };
-
-			/* The case's own smaps_rollup is read here, on the
-			 * runner's clock: read by the case it would cost the
-			 * case sys time (a fiber case walks 20,000 mappings). */
-			(void)mr_proc_status(r->pid, &st);
-			row->v[CK_PSS] = ru.pss_kb;
-			row->v[CK_PRIVATE_CLEAN] = ru.private_clean_kb;
-			row->v[CK_PRIVATE_DIRTY] = ru.private_dirty_kb;
-			row->v[CK_SHARED_DIRTY] = ru.shared_dirty_kb;
-			row->v[CK_ANON] = ru.anon_kb;
-			row->v[CK_LAZYFREE] = ru.lazyfree_kb;
-			row->v[CK_SWAP] = ru.swap_kb;
-			row->v[CK_HWM] = st.hwm_kb;
-		}
-		row->tree_rss_kb += sm.rss_kb;
-		row->tree_pss_kb += ru.pss_kb;
-		row->tree_private_dirty_kb += ru.private_dirty_kb;
-		row->tree_nproc++;
+		r->pause_ns += t - r->got_ns;
+		r->got_ns = t;
 	}
-	if (r->cg.v && mr_cgroup_usage(&r->cg, &row->cgroup_kb) < 0)
-		row->cgroup_kb = MR_NOT_MEASURED;
-}
-
-/* The figures a record of the name and seq alone did not carry (an
- * original's: docs/originals.md), read while the program waits for its
- * ack: VmSize and VmRSS from statm; utime, stime, minflt and majflt from
- * stat; t_us from the runner's clock since the fork.  Returns 0, or -1
- * with why when /proc could not be read. */
-static int
-read_figures(const struct mr_run *r, struct mr_record *row, char *why, size_t size)
-{
-	char path[64], buf[1024], *p, *f[16];
-	struct mr_statm sm;
-	long n, tck = sysconf(_SC_CLK_TCK);
-	int nf = 0;
-
-	row->t_us = (mr_now_ns() - r->t0) / 1000;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)r->pid);
-	n = mr_proc_read(path, buf, sizeof buf);
-	p = n > 0 ? strrchr(buf, ')') : NULL;
-	if (!p || mr_proc_statm(r->pid, &sm) < 0 || tck <= 0) {
-		snprintf(why, size, "%s: its figures could not be read from /proc", row->name);
-		return -1;
-	}
-	/* after ") ": state is field 3; minflt 10, majflt 12, utime 14, stime 15 */
-	for (p += 2; *p && nf < 16; nf++) {
-		f[nf] = p;
-		p += strcspn(p, " ");
-		if (*p)
-			*p++ = '\0';
-	}
-	if (nf < 13) {
-		snprintf(why, size, "%s: /proc/%d/stat has %d fields", row->name, (int)r->pid, nf + 2);
-		return -1;
-	}
-	if (f[0][0] == 'Z' || f[0][0] == 'X') {
-		snprintf(why, size, "%s: the program exited before its ack, its figures gone", row->name);
-		return -1;
-	}
-	row->v[CK_RSS] = sm.rss_kb;
-	row->v[CK_VSZ] = sm.vsz_kb;
-	row->v[CK_MINFLT] = strtoull(f[7], NULL, 10);
-	row->v[CK_MAJFLT] = strtoull(f[9], NULL, 10);
-	row->v[CK_USER] = strtoull(f[11], NULL, 10) * 1000 / (uint64_t)tck;
-	row->v[CK_SYS] = strtoull(f[12], NULL, 10) * 1000 / (uint64_t)tck;
-	return 0;
 }
 
 static void
@@ -153,20 +67,18 @@ on_record(void *ctx, char *line)
 	struct mr_spawn_res *res = r->res;
 	struct mr_record row;
 	char why[160];
-	uint64_t t;
-	int rc;
+	int rc, ck = 0;
 
 	r->nrec++;
-	rc = mr_record_parse(line, r->rq->c, res->ckpts, res->nckpts, &row, why, sizeof why);
+	rc = mr_record_parse(line, r->rq->c, r->seen, &ck, &row, why, sizeof why);
 	if (rc == 1)
-		rc = read_figures(r, &row, why, sizeof why);
+		rc = mr_measure_figures(r, &row, why, sizeof why);
 	if (rc < 0) {
 		bad_record(r, "%s", why);
 		return;
 	}
-	t = mr_now_ns();
-	measure_tree(r, &row);
-	r->pause_ns += mr_now_ns() - t;
+	mr_measure_tree(r, &row);
+	r->seen[ck]++;
 	if (res->nckpts == res->capckpts) {
 		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
 		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
@@ -411,9 +323,12 @@ run_close(struct mr_run *r)
 	int i;
 
 	free(r->tree);
+	free(r->seen);
 	mr_cgroup_remove(&r->cg);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
+	if (r->status_fd >= 0)
+		close(r->status_fd);
 	if (r->log.fd >= 0)
 		close(r->log.fd);
 	if (r->devnull >= 0)
@@ -445,13 +360,14 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	r.rd.too_long = on_too_long;
 	r.rd.ack = ack;
 	r.rd.ctx = &r;
-	r.devnull = r.pidfd = -1;
+	r.devnull = r.pidfd = r.status_fd = -1;
 	for (i = 0; i < 2; i++)
 		r.outp[i] = r.ckpt[i] = r.ackp[i] = r.errp[i] = -1;
 	r.ckpt_open = r.out_open = 1;
 	rc = run_open(&r);
 	if (rc < 0)
 		return rc;
+	r.seen = ecalloc((size_t)rq->c->nckpts + 1, sizeof *r.seen);
 	mr_machine_begin(&mw);
 	rc = run_start(&r);
 	if (rc == 0) {
