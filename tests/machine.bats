@@ -121,3 +121,27 @@ assert len(d["machine_changed"]) == 2, d["machine_changed"]'
 	[[ "$output" == *"the machine was busy during 1 run"* ]] || false
 	[[ "$output" == *"claim  slow  skipped"* ]] || false
 }
+
+# Set runs.tsv's other_cpu_ms of every run of results $1 to $2.
+set_other_cpu() {
+	awk -F'\t' -v OFS='\t' -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "other_cpu_ms") c = i; print; next }
+		{ if ($c != "-") $c = v; print }' "$1/runs.tsv" > "$1/runs.tsv.new"
+	mv "$1/runs.tsv.new" "$1/runs.tsv"
+}
+
+@test "a busy machine: jemalloc's minflt, which counts its decay clock, is not judged; glibc's is" {
+	rm "$EXP/nap.claims"
+	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/r" \
+		--axis allocator=glibc,jemalloc --repeat 1 touch
+	grep -q 'allocator=jemalloc.*	ok	' "$BATS_TEST_TMPDIR/r/runs.tsv" ||
+		skip "jemalloc is not installed (Debian package libjemalloc2)"
+	set_other_cpu "$BATS_TEST_TMPDIR/r" 0
+	run -0 mr bless --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --yes
+	grep -q '^allocator=jemalloc,[^	]*	-	minflt	' "$EXP"/*/touch.tsv
+	set_other_cpu "$BATS_TEST_TMPDIR/r" 1000000
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --verbose
+	echo "$output"
+	[ "$(printf '%s\n' "$output" | grep -c 'minflt  *not measured')" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | grep -c 'minflt  *held')" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | grep -c 'maxrss_kb  *held')" -eq 2 ]
+}

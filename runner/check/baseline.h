@@ -57,9 +57,14 @@ extern const char *const mr_bless_run_metrics[];
 struct mr_config;
 
 /* Non-zero when the metric (by name) of config c depends on a clock as
- * much as on the work (mimalloc's minflt, see baseline.c): bless writes
- * no row of it. */
+ * much as on the work even on an idle machine (mimalloc's minflt, see
+ * baseline.c): bless writes no row of it. */
 int mr_bl_timed(const struct mr_config *c, const char *metric);
+
+/* Non-zero when the metric of config c follows an allocator's clock
+ * (mimalloc's and jemalloc's minflt): a run on a busy machine, which
+ * lasts longer, does not measure it (results/values.c). */
+int mr_bl_clocked(const struct mr_config *c, const char *metric);
 
 /* The tolerance bless gives a metric (by name) whose repeats had this
  * median, min and max: see the table in baseline.c. */

@@ -52,6 +52,10 @@ run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
 	if ((r->overlap > 0 || r->stopped_ms > 0 || mr_rd_busy(r)) &&
 	    mr_metric_is_time(ref->ckpt, ref->metric))
 		return NAN;
+	/* a figure that counts an allocator's clock is a time in disguise */
+	if (mr_rd_busy(r) && !ref->ckpt &&
+	    mr_bl_clocked(&k->conf[r->cfg], mr_run_metrics[ref->metric]))
+		return NAN;
 	if (!ref->ckpt)
 		return r->m[ref->metric];
 	c = mr_rd_ck_row(k, r, ref->checkpoint, ref->seq);
@@ -121,6 +125,17 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 		}
 		if (changed && !judged)
 			return esprintf("not judged: the machine changed: %s", changed);
+	}
+	if (!ref->ckpt && mr_bl_clocked(&k->conf[ci], metric)) {
+		for (i = 0; i < c->nrun; i++) {
+			const struct mr_rd_run *r = &k->run[c->run[i]];
+
+			if (r->outcome == MR_RD_OK && !r->machine && !mr_rd_busy(r))
+				break;
+		}
+		if (i == c->nrun)
+			return esprintf("%s counts the allocator's clock as much as its work, measured on a busy machine: not judged",
+					metric);
 	}
 	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
 		int alone = 0, beside = 0, stopped = 0, busy = 0;
