@@ -40,6 +40,7 @@ check_nap() {
 	grep -q '^cgroup_memory_max	' "$BATS_TEST_TMPDIR/r/env.tsv"
 	grep -qx "machine_root	$ROOT_FAKE" "$BATS_TEST_TMPDIR/r/env.tsv"
 	[ "$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" machine)" = - ]
+	[[ "$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" other_cpu_ms)" =~ ^[0-9]+$ ]] || false
 }
 
 @test "THP switched during a run: that run and those after it are not judged, said once at the top" {

@@ -197,9 +197,9 @@ cached_of() {
 	[ "$output" = corrupt ]
 }
 
-# killed_state STATE: the cache as a fetch of fakealloc@1.0 killed at
-# STATE leaves it, made from a good entry in $BATS_TEST_TMPDIR/ref (the
-# killed fetch's pid: one that is gone).
+# killed_state ID STATE: the cache as a fetch of fakealloc@1.0 killed at
+# STATE leaves it, made from a good entry in $BATS_TEST_TMPDIR/ref (ID: the
+# killed fetch's PID-pNS, of a pid that is gone in pid namespace NS).
 killed_state() {
 	local ref=$BATS_TEST_TMPDIR/ref/memrepro dead=$1 state=$2
 	local e=pkgs/libfakealloc1_1.0-1 d=debs/bookworm/libfakealloc1_1.0-1_amd64.deb
@@ -244,6 +244,7 @@ killed_state() {
 	dead=$!
 	wait "$dead" || true
 	pid_gone "$dead"
+	dead="$dead-p$(stat -L -c %i /proc/self/ns/pid)"
 	for state in download downloaded unpacking unpacked manifest half-manifest swapping in-place; do
 		killed_state "$dead" "$state"
 		run -0 cached_of bookworm
@@ -268,4 +269,25 @@ killed_state() {
 	[ "$SECONDS" -lt 5 ]
 	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" detail
 	[ "$output" = "$BATS_TEST_TMPDIR/libevil.so: not a regular file (a FIFO)" ]
+}
+
+@test "what a fetch of another pid namespace, or of an older runner, left is not removed: its pid means nothing here" {
+	XDG_CACHE_HOME=$BATS_TEST_TMPDIR/ref run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead" || true
+	pid_gone "$dead"
+	local ns
+	ns=$(stat -L -c %i /proc/self/ns/pid)
+	# a fetch alive in another namespace, whose pid is gone in ours
+	killed_state "$dead-p$((ns + 1))" in-place
+	# an older runner's name, without the namespace
+	cp -a "$CACHE/pkgs/libfakealloc1_1.0-1" "$CACHE/pkgs/libfakealloc1_1.0-1.tmp-$dead-0"
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[ -d "$CACHE/pkgs/libfakealloc1_1.0-1.old-$dead-p$((ns + 1))-0" ]
+	[ -d "$CACHE/pkgs/libfakealloc1_1.0-1.tmp-$dead-0" ]
+	# ours, gone: removed
+	mv "$CACHE/pkgs/libfakealloc1_1.0-1.tmp-$dead-0" "$CACHE/pkgs/libfakealloc1_1.0-1.tmp-$dead-p$ns-0"
+	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
+	[ ! -e "$CACHE/pkgs/libfakealloc1_1.0-1.tmp-$dead-p$ns-0" ]
 }

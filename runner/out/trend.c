@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,7 +72,7 @@ struct sidx {
 static size_t
 hash3(const char *a, const char *b, const char *c)
 {
-	size_t h = 14695981039346656037u;
+	uint64_t h = 14695981039346656037u;
 	const char *p[3] = { a, b, c };
 	int i;
 
@@ -82,7 +83,7 @@ hash3(const char *a, const char *b, const char *c)
 			h = (h ^ *q) * 1099511628211u;
 		h = (h ^ 0xff) * 1099511628211u;
 	}
-	return h;
+	return (size_t)h;
 }
 
 /* The slot of (kase, config, what) in ix: its series' or the empty one

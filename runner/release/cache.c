@@ -267,38 +267,81 @@ mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest
 
 /* --- unpack ------------------------------------------------------------- */
 
-/* Remove what fetches that were killed left in dir: NAME.tmp-PID-N and
- * NAME.old-PID-N (and .tmp-PID-N) of processes that are gone.  Only
- * /proc is looked at: no process is signalled. */
+/* The inode of this process's pid namespace when /proc is that
+ * namespace's own (its "self" is our pid), else 0: then no pid read
+ * from a name can be looked up in it. */
+static unsigned long
+own_pidns(void)
+{
+	char self[32], want[32];
+	struct stat st;
+	ssize_t n = readlink("/proc/self", self, sizeof self - 1);
+
+	if (n <= 0)
+		return 0;
+	self[n] = '\0';
+	snprintf(want, sizeof want, "%ld", (long)getpid());
+	if (strcmp(self, want) || stat("/proc/self/ns/pid", &st) < 0)
+		return 0;
+	return (unsigned long)st.st_ino;
+}
+
+char *
+mr_rel_tmpname(const char *base, const char *kind, unsigned serial)
+{
+	return esprintf("%s.%s-%ld-p%lu-%u", base, kind, (long)getpid(), own_pidns(), serial);
+}
+
+/* Is name (a directory entry) BASE.tmp-PID-pNS-N or BASE.old-PID-pNS-N of
+ * a process of pid namespace ns that is gone? */
+static int
+abandoned(const char *name, unsigned long ns)
+{
+	const char *t = strstr(name, ".tmp-"), *o = strstr(name, ".old-");
+	const char *num = t ? t + 5 : o ? o + 5 : NULL;
+	char *end, path[64];
+	unsigned long pns;
+	long pid;
+	struct stat st;
+
+	if (!num)
+		return 0;
+	pid = strtol(num, &end, 10);
+	if (end == num || strncmp(end, "-p", 2) || pid <= 0)
+		return 0;
+	num = end + 2;
+	pns = strtoul(num, &end, 10);
+	if (end == num || *end != '-' || !end[1] ||
+	    strspn(end + 1, "0123456789") != strlen(end + 1))
+		return 0; /* not of mr_rel_tmpname's form: an older runner's, left */
+	if (!ns || pns != ns)
+		return 0; /* another pid namespace's: its pid means nothing here */
+	snprintf(path, sizeof path, "/proc/%ld", pid);
+	return stat(path, &st) < 0 && errno == ENOENT;
+}
+
+/* Remove what fetches that were killed left in dir: mr_rel_tmpname's
+ * directories of processes of our pid namespace that are gone.  Only
+ * /proc is looked at: no process is signalled.  A name made in another
+ * pid namespace (a container sharing the cache), or before names carried
+ * the namespace, is left: its pid cannot be looked up here. */
 void
 mr_rel_sweep(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
+	unsigned long ns = own_pidns();
 	int n = 0;
 
 	if (!d)
 		return;
 	while (n++ < 100000 && (de = readdir(d)) != NULL) {
-		const char *t = strstr(de->d_name, ".tmp-"), *o = strstr(de->d_name, ".old-");
-		const char *num = t ? t + 5 : o ? o + 5 : NULL;
-		char *end, *path;
-		long pid;
-		struct stat st;
+		if (abandoned(de->d_name, ns)) {
+			char *path = esprintf("%s/%s", dir, de->d_name);
 
-		if (!num)
-			continue;
-		pid = strtol(num, &end, 10);
-		if (end == num || *end != '-' || pid <= 0 || !end[1] ||
-		    strspn(end + 1, "0123456789") != strlen(end + 1))
-			continue; /* not NAME.tmp-PID-N */
-		path = esprintf("/proc/%ld", pid);
-		if (stat(path, &st) < 0 && errno == ENOENT) {
-			free(path);
-			path = esprintf("%s/%s", dir, de->d_name);
 			mr_rel_rmtree(path);
+			free(path);
 		}
-		free(path);
 	}
 	closedir(d);
 }
@@ -348,8 +391,8 @@ mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_ma
 		    struct strbuf *why)
 {
 	static unsigned serial;
-	char *tmp = esprintf("%s.tmp-%ld-%u", entry, (long)getpid(), serial),
-	     *old = esprintf("%s.old-%ld-%u", entry, (long)getpid(), serial),
+	char *tmp = mr_rel_tmpname(entry, "tmp", serial),
+	     *old = mr_rel_tmpname(entry, "old", serial),
 	     *deb = esprintf("%s/%s", cache, m->deb);
 	const char *argv[] = { "dpkg-deb", "-x", deb, tmp, NULL };
 	struct strbuf out = { 0 }, text = { 0 }, err = { 0 };

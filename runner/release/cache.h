@@ -54,6 +54,12 @@ void mr_rel_manifest_free(struct mr_rel_manifest *m);
  * of fetches whose process is gone (killed midway). */
 void mr_rel_sweep(const char *dir);
 
+/* The name of a fetch's work directory beside base: "BASE.KIND-PID-pNS-N"
+ * (KIND tmp or old; NS the inode of our pid namespace, 0 when /proc is
+ * not ours), which mr_rel_sweep removes once that process is gone.
+ * Fresh string. */
+char *mr_rel_tmpname(const char *base, const char *kind, unsigned serial);
+
 /* Remove path and everything under it, never following a link; 0 or
  * -errno of the first failure. */
 /* Write text as the manifest of the entry made in tmp, then put tmp in

@@ -386,8 +386,8 @@ unpack(const char *cache, const char *entry, const char *version, const char *tg
        const char *sha256, const char *integrity, struct strbuf *why)
 {
 	static unsigned serial;
-	char *tmp = esprintf("%s.tmp-%ld-%u", entry, (long)getpid(), serial),
-	     *old = esprintf("%s.old-%ld-%u", entry, (long)getpid(), serial),
+	char *tmp = mr_rel_tmpname(entry, "tmp", serial),
+	     *old = mr_rel_tmpname(entry, "old", serial),
 	     *file = esprintf("%s/%s", cache, tgz), *exe = NULL, *pj = NULL, *v = NULL, *man = NULL;
 	const char *argv[] = { "tar", "-xzf", file, "-C", tmp, "--no-same-owner",
 		"--strip-components=1", "package/bin/node", "package/package.json", NULL };
@@ -459,7 +459,8 @@ fetch(const char *cache, const char *src, const char *version, char hex[65], cha
 	static unsigned serial;
 	char *rel = tgz_rel(version), *dst = esprintf("%s/%s", cache, rel),
 	     *tgzdir = esprintf("%s/node/tgz", cache),
-	     *tmp = esprintf("%s/pack.tmp-%ld-%u", tgzdir, (long)getpid(), serial), *got = NULL;
+	     *pack = esprintf("%s/pack", tgzdir), *tmp = mr_rel_tmpname(pack, "tmp", serial),
+	     *got = NULL;
 	int rc = MR_REL_CANNOT, e;
 
 	serial++;
@@ -531,6 +532,7 @@ out:
 	free(dst);
 	free(tgzdir);
 	free(tmp);
+	free(pack);
 	free(got);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "release/apt.h"
+#include "release/cache.h"
 #include "release/dirsrc.h"
 #include "release/files.h"
 #include "release/sha256.h"
@@ -82,12 +83,13 @@ mr_rel_source_fetch(int rel, const char *package, const struct mr_rel_cand *c,
 		    const char *debdir, char **deb, struct strbuf *why)
 {
 	static unsigned serial;
-	char *tmp = esprintf("%s/.tmp-%ld-%u", debdir, (long)getpid(), serial++);
+	char *dir = esprintf("%s/", debdir), *tmp = mr_rel_tmpname(dir, "tmp", serial++);
 	int e, rc = -1;
 
 	if ((e = mkdir_p(tmp)) < 0) {
 		sb_printf(why, "cache %s: %s", tmp, strerror(-e));
 		free(tmp);
+		free(dir);
 		return -1;
 	}
 	if (c->path) {
@@ -117,5 +119,6 @@ mr_rel_source_fetch(int rel, const char *package, const struct mr_rel_cand *c,
 		rmdir(tmp);
 	}
 	free(tmp);
+	free(dir);
 	return rc;
 }

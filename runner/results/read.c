@@ -258,7 +258,7 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 	if (cother >= 0 && strcmp(mr_tsv_get(t, cother), "-") != 0) {
 		long long ms;
 
-		if (mr_tsv_int(t, cother, 0, 100000000000LL, &ms) < 0)
+		if (mr_tsv_int(t, cother, 0, 2000000000LL, &ms) < 0)
 			return -1;
 		r->other_cpu_ms = (long)ms;
 	}

@@ -47,8 +47,11 @@ dead_runners(const char *name, long *pid)
 		return 0;
 	}
 	if (o.pidns != me.pidns || o.timens != me.timens) {
-		weprintf("left %s: made by a runner in another %s namespace", name,
-			 o.pidns != me.pidns ? "pid" : "time");
+		/* said only where a pid alone would have taken it for gone:
+		 * a live runner elsewhere is no news at every sweep */
+		if (kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
+			weprintf("left %s: made by a runner in another %s namespace", name,
+				 o.pidns != me.pidns ? "pid" : "time");
 		return 0;
 	}
 	if (o.pid == me.pid && o.start == me.start)

@@ -69,10 +69,9 @@ rooted(const char *path, char *buf, size_t size)
  * NUL-terminated: its length, or -1.  O_NONBLOCK: a FIFO in a test's
  * root never blocks the runner. */
 static long
-slurp(const char *path, char *buf, size_t size)
+slurp_at(const char *path, char *buf, size_t size)
 {
-	char full[512];
-	int fd = open(rooted(path, full, sizeof full), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t len = 0;
 
 	if (fd < 0)
@@ -89,6 +88,15 @@ slurp(const char *path, char *buf, size_t size)
 	close(fd);
 	buf[len] = '\0';
 	return (long)len;
+}
+
+/* slurp_at of path under MR_MACHINE_ROOT_ENV's directory, if set. */
+static long
+slurp(const char *path, char *buf, size_t size)
+{
+	char full[512];
+
+	return slurp_at(rooted(path, full, sizeof full), buf, size);
 }
 
 /* s's first line, blanks trimmed, into out ("-" when empty). */
@@ -197,7 +205,7 @@ cg_limit(int v, const char *file, char *out, size_t size)
 {
 	static char own[2][512];
 	static int known[2];
-	char dir[512], buf[128];
+	char dir[512], buf[128], procs[560];
 	unsigned long long least = 0;
 	int found = 0, depth;
 
@@ -215,6 +223,9 @@ cg_limit(int v, const char *file, char *out, size_t size)
 	for (depth = 0; depth < 64; depth++) {
 		char *slash;
 
+		snprintf(procs, sizeof procs, "%s/cgroup.procs", dir);
+		if (access(procs, F_OK) < 0)
+			break; /* above the hierarchy's root */
 		if (mr_cgfs_read(dir, file, buf, sizeof buf) >= 0) {
 			unsigned long long x = strncmp(buf, "max", 3) == 0 ?
 					       ~0ull : strtoull(buf, NULL, 10);
@@ -236,13 +247,19 @@ cg_limit(int v, const char *file, char *out, size_t size)
 static void
 cg_cpu(char *out, size_t size)
 {
-	char dir[512], buf[128];
+	static char dir[512];
+	static int known;
+	char buf[128];
 
 	snprintf(out, size, "-");
 	if (getenv(MR_MACHINE_ROOT_ENV) && *getenv(MR_MACHINE_ROOT_ENV))
 		return;
-	if (mr_cgfs_own_dir(2, dir, sizeof dir) < 0 ||
-	    mr_cgfs_read(dir, "cpu.max", buf, sizeof buf) < 0)
+	if (!known) {
+		if (mr_cgfs_own_dir(2, dir, sizeof dir) < 0)
+			dir[0] = '\0';
+		known = 1;
+	}
+	if (!dir[0] || mr_cgfs_read(dir, "cpu.max", buf, sizeof buf) < 0)
 		return;
 	first_line(buf, out, size);
 }
@@ -306,7 +323,8 @@ mr_machine_cpu_ms(void)
 
 	/* the first line: "cpu  user nice system idle iowait irq softirq
 	 * steal ...", in clock ticks; busy is all but idle and iowait */
-	if (slurp("/proc/stat", buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) ||
+	/* the real machine's, whatever root the settings are read from */
+	if (slurp_at("/proc/stat", buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) ||
 	    sscanf(buf + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
 		   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) < 7 || hz <= 0)
 		return UINT64_MAX;
@@ -314,15 +332,24 @@ mr_machine_cpu_ms(void)
 			  (unsigned long long)hz);
 }
 
-uint64_t
-mr_machine_self_ms(void)
+/* user + system ms of getrusage(who). */
+static uint64_t
+usage_ms(int who)
 {
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
+	if (getrusage(who, &ru) < 0)
 		return 0;
 	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000u +
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000u;
+}
+
+uint64_t
+mr_machine_self_ms(void)
+{
+	/* this process and the children it reaped: the case, and the
+	 * orphans of the run it killed and reaped */
+	return usage_ms(RUSAGE_SELF) + usage_ms(RUSAGE_CHILDREN);
 }
 
 void
@@ -335,8 +362,8 @@ mr_machine_begin(struct mr_machine_watch *w)
 
 void
 mr_machine_end(const struct mr_machine_watch *w,
-	       const struct mr_machine *expect, uint64_t case_ms,
-	       char *out, size_t size, uint64_t *other_ms)
+	       const struct mr_machine *expect, char *out, size_t size,
+	       uint64_t *other_ms)
 {
 	uint64_t cpu = mr_machine_cpu_ms(), own;
 	struct mr_machine after;
@@ -344,14 +371,15 @@ mr_machine_end(const struct mr_machine_watch *w,
 
 	*other_ms = UINT64_MAX;
 	if (cpu != UINT64_MAX && w->cpu_ms != UINT64_MAX && cpu >= w->cpu_ms) {
-		own = case_ms + (mr_machine_self_ms() - w->self_ms);
+		own = mr_machine_self_ms() - w->self_ms;
 		*other_ms = cpu - w->cpu_ms > own ? cpu - w->cpu_ms - own : 0;
 	}
 	mr_machine_read(&after);
 	if (size)
 		out[0] = '\0';
+	/* the keys are cut, never the words that say when */
 	if (expect && mr_machine_diff(expect, &w->before, what, sizeof what))
-		snprintf(out, size, "%s before the run", what);
+		snprintf(out, size, "%.*s before the run", size > 16 ? (int)(size - 16) : 0, what);
 	else if (mr_machine_diff(&w->before, &after, what, sizeof what))
-		snprintf(out, size, "%s during the run", what);
+		snprintf(out, size, "%.*s during the run", size > 16 ? (int)(size - 16) : 0, what);
 }

@@ -74,7 +74,7 @@ struct mr_machine {
 #define MR_MACHINE_ROOT_ENV "MEMREPRO_MACHINE_ROOT"
 
 /* Read the settings into m.  Never fails: what cannot be read is "-".
- * No malloc (it runs in a worker between fork and the case). */
+ * Called before and after a run, never inside the case. */
 void mr_machine_read(struct mr_machine *m);
 
 /* The settings that differ from a to b, as "thp madvise -> always, swap_kb
@@ -87,7 +87,8 @@ int mr_machine_diff(const struct mr_machine *a, const struct mr_machine *b,
  * UINT64_MAX when it cannot be read. */
 uint64_t mr_machine_cpu_ms(void);
 
-/* The CPU time in ms this process has used (user + system). */
+/* The CPU time in ms this process and the children it reaped have used
+ * (user + system). */
 uint64_t mr_machine_self_ms(void);
 
 /* What a run watches: the readings before it starts. */
@@ -99,14 +100,15 @@ struct mr_machine_watch {
 /* Take the readings before a run. */
 void mr_machine_begin(struct mr_machine_watch *w);
 
-/* After the run: what changed into out[0..size-1] ("" when nothing),
- * "KEY A -> B before the run" when the reading before it was not expect's
- * (NULL: not compared), else "KEY A -> B during the run"; and the CPU
- * the rest of the machine used while it ran into *other_ms, the case's
- * own (case_ms, from its rusage) and this process's taken off
- * (MR_NOT_MEASURED when /proc/stat could not be read). */
+/* After the run (the case reaped): what changed into out[0..size-1] (""
+ * when nothing), "KEY A -> B before the run" when the reading before it
+ * was not expect's (NULL: not compared), else "KEY A -> B during the
+ * run"; and the CPU the rest of the machine used while it ran into
+ * *other_ms, this process's and its reaped children's (the case, the
+ * run's orphans) taken off (UINT64_MAX when /proc/stat could not be
+ * read). */
 void mr_machine_end(const struct mr_machine_watch *w,
-		    const struct mr_machine *expect, uint64_t case_ms,
-		    char *out, size_t size, uint64_t *other_ms);
+		    const struct mr_machine *expect, char *out, size_t size,
+		    uint64_t *other_ms);
 
 #endif

@@ -377,8 +377,8 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		}
 		run_finish(&r);
 	}
-	mr_machine_end(&mw, rq->machine, res->user_ms + res->sys_ms, res->machine,
-		       sizeof res->machine, &res->other_cpu_ms);
+	mr_machine_end(&mw, rq->machine, res->machine, sizeof res->machine,
+		       &res->other_cpu_ms);
 	run_close(&r);
 	return rc;
 }
