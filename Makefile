@@ -120,6 +120,11 @@ RUNNER_SRC := \
 	runner/run/resume.c \
 	runner/run/session.c \
 	runner/run/configs.c \
+	runner/run/initrd.c \
+	runner/run/guestboot.c \
+	runner/run/guestmerge.c \
+	runner/run/guestrun.c \
+	runner/run/guest.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \
 	runner/release/helper.c \

@@ -28,6 +28,7 @@
 #include "out/platforms.h"
 #include "proto/cases.h"
 #include "results/merge.h"
+#include "run/guest.h"
 #include "results/write.h"
 #include "release/cmd.h"
 #include "run/registry.h"
@@ -412,6 +413,8 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.progress = step ? stderr : stdout;
 	so.then = step;
 	so.ctx = t;
+	if (mr_guest_wanted(so.axes, so.nax)) /* the kernel axis: run/guest.h */
+		return mr_guest_session(&so);
 	return mr_session_run(&so);
 }
 

@@ -52,6 +52,9 @@ run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
 	if ((r->overlap > 0 || r->stopped_ms > 0 || mr_rd_busy(r)) &&
 	    mr_metric_is_time(ref->ckpt, ref->metric))
 		return NAN;
+	/* a guest under emulation (run/guest.h): its times are not figures */
+	if (r->detail && strstr(r->detail, "accel=tcg") && mr_metric_is_time(ref->ckpt, ref->metric))
+		return NAN;
 	if (!ref->ckpt)
 		return r->m[ref->metric];
 	c = mr_rd_ck_row(k, r, ref->checkpoint, ref->seq);

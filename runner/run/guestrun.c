@@ -1,0 +1,254 @@
+/* guestrun: one guest of a session — see guestrun.h. */
+#include "run/guestrun.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/guestboot.h"
+#include "run/initrd.h"
+
+#define TCG_SLOWER 10       /* TCG runs the cases 5-20x slower */
+#define BOOT_S 120          /* booting, mounting, the runner's set-up */
+#define MAX_S (6 * 3600)
+
+/* s quoted for sh. */
+static void
+sq(struct strbuf *b, const char *s)
+{
+	sb_add(b, " '");
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_add(b, "'\\''");
+		else
+			sb_addn(b, s, 1);
+	sb_add(b, "'");
+}
+
+static char *
+absolute(const char *p)
+{
+	char buf[PATH_MAX];
+
+	return realpath(p, buf) ? estrdup(buf) : estrdup(p);
+}
+
+/* run.sh: the runner inside, on this guest's configs. */
+static int
+write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax,
+	     const char *share, struct strbuf *why)
+{
+	struct strbuf b = { 0 }, v = { 0 };
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *rel;
+	char *exe = absolute(o->self_exe), *path, *x;
+	double factor = (o->factor > 0 ? o->factor : 1) * TCG_SLOWER;
+	int i, j;
+	FILE *f;
+
+	sb_add(&b, "#!/bin/sh\n# the guest's runs, written by memrepro (run/guestrun.c)\nexec env -i");
+	x = esprintf("PATH=%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	sq(&b, x);
+	free(x);
+	sq(&b, "HOME=/tmp");
+	sq(&b, "LC_ALL=C");
+	sq(&b, "MEMREPRO_GUEST=1");
+	x = cache && *cache ? esprintf("XDG_CACHE_HOME=%s", cache) :
+			      esprintf("XDG_CACHE_HOME=%s/.cache", home ? home : "/tmp");
+	sq(&b, x);
+	free(x);
+	if ((rel = getenv("MEMREPRO_RELEASES")) != NULL) {
+		x = esprintf("MEMREPRO_RELEASES=%s", rel);
+		sq(&b, x);
+		free(x);
+	}
+	sq(&b, exe);
+	sq(&b, "run");
+	sq(&b, "-q");
+	for (i = 0; i < o->nnames; i++)
+		sq(&b, o->names[i]);
+	x = absolute(o->cases_dir);
+	sb_add(&b, " --cases");
+	sq(&b, x);
+	free(x);
+	if (o->expected_dir) {
+		x = absolute(o->expected_dir);
+		sb_add(&b, " --expected");
+		sq(&b, x);
+		free(x);
+	}
+	sb_printf(&b, " --profile %s", o->versions ? "versions" : o->originals ? "originals" :
+				       o->quick ? "quick" : "full");
+	if (o->repeat > 0)
+		sb_printf(&b, " --repeat %ld", o->repeat);
+	if (o->timeout_s > 0)
+		sb_printf(&b, " --timeout %g", o->timeout_s);
+	sb_printf(&b, " --timeout-factor %g", factor);
+	if (o->interval_ms > 0)
+		sb_printf(&b, " --interval %ld", o->interval_ms);
+	if (o->mem_cap_mib > 0)
+		sb_printf(&b, " --mem-cap %ld", o->mem_cap_mib);
+	for (i = 0; i < nhax; i++) {
+		sb_printf(&v, "%s=", hax[i].key);
+		for (j = 0; j < hax[i].nvals; j++)
+			sb_printf(&v, "%s%s", j ? "," : "", hax[i].vals[j]);
+		sb_add(&b, " --axis");
+		sq(&b, v.s);
+		v.len = 0;
+	}
+	path = esprintf("%s/results", share);
+	sb_add(&b, " --out");
+	sq(&b, path);
+	sb_add(&b, "\n");
+	free(path);
+	path = esprintf("%s/run.sh", share);
+	if (!(f = fopen(path, "we")) || fputs(b.s, f) < 0 || fclose(f) != 0) {
+		sb_printf(why, "%s: %s", path, strerror(errno));
+		f = NULL;
+	}
+	free(path);
+	free(exe);
+	sb_free(&b);
+	sb_free(&v);
+	return why->len ? -1 : 0;
+}
+
+/* The guest's env.tsv value of key (fresh), "-" when none. */
+static char *
+guest_env(const char *share, const char *key)
+{
+	char *p = esprintf("%s/results/env.tsv", share), *line = NULL, *r = NULL;
+	size_t cap = 0, n = strlen(key);
+	FILE *f = fopen(p, "re");
+	ssize_t len;
+
+	while (f && !r && (len = getline(&line, &cap, f)) > 0)
+		if (strncmp(line, key, n) == 0 && line[n] == '\t')
+			r = estrndup(line + n + 1, strcspn(line + n + 1, "\n"));
+	if (f)
+		fclose(f);
+	free(line);
+	free(p);
+	return r ? r : estrdup("-");
+}
+
+/* The guest's keys into OUT/env.tsv. */
+static void
+env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, long mem,
+	 const struct mr_guest_end *e)
+{
+	char *p = esprintf("%s/env.tsv", outdir), *thp = guest_env(share, "thp");
+	char *defrag = guest_env(share, "thp_defrag"), *kern = guest_env(share, "kernel");
+	FILE *f = fopen(p, "ae");
+	int n = g->index;
+
+	if (f) {
+		fprintf(f, "guest.%d.config\t%s\nguest.%d.kernel\t%s\n", n, g->frag, n, g->kspec);
+		if (g->k)
+			fprintf(f, "guest.%d.package\t%s %s\nguest.%d.release\t%s\n"
+				   "guest.%d.vmlinux_sha256\t%s\nguest.%d.deb_sha256\t%s\n",
+				n, g->k->package, g->k->version, n, g->k->release, n,
+				g->k->vmlinux_sha256, n, g->k->deb_sha256);
+		fprintf(f, "guest.%d.accel\ttcg\nguest.%d.mem_mib\t%ld\nguest.%d.cpus\t2\n"
+			   "guest.%d.uname\t%s\nguest.%d.thp\t%s\nguest.%d.thp_defrag\t%s\n",
+			n, n, mem, n, n, kern, n, thp, n, defrag);
+		if (e)
+			fprintf(f, "guest.%d.wall_s\t%.1f\nguest.%d.end\t%s\n", n, e->wall_s, n,
+				e->marker ? "marker" : "no marker");
+		fclose(f);
+	}
+	free(p);
+	free(thp);
+	free(defrag);
+	free(kern);
+}
+
+/* Boot the guest of g in share; *e filled.  0, or -1 with why. */
+static int
+boot(const struct mr_session_opts *o, const char *share, const struct mr_guest_group *g,
+     long mem, int nruns, struct mr_guest_end *e, struct strbuf *why)
+{
+	struct mr_guest_boot b = { 0 };
+	char *bb = mr_initrd_busybox(why), *init = mr_initrd_init_path();
+	char *initrd = esprintf("%s/initrd", share);
+	const char *tenv = getenv("MEMREPRO_GUEST_TIMEOUT");
+	double per = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
+		     (o->factor > 0 ? o->factor : 1) * TCG_SLOWER;
+	int rc = -1;
+
+	if (bb && mr_initrd_write(initrd, init, bb, g->k->modules, g->k->nmodules, why) == 0) {
+		b.vmlinux = g->k->vmlinux;
+		b.initrd = initrd;
+		b.share = share;
+		b.append = g->append;
+		b.mem_mib = mem;
+		b.cpus = 2;
+		b.timeout_s = tenv && atol(tenv) > 0 ? atol(tenv) : BOOT_S + (long)(per * nruns);
+		if (b.timeout_s > MAX_S && !(tenv && atol(tenv) > 0))
+			b.timeout_s = MAX_S;
+		if (mr_guest_boot(&b, e) == 0)
+			rc = 0;
+		else
+			sb_add(why, e->why ? e->why : "qemu could not be started");
+	}
+	free(bb);
+	free(init);
+	free(initrd);
+	return rc;
+}
+
+int
+mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax,
+	     const char *outdir, const struct mr_guest_group *g,
+	     const struct mr_guest_pair *pairs, int npairs)
+{
+	struct strbuf why = { 0 };
+	struct mr_guest_end e = { 0 };
+	struct mr_guest_merge m = { 0 };
+	const char *menv = getenv("MEMREPRO_GUEST_MEM_MIB");
+	long mem = menv && atol(menv) > 0 ? atol(menv) : 1024;
+	char *out = absolute(outdir), *sub = esprintf("guests/%d", g->index);
+	char *share = esprintf("%s/%s", out, sub);
+	int i, nruns = 0, rc = MR_FAILED, booted = 0;
+
+	for (i = 0; i < npairs; i++)
+		nruns += pairs[i].repeats;
+	if (strchr(share, ' ') || strchr(share, '\t'))
+		sb_printf(&why, "the results directory's path %s has a blank: the guest cannot be told it", out);
+	else if (mkdir_p(share) < 0)
+		sb_printf(&why, "%s: %s", share, strerror(errno));
+	else if (!g->k)
+		sb_printf(&why, "kernel %s cannot be had: %s", g->kspec, g->kwhy);
+	else if (write_script(o, hax, nhax, share, &why) == 0 &&
+		 boot(o, share, g, mem, nruns, &e, &why) == 0)
+		booted = 1;
+	if (!o->quiet && booted && e.marker)
+		fprintf(o->progress ? o->progress : stdout, "guest %d (%s): ended (exit %d) after %.1f s\n",
+			g->index, g->frag, e.status, e.wall_s);
+	else if (!o->quiet)
+		fprintf(o->progress ? o->progress : stdout, "guest %d (%s): %s\n", g->index, g->frag,
+			booted ? e.why : why.s);
+	m.out = out;
+	m.sub = sub;
+	m.frag = g->frag;
+	m.accel = g->k ? "tcg" : NULL;
+	m.pairs = pairs;
+	m.npairs = npairs;
+	m.outcome = g->k && (booted || !why.len) ? "failed" : "skipped";
+	m.why = booted ? e.why : why.s;
+	if (booted && e.marker)
+		m.why = "the guest's runner ended without a row for this run";
+	if (mr_guest_merge(&m) >= 0 && booted && e.marker && e.status <= 1)
+		rc = e.status == 0 ? MR_OK : MR_FAILED;
+	if (!g->k)
+		rc = MR_OK; /* skipped with the reason, as a missing allocator is */
+	env_keys(out, share, g, mem, booted ? &e : NULL);
+	free(e.why);
+	sb_free(&why);
+	free(out);
+	free(sub);
+	free(share);
+	return rc;
+}
