@@ -139,6 +139,7 @@ RUNNER_SRC := \
 	runner/release/kernel.c \
 	runner/release/kextract.c \
 	runner/release/kmod.c \
+	runner/release/runout.c \
 	runner/results/write.c \
 	runner/results/lock.c \
 	runner/results/reopen.c \

@@ -10,7 +10,7 @@
 #define MR_REL_KEXTRACT_H
 
 #include "core/util.h"
-#include "release/kernel.h"
+#include "release/ktypes.h"
 
 /* Fill k->vmlinux, ->vmlinux_sha256 and ->modules from the cache entry
  * of k->kver and k->version, made (or made again, when it does not
@@ -23,9 +23,5 @@ int mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot,
 /* Whether the cache holds a verified entry for kver and version. */
 int mr_kextract_cached(const char *kver, const char *version);
 
-/* Run argv with its stdout into the file out (created), stdin from
- * /dev/null, killed after timeout_s.  Its exit status (0..255), or -1
- * with why (could not run, killed). */
-int mr_kextract_run(char *const *argv, const char *out, long timeout_s, struct strbuf *why);
 
 #endif

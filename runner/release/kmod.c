@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "release/files.h"
-#include "release/kextract.h"
+#include "release/runout.h"
 #include "release/sha256.h"
 
 #define MAXMOD 32
@@ -144,7 +144,7 @@ add(struct order *o, const char *name, int depth, struct strbuf *why)
 
 		if (strcmp(argv[0], "cat") == 0)
 			argv[1] = (char *)src, argv[2] = NULL;
-		if ((rc = mr_kextract_run(argv, out, 120, why)) != 0) {
+		if ((rc = mr_rel_run_out(argv, out, 120, why)) != 0) {
 			if (rc > 0)
 				sb_printf(why, "%s -dc %s: exit %d", argv[0], src, rc);
 			free(out);
