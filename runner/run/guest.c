@@ -19,7 +19,7 @@ static const struct knob {
 	long max;
 } knobs[MR_GUEST_NKNOB] = {
 	{ "kernel.thp", "mr.thp", " always madvise never ", 0 },
-	{ "kernel.thp.defrag", "mr.defrag", " always defer defer+madvise madvise never ", 0 },
+	{ "kernel.thp.defrag", "mr.defrag", " always defer defer-madvise madvise never ", 0 },
 	{ "kernel.khugepaged.max_ptes_none", "mr.ptes_none", NULL, 511 },
 	{ "kernel.khugepaged.scan_sleep_millisecs", "mr.scan_sleep", NULL, 86400000 },
 };
@@ -168,8 +168,10 @@ groups(const struct mr_matrix_axis *ax, int kax, const int *kn, struct mr_kernel
 				if (!k)
 					continue;
 				sb_printf(&f, ",%s=%s", k->key, k->vals[rest % k->nvals]);
+				/* defer+madvise: '+' is no axis value's */
 				sb_printf(&a, "%s%s=%s", a.len ? " " : "", knobs[j].param,
-					  k->vals[rest % k->nvals]);
+					  strcmp(k->vals[rest % k->nvals], "defer-madvise") ? k->vals[rest % k->nvals] :
+					  "defer+madvise");
 				rest /= k->nvals;
 			}
 			g->frag = mr_guest_config(NULL, f.s);
