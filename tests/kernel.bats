@@ -130,6 +130,21 @@ guestrun() {
 	run -0 timeout 60 "$MR" check --from "$OUT" ok
 }
 
+@test "times measured in a guest under emulation never reach a verdict; its memory figures do" {
+	EXP=$BATS_TEST_TMPDIR/expected
+	mkdir -p "$EXP"
+	printf '%s\n' \
+		'c-naps holds wall_ms[mode=c] > 40 "fixture: mode c sleeps 60 ms"' \
+		'c-rests holds t_ms@rested[mode=c] > 40 "fixture: the same at its checkpoint"' >"$EXP/nap.claims"
+	run -0 timeout -k 5 120 "$MR" run nap --cases "$FIX" --expected "$EXP" --out "$OUT" --repeat 1 \
+		--axis allocator=glibc --axis ms=60 --axis mode=c --axis kernel=9.9
+	[ "$(tsv_col "$OUT/runs.tsv" detail)" = "accel=tcg" ]
+	run -0 --separate-stderr timeout -k 5 60 "$MR" check --from "$OUT" --expected "$EXP" -v
+	[[ $output == *"c-naps"*"wall_ms measured in a guest under emulation (accel=tcg)"* ]] || false
+	[[ $output == *"c-rests"*"t_ms measured in a guest under emulation (accel=tcg)"* ]] || false
+	[ "$(tsv_col "$OUT/checkpoints.tsv" rss_kb | wc -l)" -eq 1 ]
+}
+
 @test "a guest that panics: its runs failed with the console's last line, the host's kept" {
 	FAKE_QEMU=panic run -1 guestrun --axis kernel=host,9.9
 	[[ $output == *"guest 1 (kernel=9.9): no end marker from the guest (qemu exited 0)"* ]] || false

@@ -126,7 +126,7 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 			return esprintf("not judged: the machine changed: %s", changed);
 	}
 	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
-		int alone = 0, beside = 0, stopped = 0, busy = 0;
+		int alone = 0, beside = 0, stopped = 0, busy = 0, tcg = 0;
 		long other = 0, life = 0;
 
 		for (i = 0; i < c->nrun; i++) {
@@ -134,7 +134,9 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 
 			if (r->outcome != MR_RD_OK || r->machine)
 				continue;
-			if (r->stopped_ms > 0)
+			if (r->detail && strstr(r->detail, "accel=tcg"))
+				tcg++;
+			else if (r->stopped_ms > 0)
 				stopped++;
 			else if (r->overlap > 0)
 				beside++;
@@ -146,6 +148,9 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 			} else
 				alone++;
 		}
+		if (tcg && !alone && !beside && !busy && !stopped)
+			return esprintf("%s measured in a guest under emulation (accel=tcg): not a time of the case",
+					metric);
 		if (stopped && !alone && !beside && !busy)
 			return esprintf("%s measured while the runner stood still (stopped or suspended): not a time of the case",
 					metric);
