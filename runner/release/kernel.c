@@ -142,7 +142,7 @@ get_pkg(int rel, const char *package, const char *version, struct mr_release_pkg
 static int
 fetch(int rel, const struct kcand *c, struct mr_kernel *k, struct strbuf *why)
 {
-	struct mr_release_pkg img = { 0 }, bin = { 0 }, mods = { 0 };
+	struct mr_release_pkg img = { 0 }, bin = { 0 }, mods = { 0 }, lbase = { 0 };
 	const struct mr_release_pkg *kp = &img, *mp = &img;
 	char *name = esprintf("linux-image-%s", c->kver);
 	char *vmlinuz = NULL, *base;
@@ -162,6 +162,10 @@ fetch(int rel, const struct kcand *c, struct mr_kernel *k, struct strbuf *why)
 		name = esprintf("linux-modules-%s", c->kver);
 		if (get_pkg(rel, name, c->version, &mods, why) < 0)
 			goto out;
+		free(name); /* modules.builtin */
+		name = esprintf("linux-base-%s", c->kver);
+		if (get_pkg(rel, name, c->version, &lbase, why) < 0)
+			goto out;
 		kp = &bin;
 		mp = &mods;
 		vmlinuz = mr_release_find(&bin, "vmlinuz");
@@ -178,13 +182,14 @@ fetch(int rel, const struct kcand *c, struct mr_kernel *k, struct strbuf *why)
 	k->kver = estrdup(c->kver);
 	k->deb_sha256 = estrdup(kp->sha256);
 	k->fetched = img.fetched || bin.fetched || mods.fetched;
-	rc = mr_kextract(k, vmlinuz, mp->root, why);
+	rc = mr_kextract(k, vmlinuz, mp->root, lbase.root, why);
 out:
 	free(name);
 	free(vmlinuz);
 	mr_release_pkg_free(&img);
 	mr_release_pkg_free(&bin);
 	mr_release_pkg_free(&mods);
+	mr_release_pkg_free(&lbase);
 	return rc;
 }
 

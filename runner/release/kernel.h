@@ -7,7 +7,8 @@
  * boot/vmlinuz-<kver>, its modules under lib/modules/<kver> or
  * usr/lib/modules/<kver>).  Where that package ships no kernel (sid's is
  * an empty package), linux-binary-<kver> holds it at
- * usr/lib/modules/<kver>/vmlinuz and linux-modules-<kver> the modules.
+ * usr/lib/modules/<kver>/vmlinuz, linux-modules-<kver> the modules and
+ * linux-base-<kver> their modules.builtin.
  *
  * The packages are cached and verified as every release package is; the
  * uncompressed vmlinux (the bzImage's payload, xz, zstd or gzip, found by

@@ -191,8 +191,8 @@ remove_entry(const char *dir)
 
 /* Make the entry in tmp: vmlinux, modules, manifest.  0 or -1 with why. */
 static int
-make(const struct mr_kernel *k, const char *vmlinuz, const char *modroot, const char *tmp,
-     struct strbuf *why)
+make(const struct mr_kernel *k, const char *vmlinuz, const char *modroot, const char *baseroot,
+     const char *tmp, struct strbuf *why)
 {
 	struct strbuf man = { 0 };
 	char *vm = esprintf("%s/vmlinux", tmp), *mp, hex[65];
@@ -206,7 +206,7 @@ make(const struct mr_kernel *k, const char *vmlinuz, const char *modroot, const 
 	if (vmlinux(vmlinuz, tmp, vm, why) < 0 || mr_sha256_file(vm, hex) < 0)
 		goto out;
 	sb_printf(&man, "vmlinux vmlinux %s\n", hex);
-	if (mr_kmod_extract(modroot, k->kver, tmp, &man, why) < 0)
+	if (mr_kmod_extract(modroot, baseroot, k->kver, tmp, &man, why) < 0)
 		goto out;
 	mp = esprintf("%s/%s", tmp, MANIFEST);
 	if (mr_rel_write_file(mp, man.s) < 0) {
@@ -223,7 +223,8 @@ out:
 }
 
 int
-mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, struct strbuf *why)
+mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, const char *baseroot,
+	    struct strbuf *why)
 {
 	char *dir = entry_dir(k->kver, k->version), *tmp, *parent;
 	int rc = -1;
@@ -242,7 +243,7 @@ mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, struc
 	remove_entry(tmp);
 	if (mkdir_p(parent) < 0 || mkdir(tmp, 0755) < 0) {
 		sb_printf(why, "%s: %s", tmp, strerror(errno));
-	} else if (make(k, vmlinuz, modroot, tmp, why) == 0) {
+	} else if (make(k, vmlinuz, modroot, baseroot, tmp, why) == 0) {
 		remove_entry(dir);
 		if (rename(tmp, dir) < 0)
 			sb_printf(why, "rename %s: %s", tmp, strerror(errno));

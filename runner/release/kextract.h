@@ -15,10 +15,11 @@
 /* Fill k->vmlinux, ->vmlinux_sha256 and ->modules from the cache entry
  * of k->kver and k->version, made (or made again, when it does not
  * verify) from vmlinuz and the modules under modroot (the unpacked
- * package holding lib/modules/<kver> or usr/lib/modules/<kver>).
+ * package holding lib/modules/<kver> or usr/lib/modules/<kver>; its
+ * modules.builtin in baseroot's, NULL: modroot's, kmod.h).
  * 0, or -1 with why. */
 int mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot,
-		struct strbuf *why);
+		const char *baseroot, struct strbuf *why);
 
 /* Whether the cache holds a verified entry for kver and version. */
 int mr_kextract_cached(const char *kver, const char *version);

@@ -172,9 +172,9 @@ add(struct order *o, const char *name, int depth, struct strbuf *why)
 	return 0;
 }
 
-/* The modules' directory of the tree (fresh), or NULL. */
+/* The modules' directory of the tree holding file (fresh), or NULL. */
 static char *
-moddir(const char *root, const char *kver)
+moddir(const char *root, const char *kver, const char *file)
 {
 	const char *pre[] = { "lib/modules", "usr/lib/modules" };
 	struct stat st;
@@ -182,7 +182,7 @@ moddir(const char *root, const char *kver)
 
 	for (i = 0; i < 2; i++) {
 		char *d = esprintf("%s/%s/%s", root, pre[i], kver);
-		char *b = esprintf("%s/modules.builtin", d);
+		char *b = esprintf("%s/%s", d, file);
 		int ok = stat(b, &st) == 0;
 
 		free(b);
@@ -217,20 +217,22 @@ place(struct order *o, struct strbuf *man, struct strbuf *why)
 }
 
 int
-mr_kmod_extract(const char *modroot, const char *kver, const char *dest, struct strbuf *man,
-		struct strbuf *why)
+mr_kmod_extract(const char *modroot, const char *baseroot, const char *kver, const char *dest,
+		struct strbuf *man, struct strbuf *why)
 {
 	struct order o = { .dest = dest };
 	struct strbuf bi = { 0 };
-	char *dir = moddir(modroot, kver), *want = estrdup(MR_KMOD_WANT), *tok, *save = NULL;
+	char *dir = moddir(modroot, kver, "kernel"), *want = estrdup(MR_KMOD_WANT), *tok, *save = NULL;
+	char *bdir = moddir(baseroot ? baseroot : modroot, kver, "modules.builtin");
 	char *mods = esprintf("%s/modules", dest), *kern;
 	int rc = -1, i;
 
-	if (!dir) {
-		sb_printf(why, "%s has no lib/modules/%s/modules.builtin", modroot, kver);
+	if (!dir || !bdir) {
+		sb_printf(why, "%s has no lib/modules/%s/%s", !dir ? modroot : baseroot ? baseroot : modroot,
+			  kver, !dir ? "kernel" : "modules.builtin");
 		goto out;
 	}
-	mr_rel_read_small((kern = esprintf("%s/modules.builtin", dir)), 1u << 20, &bi);
+	mr_rel_read_small((kern = esprintf("%s/modules.builtin", bdir)), 1u << 20, &bi);
 	free(kern);
 	o.builtins = bi.s ? bi.s : "";
 	kern = esprintf("%s/kernel", dir);
@@ -264,6 +266,7 @@ out:
 	found_free();
 	sb_free(&bi);
 	free(dir);
+	free(bdir);
 	free(want);
 	free(mods);
 	return rc;

@@ -15,11 +15,13 @@
 #define MR_KMOD_NEED "9pnet 9pnet_virtio 9p"
 
 /* Under modroot's lib/modules/<kver> (or usr/lib/modules/<kver>): the
- * modules of MR_KMOD_WANT that are not built in (modules.builtin) and
+ * modules of MR_KMOD_WANT that are not built in (modules.builtin, in
+ * baseroot's tree of the same layout: sid ships it in linux-base-<kver>;
+ * NULL: modroot's) and
  * their dependencies, decompressed (.ko.xz, .ko.zst) into
  * dest/modules/NN-NAME.ko, NN the load order; a line "module
  * modules/NN-NAME.ko SHA256" each appended to man.  0, or -1 with why. */
-int mr_kmod_extract(const char *modroot, const char *kver, const char *dest,
+int mr_kmod_extract(const char *modroot, const char *baseroot, const char *kver, const char *dest,
 		    struct strbuf *man, struct strbuf *why);
 
 #endif
