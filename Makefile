@@ -490,6 +490,7 @@ install: all
 	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
 	cp etc/releases $(DESTDIR)$(SHAREDIR)/releases
+	cp tools/guest/init $(DESTDIR)$(SHAREDIR)/guest-init
 	cp docs/memrepro.1 $(DESTDIR)$(MANDIR)/man1/memrepro.1
 
 uninstall:
