@@ -100,6 +100,8 @@ guestrun() {
 	[[ $output == *"want a number from 0 to 511"* ]] || false
 	run -2 guestrun --axis kernel=9.9 --axis kernel.thp.defrag=defer+madvise
 	[[ $output == *"bad value 'defer+madvise'"* ]] || false
+	run -2 guestrun --axis kernel=9.9 --shard 1/2
+	[[ $output == *"--shard cannot take guests yet"* ]] || false
 	run -2 guestrun --axis kernel=9.9 --axis kernel.swappiness=1
 	[[ $output == *"no such machine setting"* ]] || false
 	[ ! -e "$OUT/runs.tsv" ]

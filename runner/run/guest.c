@@ -222,6 +222,11 @@ mr_guest_session(const struct mr_session_opts *o)
 
 	if (check(o->axes, o->nax, &kax, kn, &host) < 0)
 		goto out;
+	if (o->resume || o->shard_n) {
+		weprintf("--axis kernel: %s cannot take guests yet (docs/kernels.md, \"Not yet\")",
+			 o->resume ? "--resume" : "--shard");
+		goto out;
+	}
 	for (i = 0; i < o->nax; i++)
 		if (!is_guest_key(o->axes[i].key))
 			hax[nhax++] = o->axes[i];
