@@ -119,6 +119,25 @@ guestrun() {
 	grep -qx 'tcg' "$OUT/guests/1/argv"
 	grep -q 'mr.thp=always' "$OUT/guests/1/argv"
 	grep -q 'mr.thp=never' "$OUT/guests/2/argv"
+	# the initramfs: newc entries, the init and the modules in load order
+	run -0 python3 - "$OUT/guests/1/initrd" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+i = 0
+while True:
+	assert b[i:i + 6] == b"070701", i
+	f = [int(b[i + 6 + 8 * k:i + 14 + 8 * k], 16) for k in range(13)]
+	mode, size, namesize = f[1], f[6], f[11]
+	name = b[i + 110:i + 110 + namesize - 1].decode()
+	if name == "TRAILER!!!":
+		break
+	print("%o %s %d" % (mode, name, size))
+	i = (i + 110 + namesize + 3) & ~3
+	i = (i + size + 3) & ~3
+PY
+	[[ $output == *"100755 init "*"100755 bin/busybox "*"lib/memrepro-modules/00-9pnet.ko"*"01-9pnet_virtio.ko"*"02-9p.ko"* ]] || false
+	[[ $output == *"20600 dev/console 0"* ]] || false
+	[[ $output == *"100755 init $(stat -c %s "$ROOT/tools/guest/init")"* ]] || false
 	# the logs are the guest's, inside the results directory
 	log=$(tsv_col "$OUT/runs.tsv" log '$2 ~ /never/')
 	[[ $log == guests/2/results/logs/* ]] || false
