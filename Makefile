@@ -122,6 +122,7 @@ RUNNER_SRC := \
 	runner/run/configs.c \
 	runner/run/initrd.c \
 	runner/run/guestboot.c \
+	runner/run/guestaccel.c \
 	runner/run/guestmerge.c \
 	runner/run/guestrun.c \
 	runner/run/guest.c \

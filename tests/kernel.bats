@@ -47,6 +47,8 @@ setup() {
 	export MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive
 	fixture_kernel "$MEMREPRO_RELEASES"
 	export MEMREPRO_QEMU=$ROOT/tests/fixtures/fake-qemu
+	# TCG unless a test gives a KVM device (CI's runners may have one)
+	export MEMREPRO_KVM=$BATS_TEST_TMPDIR/no-kvm
 	# the initramfs wants a static program as busybox
 	export MEMREPRO_BUSYBOX=$BATS_TEST_TMPDIR/bb
 	printf 'int main(void) { return 0; }\n' | cc -static -x c -o "$MEMREPRO_BUSYBOX" - ||
@@ -164,6 +166,26 @@ PY
 	[[ $output == *"c-naps"*"wall_ms measured in a guest under emulation (accel=tcg)"* ]] || false
 	[[ $output == *"c-rests"*"t_ms measured in a guest under emulation (accel=tcg)"* ]] || false
 	[ "$(tsv_col "$OUT/checkpoints.tsv" rss_kb | wc -l)" -eq 1 ]
+}
+
+@test "KVM where a probe guest of the kernel boots under it (times judged), TCG where it does not" {
+	: >"$BATS_TEST_TMPDIR/kvm"
+	export MEMREPRO_KVM=$BATS_TEST_TMPDIR/kvm
+	run -0 guestrun --axis kernel=9.9
+	grep -qx kvm "$OUT/guests/1-kvm-probe/argv"
+	grep -qx host "$OUT/guests/1-kvm-probe/argv"
+	grep -qx kvm "$OUT/guests/1/argv"
+	[ "$(tsv_col "$OUT/runs.tsv" detail)" = "accel=kvm" ]
+	grep -qx $'guest.1.accel\tkvm' "$OUT/env.tsv"
+	rm -rf "$OUT"
+	FAKE_QEMU_KVM=fail run -0 guestrun --axis kernel=9.9
+	grep -qx tcg "$OUT/guests/1/argv"
+	[ "$(tsv_col "$OUT/runs.tsv" detail)" = "accel=tcg" ]
+	grep -q $'guest.1.accel_why\tTCG: a probe guest under KVM failed: .*failed to set MSR 0x10a' "$OUT/env.tsv"
+	rm -rf "$OUT"
+	MEMREPRO_KVM=$BATS_TEST_TMPDIR/none run -0 guestrun --axis kernel=9.9
+	[ ! -e "$OUT/guests/1-kvm-probe" ]
+	grep -q $'guest.1.accel_why\tTCG: .*/none: No such file or directory' "$OUT/env.tsv"
 }
 
 @test "a guest that panics: its runs failed with the console's last line, the host's kept" {

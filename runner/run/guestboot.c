@@ -90,8 +90,9 @@ mr_guest_boot(const struct mr_guest_boot *b, struct mr_guest_end *end)
 	char *fs1 = estrdup("local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap,id=h");
 	char *fs2 = esprintf("local,path=%s,mount_tag=results,security_model=none,id=r", b->share);
 	char *log = esprintf("%s/console.log", b->share);
-	char *argv[] = { (char *)(qemu && *qemu ? qemu : "qemu-system-x86_64"), "-accel", "tcg",
-			 "-cpu", "max", "-m", mem, "-smp", smp, "-net", "none", "-nographic",
+	int kvm = b->accel && strcmp(b->accel, "kvm") == 0;
+	char *argv[] = { (char *)(qemu && *qemu ? qemu : "qemu-system-x86_64"), "-accel",
+			 kvm ? "kvm" : "tcg", "-cpu", kvm ? "host" : "max", "-m", mem, "-smp", smp, "-net", "none", "-nographic",
 			 "-no-reboot", "-kernel", (char *)b->vmlinux, "-initrd", (char *)b->initrd,
 			 "-append", app, "-virtfs", fs1, "-virtfs", fs2, NULL };
 	uint64_t t0 = mr_now_ns(), deadline = t0 + (uint64_t)b->timeout_s * 1000000000u;

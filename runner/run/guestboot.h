@@ -1,8 +1,7 @@
 /* guestboot: one guest booted, run and judged by its end marker.
  *
  * qemu (MEMREPRO_QEMU, else qemu-system-x86_64 in PATH) boots the
- * uncompressed vmlinux under TCG (this machine's /dev/kvm cannot run
- * Debian's kernels: docs/kernels.md), with the host's root shared
+ * uncompressed vmlinux under KVM or TCG (guestaccel.h), with the host's root shared
  * read-only (9p tag "host") and the guest's share read-write (tag
  * "results"); the console goes to SHARE/console.log.  qemu runs in a
  * process group of its own, killed whole at the deadline.  Success is
@@ -19,6 +18,7 @@ struct mr_guest_boot {
 	const char *initrd;
 	const char *share;   /* absolute, no blank: run.sh is there */
 	const char *append;  /* more kernel command line words ("mr.thp=always"), or "" */
+	const char *accel;   /* "kvm" (-cpu host) or "tcg" (-cpu max; NULL too) */
 	long mem_mib;
 	int cpus;
 	long timeout_s;

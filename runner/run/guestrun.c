@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run/guestaccel.h"
 #include "run/guestboot.h"
 #include "run/initrd.h"
 
@@ -39,12 +40,12 @@ absolute(const char *p)
 /* run.sh: the runner inside, on this guest's configs. */
 static int
 write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax,
-	     const char *share, struct strbuf *why)
+	     const char *share, int slower, struct strbuf *why)
 {
 	struct strbuf b = { 0 }, v = { 0 };
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME"), *rel;
 	char *exe = absolute(o->self_exe), *path, *x;
-	double factor = (o->factor > 0 ? o->factor : 1) * TCG_SLOWER;
+	double factor = (o->factor > 0 ? o->factor : 1) * slower;
 	int i, j;
 	FILE *f;
 
@@ -137,7 +138,7 @@ guest_env(const char *share, const char *key)
 /* The guest's keys into OUT/env.tsv. */
 static void
 env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, long mem,
-	 const struct mr_guest_end *e)
+	 const char *accel, const char *accel_why, const struct mr_guest_end *e)
 {
 	char *p = esprintf("%s/env.tsv", outdir), *thp = guest_env(share, "thp");
 	char *defrag = guest_env(share, "thp_defrag"), *kern = guest_env(share, "kernel");
@@ -151,9 +152,12 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 				   "guest.%d.vmlinux_sha256\t%s\nguest.%d.deb_sha256\t%s\n",
 				n, g->k->package, g->k->version, n, g->k->release, n,
 				g->k->vmlinux_sha256, n, g->k->deb_sha256);
-		fprintf(f, "guest.%d.accel\ttcg\nguest.%d.mem_mib\t%ld\nguest.%d.cpus\t2\n"
+		if (accel)
+			fprintf(f, "guest.%d.accel\t%s\nguest.%d.accel_why\t%s\n", n, accel, n,
+				accel_why);
+		fprintf(f, "guest.%d.mem_mib\t%ld\nguest.%d.cpus\t2\n"
 			   "guest.%d.uname\t%s\nguest.%d.thp\t%s\nguest.%d.thp_defrag\t%s\n",
-			n, n, mem, n, n, kern, n, thp, n, defrag);
+			n, mem, n, n, kern, n, thp, n, defrag);
 		if (e)
 			fprintf(f, "guest.%d.wall_s\t%.1f\nguest.%d.end\t%s\n", n, e->wall_s, n,
 				e->marker ? "marker" : "no marker");
@@ -165,37 +169,54 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 	free(kern);
 }
 
-/* Boot the guest of g in share; *e filled.  0, or -1 with why. */
+/* What a guest was booted with. */
+struct how {
+	long mem;
+	const char *accel, *accel_why;
+};
+
+/* The guest of g in share: its initramfs, its accelerator (h), its
+ * run.sh, its boot; *e filled.  0, or -1 with why. */
 static int
-boot(const struct mr_session_opts *o, const char *share, const struct mr_guest_group *g,
-     long mem, int nruns, struct mr_guest_end *e, struct strbuf *why)
+boot(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax,
+     const char *share, const struct mr_guest_group *g, int nruns, struct how *h,
+     struct mr_guest_end *e, struct strbuf *why)
 {
 	struct mr_guest_boot b = { 0 };
 	char *bb = mr_initrd_busybox(why), *init = mr_initrd_init_path();
-	char *initrd = esprintf("%s/initrd", share);
+	char *initrd = esprintf("%s/initrd", share), *probe = esprintf("%s-kvm-probe", share);
 	const char *tenv = getenv("MEMREPRO_GUEST_TIMEOUT");
-	double per = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
-		     (o->factor > 0 ? o->factor : 1) * TCG_SLOWER;
-	int rc = -1;
+	int rc = -1, slower = 1;
+	double per;
 
-	if (bb && mr_initrd_write(initrd, init, bb, g->k->modules, g->k->nmodules, why) == 0) {
-		b.vmlinux = g->k->vmlinux;
-		b.initrd = initrd;
-		b.share = share;
-		b.append = g->append;
-		b.mem_mib = mem;
-		b.cpus = 2;
-		b.timeout_s = tenv && atol(tenv) > 0 ? atol(tenv) : BOOT_S + (long)(per * nruns);
-		if (b.timeout_s > MAX_S && !(tenv && atol(tenv) > 0))
-			b.timeout_s = MAX_S;
-		if (mr_guest_boot(&b, e) == 0)
-			rc = 0;
-		else
-			sb_add(why, e->why ? e->why : "qemu could not be started");
-	}
+	if (!bb || mr_initrd_write(initrd, init, bb, g->k->modules, g->k->nmodules, why) < 0)
+		goto out;
+	h->accel = mr_guest_accel(g->k->vmlinux, initrd, probe, &h->accel_why);
+	if (strcmp(h->accel, "tcg") == 0)
+		slower = TCG_SLOWER;
+	if (write_script(o, hax, nhax, share, slower, why) < 0)
+		goto out;
+	per = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
+	      (o->factor > 0 ? o->factor : 1) * slower;
+	b.vmlinux = g->k->vmlinux;
+	b.initrd = initrd;
+	b.share = share;
+	b.append = g->append;
+	b.accel = h->accel;
+	b.mem_mib = h->mem;
+	b.cpus = 2;
+	b.timeout_s = tenv && atol(tenv) > 0 ? atol(tenv) : BOOT_S + (long)(per * nruns);
+	if (b.timeout_s > MAX_S && !(tenv && atol(tenv) > 0))
+		b.timeout_s = MAX_S;
+	if (mr_guest_boot(&b, e) == 0)
+		rc = 0;
+	else
+		sb_add(why, e->why ? e->why : "qemu could not be started");
+out:
 	free(bb);
 	free(init);
 	free(initrd);
+	free(probe);
 	return rc;
 }
 
@@ -208,7 +229,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	struct mr_guest_end e = { 0 };
 	struct mr_guest_merge m = { 0 };
 	const char *menv = getenv("MEMREPRO_GUEST_MEM_MIB");
-	long mem = menv && atol(menv) > 0 ? atol(menv) : 1024;
+	struct how h = { menv && atol(menv) > 0 ? atol(menv) : 1024, NULL, NULL };
 	char *out = absolute(outdir), *sub = esprintf("guests/%d", g->index);
 	char *share = esprintf("%s/%s", out, sub);
 	int i, nruns = 0, rc = MR_FAILED, booted = 0;
@@ -221,8 +242,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 		sb_printf(&why, "%s: %s", share, strerror(errno));
 	else if (!g->k)
 		sb_printf(&why, "kernel %s cannot be had: %s", g->kspec, g->kwhy);
-	else if (write_script(o, hax, nhax, share, &why) == 0 &&
-		 boot(o, share, g, mem, nruns, &e, &why) == 0)
+	else if (boot(o, hax, nhax, share, g, nruns, &h, &e, &why) == 0)
 		booted = 1;
 	if (!o->quiet && booted && e.marker)
 		fprintf(o->progress ? o->progress : stdout, "guest %d (%s): ended (exit %d) after %.1f s\n",
@@ -233,7 +253,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	m.out = out;
 	m.sub = sub;
 	m.frag = g->frag;
-	m.accel = g->k ? "tcg" : NULL;
+	m.accel = g->k ? h.accel : NULL;
 	m.pairs = pairs;
 	m.npairs = npairs;
 	m.outcome = g->k && (booted || !why.len) ? "failed" : "skipped";
@@ -244,7 +264,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 		rc = e.status == 0 ? MR_OK : MR_FAILED;
 	if (!g->k)
 		rc = MR_OK; /* skipped with the reason, as a missing allocator is */
-	env_keys(out, share, g, mem, booted ? &e : NULL);
+	env_keys(out, share, g, h.mem, h.accel, h.accel_why, booted ? &e : NULL);
 	free(e.why);
 	sb_free(&why);
 	free(out);
