@@ -209,6 +209,14 @@ PY
 	grep -qx $'guest.1.end\tno marker' "$OUT/env.tsv"
 }
 
+@test "a guest's results are read without following a link it planted" {
+	printf 'case\tconfig\trepeat\nsecret\tsecret\t1\n' >"$BATS_TEST_TMPDIR/secret"
+	FAKE_QEMU=evil FAKE_QEMU_TARGET=$BATS_TEST_TMPDIR/secret run -1 guestrun --axis kernel=9.9
+	[[ $output == *"runs.tsv: not a regular file (a symbolic link): refusing to read it"* ]] || false
+	run ! grep -q secret "$OUT/runs.tsv"
+	[ "$(tsv_col "$OUT/runs.tsv" outcome)" = failed ]
+}
+
 @test "a guest whose runner never ran: runs failed, the marker's status in the progress" {
 	printf '#!/bin/sh\necho "memrepro-guest: the runner is gone"\n' >"$BATS_TEST_TMPDIR/noqemu"
 	chmod +x "$BATS_TEST_TMPDIR/noqemu"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/safeio.h"
 #include "run/guestaccel.h"
 #include "run/guestboot.h"
 #include "run/initrd.h"
@@ -120,9 +121,9 @@ write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 static char *
 guest_env(const char *share, const char *key)
 {
-	char *p = esprintf("%s/results/env.tsv", share), *line = NULL, *r = NULL;
+	char *line = NULL, *r = NULL;
 	size_t cap = 0, n = strlen(key);
-	FILE *f = fopen(p, "re");
+	FILE *f = mr_sio_fopen(share, "results/env.tsv", MR_SIO_ENV_MAX);
 	ssize_t len;
 
 	while (f && !r && (len = getline(&line, &cap, f)) > 0)
@@ -131,7 +132,6 @@ guest_env(const char *share, const char *key)
 	if (f)
 		fclose(f);
 	free(line);
-	free(p);
 	return r ? r : estrdup("-");
 }
 
@@ -232,7 +232,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	struct how h = { menv && atol(menv) > 0 ? atol(menv) : 1024, NULL, NULL };
 	char *out = absolute(outdir), *sub = esprintf("guests/%d", g->index);
 	char *share = esprintf("%s/%s", out, sub);
-	int i, nruns = 0, rc = MR_FAILED, booted = 0;
+	int i, nruns = 0, rc = MR_FAILED, booted = 0, added;
 
 	for (i = 0; i < npairs; i++)
 		nruns += pairs[i].repeats;
@@ -260,8 +260,9 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	m.why = booted ? e.why : why.s;
 	if (booted && e.marker)
 		m.why = "the guest's runner ended without a row for this run";
-	if (mr_guest_merge(&m) >= 0 && booted && e.marker && e.status <= 1)
-		rc = e.status == 0 ? MR_OK : MR_FAILED;
+	added = mr_guest_merge(&m);
+	if (added >= 0 && booted && e.marker && e.status <= 1)
+		rc = e.status == 0 && added == 0 ? MR_OK : MR_FAILED;
 	if (!g->k)
 		rc = MR_OK; /* skipped with the reason, as a missing allocator is */
 	env_keys(out, share, g, h.mem, h.accel, h.accel_why, booted ? &e : NULL);
