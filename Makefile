@@ -123,6 +123,7 @@ RUNNER_SRC := \
 	runner/run/initrd.c \
 	runner/run/guestboot.c \
 	runner/run/guestaccel.c \
+	runner/run/guestmem.c \
 	runner/run/guestmerge.c \
 	runner/run/guestrun.c \
 	runner/run/guest.c \

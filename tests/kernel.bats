@@ -188,6 +188,25 @@ PY
 	grep -q $'guest.1.accel_why\tTCG: .*/none: No such file or directory' "$OUT/env.tsv"
 }
 
+@test "a guest's memory: the largest expected peak of its own platform's baseline, and its own; 1024 MiB without one" {
+	run -0 guestrun --axis kernel=9.9
+	grep -qx $'guest.1.mem_mib\t1024' "$OUT/env.tsv"
+	grep -q $'guest.1.mem_why\tno expected peak (no baseline x86_64-glibc.*-linux9.9-thp_always-cpu2)' "$OUT/env.tsv"
+	rm -rf "$OUT"
+	EXP=$BATS_TEST_TMPDIR/expected
+	plat=$(uname -m)-glibc$(getconf GNU_LIBC_VERSION | cut -d' ' -f2)-linux9.9-thp_never-cpu2
+	mkdir -p "$EXP/$plat"
+	printf 'config\tcheckpoint\tmetric\tmedian\tmin\tmax\tn\ttolerance\n%s\t-\tmaxrss_kb\t1000000\t1000000\t1048576\t1\t0\n' \
+		allocator=glibc,mode=a >"$EXP/$plat/ok.tsv"
+	run -0 guestrun --expected "$EXP" --axis kernel=9.9 --axis kernel.thp=never
+	grep -q $'guest.1.mem_why\tthe largest expected peak, 1024 MiB (baseline '"$plat"'), and 384 MiB of its own' "$OUT/env.tsv"
+	mem=$(awk -F'\t' '$1 == "guest.1.mem_mib" { print $2 }' "$OUT/env.tsv")
+	[ "$mem" = 1536 ] || [[ $(grep mem_why "$OUT/env.tsv") == *capped* ]] || false
+	[ "$(grep -A1 -x -- -m "$OUT/guests/1/argv" | tail -1)" = "$mem" ]
+	MEMREPRO_GUEST_MEM_MIB=300 run -0 guestrun --out "$OUT.2" --axis kernel=9.9
+	grep -qx $'guest.1.mem_mib\t300' "$OUT.2/env.tsv"
+}
+
 @test "a guest that panics: its runs failed with the console's last line, the host's kept" {
 	FAKE_QEMU=panic run -1 guestrun --axis kernel=host,9.9
 	[[ $output == *"guest 1 (kernel=9.9): no end marker from the guest (qemu exited 0)"* ]] || false

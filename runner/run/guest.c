@@ -9,6 +9,7 @@
 #include "release/release.h"
 #include "results/write.h"
 #include "run/configs.h"
+#include "run/guestmem.h"
 #include "run/guestrun.h"
 
 /* The machine's settings a guest takes: the axis, the word on the kernel
@@ -96,15 +97,33 @@ check(const struct mr_matrix_axis *ax, int nax, int *kax, int *kn, int *host)
 	return 0;
 }
 
+/* The session's cases and matrices (on the guests' axes). */
+struct sess {
+	struct mr_cases_desc *cases;
+	int ncases, built;
+	struct mr_matrix *mats;
+};
+
+static void
+sess_free(struct sess *s)
+{
+	int i;
+
+	for (i = 0; i < s->built; i++)
+		mr_matrix_free(&s->mats[i]);
+	for (i = 0; i < s->ncases; i++)
+		mr_cases_free(&s->cases[i]);
+	free(s->mats);
+	free(s->cases);
+}
+
 /* The runs each guest makes: every case's configs, every repeat. */
 static int
 pairs_of(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax,
-	 struct mr_guest_pair **pairs, char ***names)
+	 struct sess *s, struct mr_guest_pair **pairs, char ***names)
 {
 	struct mr_configs_opts co = { 0 };
-	struct mr_cases_desc *cases = NULL;
-	struct mr_matrix *mats = NULL;
-	int ncases = 0, built = 0, n = 0, i, k, rc;
+	int n = 0, i, k, rc;
 
 	co.cases_dir = o->cases_dir;
 	co.names = o->names;
@@ -115,26 +134,20 @@ pairs_of(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int 
 	co.versions = o->versions;
 	co.originals = o->originals;
 	co.expected_dir = o->expected_dir;
-	rc = mr_configs_build(&co, &cases, &ncases, &mats, &built);
+	rc = mr_configs_build(&co, &s->cases, &s->ncases, &s->mats, &s->built);
 	*pairs = NULL;
-	*names = ecalloc((size_t)ncases + 1, sizeof **names);
-	for (i = 0; rc == 0 && i < built; i++) {
-		(*names)[i] = estrdup(cases[i].name);
-		for (k = 0; k < mats[i].n; k++) {
-			const struct mr_matrix_cfg *cf = &mats[i].cfg[k];
+	*names = ecalloc((size_t)s->ncases + 1, sizeof **names);
+	for (i = 0; rc == 0 && i < s->built; i++) {
+		(*names)[i] = estrdup(s->cases[i].name);
+		for (k = 0; k < s->mats[i].n; k++) {
+			const struct mr_matrix_cfg *cf = &s->mats[i].cfg[k];
 
 			*pairs = erealloc(*pairs, sizeof **pairs * (size_t)(n + 1));
-			(*pairs)[n].casename = estrdup(cases[i].name);
+			(*pairs)[n].casename = estrdup(s->cases[i].name);
 			(*pairs)[n].config = estrdup(cf->canon);
 			(*pairs)[n++].repeats = o->quick && cf->runtime ? 1 : (int)o->repeat;
 		}
 	}
-	for (i = 0; i < built; i++)
-		mr_matrix_free(&mats[i]);
-	for (i = 0; i < ncases; i++)
-		mr_cases_free(&cases[i]);
-	free(mats);
-	free(cases);
 	return rc < 0 ? -1 : n;
 }
 
@@ -168,6 +181,8 @@ groups(const struct mr_matrix_axis *ax, int kax, const int *kn, struct mr_kernel
 				if (!k)
 					continue;
 				sb_printf(&f, ",%s=%s", k->key, k->vals[rest % k->nvals]);
+				if (j == 0) /* kernel.thp */
+					g->thp = k->vals[rest % k->nvals];
 				/* defer+madvise: '+' is no axis value's */
 				sb_printf(&a, "%s%s=%s", a.len ? " " : "", knobs[j].param,
 					  strcmp(k->vals[rest % k->nvals], "defer-madvise") ? k->vals[rest % k->nvals] :
@@ -217,6 +232,7 @@ mr_guest_session(const struct mr_session_opts *o)
 	struct mr_guest_group *gs = NULL;
 	struct mr_guest_pair *pairs = NULL;
 	struct mr_session_opts so = *o;
+	struct sess ss = { 0 };
 	char **kwhy = NULL, **names = NULL, *outdir = NULL;
 	int kn[MR_GUEST_NKNOB], kax, host, nhax = 0, i, ng = 0, np = -1, rc = MR_USAGE;
 
@@ -249,14 +265,20 @@ mr_guest_session(const struct mr_session_opts *o)
 	} else {
 		rc = MR_OK;
 	}
-	if ((np = pairs_of(o, hax, nhax, &pairs, &names)) < 0) {
+	if ((np = pairs_of(o, hax, nhax, &ss, &pairs, &names)) < 0) {
 		rc = MR_USAGE;
 		goto out;
 	}
 	ng = groups(o->axes, kax, kn, ks, kwhy, &gs);
-	for (i = 0; i < ng; i++)
+	for (i = 0; i < ng; i++) {
+		struct strbuf why = { 0 };
+
+		gs[i].mem_mib = mr_guest_mem(ss.cases, ss.built, ss.mats, o->expected_dir,
+					     gs[i].k ? gs[i].k->upstream : "0", gs[i].thp, &why);
+		gs[i].mem_why = why.s;
 		if (mr_guest_run(o, hax, nhax, outdir, &gs[i], pairs, np) != MR_OK)
 			rc = MR_FAILED;
+	}
 	if (!host && !o->quiet)
 		fprintf(o->progress ? o->progress : stdout, "results: %s\n", outdir);
 	if (o->then) {
@@ -269,6 +291,7 @@ out:
 	for (i = 0; i < ng; i++) {
 		free(gs[i].frag);
 		free(gs[i].append);
+		free(gs[i].mem_why);
 	}
 	for (i = 0; i < np; i++) {
 		free((char *)pairs[i].casename);
@@ -280,6 +303,7 @@ out:
 		free(kwhy[i]);
 		mr_kernel_free(&ks[i]);
 	}
+	sess_free(&ss);
 	free(names);
 	free(pairs);
 	free(gs);

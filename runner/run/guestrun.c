@@ -155,6 +155,7 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 		if (accel)
 			fprintf(f, "guest.%d.accel\t%s\nguest.%d.accel_why\t%s\n", n, accel, n,
 				accel_why);
+		fprintf(f, "guest.%d.mem_why\t%s\n", n, g->mem_why ? g->mem_why : "-");
 		fprintf(f, "guest.%d.mem_mib\t%ld\nguest.%d.cpus\t2\n"
 			   "guest.%d.uname\t%s\nguest.%d.thp\t%s\nguest.%d.thp_defrag\t%s\n",
 			n, mem, n, n, kern, n, thp, n, defrag);
@@ -228,8 +229,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	struct strbuf why = { 0 };
 	struct mr_guest_end e = { 0 };
 	struct mr_guest_merge m = { 0 };
-	const char *menv = getenv("MEMREPRO_GUEST_MEM_MIB");
-	struct how h = { menv && atol(menv) > 0 ? atol(menv) : 1024, NULL, NULL };
+	struct how h = { g->mem_mib, NULL, NULL };
 	char *out = absolute(outdir), *sub = esprintf("guests/%d", g->index);
 	char *share = esprintf("%s/%s", out, sub);
 	int i, nruns = 0, rc = MR_FAILED, booted = 0, added;

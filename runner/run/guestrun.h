@@ -19,6 +19,9 @@ struct mr_guest_group {
 	const char *kwhy;
 	char *frag;                /* "kernel=6.12,kernel.thp=always" */
 	char *append;              /* "mr.thp=always": kernel command line */
+	const char *thp;           /* its kernel.thp value, NULL: the kernel's */
+	long mem_mib;              /* its memory (guestmem.h) */
+	char *mem_why;             /* how that was sized */
 };
 
 /* Run group g's guest on the axes hax (the session's less the guest's)
