@@ -413,8 +413,16 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.progress = step ? stderr : stdout;
 	so.then = step;
 	so.ctx = t;
-	if (mr_guest_wanted(so.axes, so.nax)) /* the kernel axis: run/guest.h */
-		return mr_guest_session(&so);
+	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: run/guest.h */
+		struct mr_matrix_axis *ax = o->kernels ? mr_guest_profile_axes(o->axes, o->nax, &so.nax) : NULL;
+		int rc;
+
+		if (ax)
+			so.axes = ax;
+		rc = mr_guest_session(&so);
+		free(ax);
+		return rc;
+	}
 	return mr_session_run(&so);
 }
 

@@ -153,6 +153,17 @@ PY
 	run -0 timeout 60 "$MR" check --from "$OUT" ok
 }
 
+@test "--profile kernels: the quick sizes under the four kernels and THP always and madvise, where no --axis says otherwise" {
+	run -2 timeout 60 "$MR" run ok --cases "$FIX" --out "$OUT" --profile kernels
+	[[ $output == *"--axis kernel=5.10: no release has kernel 5.10 ("*"trixie 9.9.1"* ]] || false
+	run -0 guestrun --profile kernels --axis kernel=9.9
+	[[ $output == *"guest 1 (kernel=9.9,kernel.thp=always): ended"* ]] || false
+	[[ $output == *"guest 2 (kernel=9.9,kernel.thp=madvise): ended"* ]] || false
+	grep -q -- "--profile quick" "$OUT/guests/1/run.sh"
+	run -0 guestrun --out "$OUT.2" --profile kernels --axis kernel=9.9 --axis kernel.thp=never
+	[ "$(tsv_col "$OUT.2/runs.tsv" config)" = "allocator=glibc,kernel=9.9,kernel.thp=never,mode=a" ]
+}
+
 @test "times measured in a guest under emulation never reach a verdict; its memory figures do" {
 	EXP=$BATS_TEST_TMPDIR/expected
 	mkdir -p "$EXP"

@@ -42,6 +42,31 @@ mr_guest_wanted(const struct mr_matrix_axis *ax, int nax)
 	return 0;
 }
 
+struct mr_matrix_axis *
+mr_guest_profile_axes(const struct mr_matrix_axis *ax, int nax, int *n)
+{
+	/* MR_GUEST_KERNELS and MR_GUEST_THPS, as axis values */
+	static char *kernels[] = { "5.10", "6.1", "6.12", "7.2" };
+	static char *thps[] = { "always", "madvise" };
+	static const struct mr_matrix_axis add[] = {
+		{ "kernel", kernels, 4 },
+		{ "kernel.thp", thps, 2 },
+	};
+	struct mr_matrix_axis *r = ecalloc((size_t)nax + 3, sizeof *r);
+	int i, j;
+
+	for (i = 0; i < nax; i++)
+		r[i] = ax[i];
+	*n = nax;
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < nax && strcmp(ax[i].key, add[j].key); i++)
+			;
+		if (i == nax)
+			r[(*n)++] = add[j];
+	}
+	return r;
+}
+
 /* Check the guest's axes: *kax the kernel axis, kn[j] knob j's axis (-1:
  * none), *host whether kernel=host is asked.  0, or -1 (printed). */
 static int

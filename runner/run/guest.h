@@ -22,6 +22,16 @@
 #include "run/axis.h"
 #include "run/session.h"
 
+/* --profile kernels: the kernels and THP modes where no --axis names
+ * them. */
+#define MR_GUEST_KERNELS "5.10,6.1,6.12,7.2"
+#define MR_GUEST_THPS "always,madvise"
+
+/* ax with the kernels profile's axes added where it has none (a fresh
+ * array of *nax axes, free it alone: the added axes' strings are
+ * static, the others ax's). */
+struct mr_matrix_axis *mr_guest_profile_axes(const struct mr_matrix_axis *ax, int nax, int *n);
+
 /* Whether the axes name a guest: a kernel axis, or a kernel.* setting. */
 int mr_guest_wanted(const struct mr_matrix_axis *ax, int nax);
 
