@@ -42,17 +42,21 @@ PY
 	rm -rf "$t"
 }
 
+# The fixture archive and a static program (the initramfs wants one as
+# busybox), made once for the file.
+setup_file() {
+	BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR fixture_kernel "$BATS_FILE_TMPDIR/archive"
+	printf 'int main(void) { return 0; }\n' | cc -static -x c -o "$BATS_FILE_TMPDIR/bb" - || :
+}
+
 setup() {
 	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
-	export MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive
-	fixture_kernel "$MEMREPRO_RELEASES"
+	export MEMREPRO_RELEASES=$BATS_FILE_TMPDIR/archive
 	export MEMREPRO_QEMU=$ROOT/tests/fixtures/fake-qemu
 	# TCG unless a test gives a KVM device (CI's runners may have one)
 	export MEMREPRO_KVM=$BATS_TEST_TMPDIR/no-kvm
-	# the initramfs wants a static program as busybox
-	export MEMREPRO_BUSYBOX=$BATS_TEST_TMPDIR/bb
-	printf 'int main(void) { return 0; }\n' | cc -static -x c -o "$MEMREPRO_BUSYBOX" - ||
-		skip "no static linking here (libc6-dev's libc.a)"
+	export MEMREPRO_BUSYBOX=$BATS_FILE_TMPDIR/bb
+	[ -x "$MEMREPRO_BUSYBOX" ] || skip "no static linking here (libc6-dev's libc.a)"
 	OUT=$BATS_TEST_TMPDIR/out
 }
 
