@@ -253,10 +253,14 @@ mr_kernel_free(struct mr_kernel *k)
 int
 mr_kernel_cmd_versions(int json)
 {
+	struct strbuf err = { 0 };
 	int i, rc = MR_OK;
 
-	if (mr_release_init(NULL, &(struct strbuf){ 0 }) < 0)
+	if (mr_release_init(NULL, &err) < 0) {
+		weprintf("%s", err.s);
+		sb_free(&err);
 		return MR_USAGE;
+	}
 	if (json)
 		printf("[");
 	else

@@ -106,9 +106,13 @@ write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	sb_add(&b, "\n");
 	free(path);
 	path = esprintf("%s/run.sh", share);
-	if (!(f = fopen(path, "we")) || fputs(b.s, f) < 0 || fclose(f) != 0) {
+	if (!(f = fopen(path, "we"))) {
 		sb_printf(why, "%s: %s", path, strerror(errno));
-		f = NULL;
+	} else {
+		int bad = fputs(b.s, f) < 0;
+
+		if (fclose(f) != 0 || bad)
+			sb_printf(why, "write %s: %s", path, strerror(errno));
 	}
 	free(path);
 	free(exe);
