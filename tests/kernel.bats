@@ -106,6 +106,10 @@ guestrun() {
 	[[ $output == *"want a number from 0 to 511"* ]] || false
 	run -2 guestrun --axis kernel=9.9 --axis kernel.thp.defrag=defer+madvise
 	[[ $output == *"bad value 'defer+madvise'"* ]] || false
+	MEMREPRO_GUEST_MEM_MIB=lots run -2 guestrun --axis kernel=9.9
+	[[ $output == *"MEMREPRO_GUEST_MEM_MIB 'lots': want a whole number above 0 (MiB)"* ]] || false
+	MEMREPRO_GUEST_TIMEOUT=-3 run -2 guestrun --axis kernel=9.9
+	[[ $output == *"MEMREPRO_GUEST_TIMEOUT '-3': want a whole number above 0 (seconds)"* ]] || false
 	run -2 guestrun --axis kernel=9.9 --shard 1/2
 	[[ $output == *"--shard cannot take guests yet"* ]] || false
 	run -2 guestrun --axis kernel=9.9 --axis kernel.swappiness=1

@@ -42,6 +42,25 @@ mr_guest_wanted(const struct mr_matrix_axis *ax, int nax)
 	return 0;
 }
 
+/* The guest's environment variables: 0, or -1 (printed). */
+static int
+check_env(void)
+{
+	static const char *const names[] = { "MEMREPRO_GUEST_MEM_MIB", "MEMREPRO_GUEST_TIMEOUT", NULL };
+	int i;
+
+	for (i = 0; names[i]; i++) {
+		const char *v = getenv(names[i]);
+
+		if (v && *v && !mr_guest_env_long(names[i])) {
+			weprintf("%s '%s': want a whole number above 0 (%s)", names[i], v,
+				 i == 0 ? "MiB" : "seconds");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct mr_matrix_axis *
 mr_guest_profile_axes(const struct mr_matrix_axis *ax, int nax, int *n)
 {
@@ -100,7 +119,7 @@ check(const struct mr_matrix_axis *ax, int nax, int *kax, int *kn, int *host)
 		for (v = 0; v < ax[i].nvals; v++) {
 			const char *val = ax[i].vals[v];
 			char *w = esprintf(" %s ", val);
-			long long n;
+			long long n = -1;
 			int ok = knobs[j].words ? strstr(knobs[j].words, w) != NULL :
 				 parse_ll(val, &n) == 0 && n >= 0 && n <= knobs[j].max;
 
@@ -261,7 +280,7 @@ mr_guest_session(const struct mr_session_opts *o)
 	char **kwhy = NULL, **names = NULL, *outdir = NULL;
 	int kn[MR_GUEST_NKNOB], kax, host, nhax = 0, i, ng = 0, np = -1, rc = MR_USAGE;
 
-	if (check(o->axes, o->nax, &kax, kn, &host) < 0)
+	if (check(o->axes, o->nax, &kax, kn, &host) < 0 || check_env() < 0)
 		goto out;
 	if (o->resume || o->shard_n) {
 		weprintf("--axis kernel: %s cannot take guests yet (docs/kernels.md, \"Not yet\")",

@@ -59,8 +59,13 @@ marker(const char *share)
 	free(path);
 	if (fd < 0)
 		return -1;
-	if (read(fd, buf, sizeof buf - 1) > 0 && buf[0] >= '0' && buf[0] <= '9')
-		st = atoi(buf);
+	if (read(fd, buf, sizeof buf - 1) > 0) {
+		long long v;
+
+		buf[strcspn(buf, "\n")] = '\0';
+		if (parse_ll(buf, &v) == 0 && v >= 0 && v <= 255)
+			st = (int)v;
+	}
 	close(fd);
 	return st;
 }

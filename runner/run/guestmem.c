@@ -10,6 +10,15 @@
 
 #include "run/plan.h"
 
+long
+mr_guest_env_long(const char *name)
+{
+	const char *v = getenv(name);
+	long long n;
+
+	return v && *v && parse_ll(v, &n) == 0 && n > 0 && n < 1000000000 ? (long)n : 0;
+}
+
 /* MemAvailable of /proc/meminfo in MiB, 0 when unknown. */
 static long
 available_mib(void)
@@ -19,8 +28,10 @@ available_mib(void)
 	long kb = 0;
 
 	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+		if (strncmp(line, "MemAvailable:", 13) == 0) {
+			kb = strtol(line + 13, NULL, 10);
 			break;
+		}
 	if (f)
 		fclose(f);
 	return kb / 1024;
@@ -30,7 +41,7 @@ long
 mr_guest_mem(const struct mr_cases_desc *cases, int ncases, const struct mr_matrix *mats,
 	     const char *expected_dir, const char *kup, const char *thp, struct strbuf *why)
 {
-	const char *env = getenv("MEMREPRO_GUEST_MEM_MIB");
+	long env = mr_guest_env_long("MEMREPRO_GUEST_MEM_MIB");
 	struct utsname u;
 	unsigned maj = 0, min = 0;
 	uint64_t **peak = NULL, top = 0;
@@ -38,14 +49,19 @@ mr_guest_mem(const struct mr_cases_desc *cases, int ncases, const struct mr_matr
 	char *platform;
 	int i, k;
 
-	if (env && atol(env) > 0) {
+	if (env) {
 		sb_add(why, "MEMREPRO_GUEST_MEM_MIB");
-		return atol(env);
+		return env;
 	}
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof u);
-	if (sscanf(kup, "%u.%u", &maj, &min) < 1)
-		maj = 0;
+	{
+		char *e;
+
+		maj = (unsigned)strtoul(kup, &e, 10);
+		if (*e == '.')
+			min = (unsigned)strtoul(e + 1, NULL, 10);
+	}
 	platform = esprintf("%s-glibc%s-linux%u.%u-thp_%s-cpu2", u.machine, gnu_get_libc_version(),
 			    maj, min, thp ? thp : "always");
 	mr_plan_peaks(cases, ncases, mats, expected_dir, platform, &peak);

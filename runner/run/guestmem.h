@@ -27,4 +27,9 @@
 long mr_guest_mem(const struct mr_cases_desc *cases, int ncases, const struct mr_matrix *mats,
 		  const char *expected_dir, const char *kup, const char *thp, struct strbuf *why);
 
+/* The value of the environment variable name, a whole number above 0
+ * (MEMREPRO_GUEST_MEM_MIB, MEMREPRO_GUEST_TIMEOUT), 0 when unset;
+ * run/guest.c refuses (exit 2) one that is set to anything else. */
+long mr_guest_env_long(const char *name);
+
 #endif

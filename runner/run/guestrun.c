@@ -11,6 +11,7 @@
 #include "core/safeio.h"
 #include "run/guestaccel.h"
 #include "run/guestboot.h"
+#include "run/guestmem.h"
 #include "run/initrd.h"
 
 #define TCG_SLOWER 10       /* TCG runs the cases 5-20x slower */
@@ -128,9 +129,8 @@ guest_env(const char *share, const char *key)
 	char *line = NULL, *r = NULL;
 	size_t cap = 0, n = strlen(key);
 	FILE *f = mr_sio_fopen(share, "results/env.tsv", MR_SIO_ENV_MAX);
-	ssize_t len;
 
-	while (f && !r && (len = getline(&line, &cap, f)) > 0)
+	while (f && !r && getline(&line, &cap, f) > 0)
 		if (strncmp(line, key, n) == 0 && line[n] == '\t')
 			r = estrndup(line + n + 1, strcspn(line + n + 1, "\n"));
 	if (f)
@@ -190,7 +190,7 @@ boot(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax
 	struct mr_guest_boot b = { 0 };
 	char *bb = mr_initrd_busybox(why), *init = mr_initrd_init_path();
 	char *initrd = esprintf("%s/initrd", share), *probe = esprintf("%s-kvm-probe", share);
-	const char *tenv = getenv("MEMREPRO_GUEST_TIMEOUT");
+	long tenv = mr_guest_env_long("MEMREPRO_GUEST_TIMEOUT");
 	int rc = -1, slower = 1;
 	double per;
 
@@ -210,8 +210,8 @@ boot(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int nhax
 	b.accel = h->accel;
 	b.mem_mib = h->mem;
 	b.cpus = 2;
-	b.timeout_s = tenv && atol(tenv) > 0 ? atol(tenv) : BOOT_S + (long)(per * nruns);
-	if (b.timeout_s > MAX_S && !(tenv && atol(tenv) > 0))
+	b.timeout_s = tenv ? tenv : BOOT_S + (long)(per * nruns);
+	if (b.timeout_s > MAX_S && !tenv)
 		b.timeout_s = MAX_S;
 	if (mr_guest_boot(&b, e) == 0)
 		rc = 0;
