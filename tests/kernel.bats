@@ -226,6 +226,13 @@ PY
 	grep -qx $'guest.1.mem_mib\t300' "$OUT.2/env.tsv"
 }
 
+@test "a case the guest's OOM killer killed: crashed, and the detail says the guest ran out of memory" {
+	FAKE_QEMU=oom FAKE_QEMU_OOM=nap run -1 timeout -k 5 120 "$MR" run nap --cases "$FIX" --out "$OUT" \
+		--repeat 1 --axis allocator=glibc --axis mode=a --axis ms=5000 --axis kernel=9.9
+	[ "$(tsv_col "$OUT/runs.tsv" outcome)" = crashed ]
+	[[ $(tsv_col "$OUT/runs.tsv" detail) == "SIGKILL; the guest ran out of its 1024 MiB (its console: Out of memory: Killed process ... (nap)); accel=tcg" ]] || false
+}
+
 @test "a guest that panics: its runs failed with the console's last line, the host's kept" {
 	FAKE_QEMU=panic run -1 guestrun --axis kernel=host,9.9
 	[[ $output == *"guest 1 (kernel=9.9): no end marker from the guest (qemu exited 0)"* ]] || false

@@ -78,6 +78,18 @@ runs_header(void)
 	return b.s;
 }
 
+/* Whether a run of case c with outcome and detail was killed by the
+ * guest's OOM killer: it crashed of SIGKILL and the killer named a
+ * process of its name (a comm: at most 15 characters of it). */
+static int
+oom_killed(const struct mr_guest_merge *m, const char *c, const char *outcome, const char *detail)
+{
+	size_t n = m->oom ? strlen(m->oom) : 0;
+
+	return n && strcmp(outcome, "crashed") == 0 && strncmp(detail, "SIGKILL", 7) == 0 &&
+	       strncmp(c, m->oom, n) == 0 && (!c[n] || n == 15);
+}
+
 /* One file of the guest into out's, rows rewritten; runs.tsv's keys
  * (case, guest config, repeat) into *seen. */
 static int
@@ -105,7 +117,7 @@ merge_file(const struct mr_guest_merge *m, const char *name, int isruns, struct 
 			continue;
 		}
 		line[len - 1] = '\0';
-		if ((n = split(line, '\t', v, MAXF)) < 3)
+		if ((n = split(line, '\t', v, MAXF)) < 3 || (isruns && n <= MR_RUNS_DETAIL))
 			continue;
 		if (isruns)
 			sb_printf(seen, "\n%s\t%s\t%s\n", v[0], v[1], v[2]);
@@ -113,7 +125,10 @@ merge_file(const struct mr_guest_merge *m, const char *name, int isruns, struct 
 		for (i = 0; i < n; i++) {
 			const char *x = i == 1 ? cfg : v[i];
 
-			if (isruns && i == MR_RUNS_DETAIL && m->accel)
+			if (isruns && i == MR_RUNS_DETAIL && oom_killed(m, v[0], v[MR_RUNS_OUTCOME], x))
+				sb_printf(&rows, "%s; %s%s%s", x, m->oom_note, m->accel ? "; accel=" : "",
+					  m->accel ? m->accel : "");
+			else if (isruns && i == MR_RUNS_DETAIL && m->accel)
 				sb_printf(&rows, "%s%saccel=%s", strcmp(x, "-") ? x : "",
 					  strcmp(x, "-") ? "; " : "", m->accel);
 			else if (isruns && i == MR_RUNS_LOG && strcmp(x, "-"))

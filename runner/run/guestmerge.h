@@ -7,7 +7,8 @@
  * file with the guest's pairs (kernel=6.12,kernel.thp=always) put into
  * its config in key order, its log column made relative to OUT, and,
  * under emulation, "accel=tcg" added to its detail (the readers then take
- * its times as not measured, results/values.c).  Every (case, config,
+ * its times as not measured, results/values.c), and where the guest's
+ * OOM killer killed the case, that said too.  Every (case, config,
  * repeat) the guest has no row for (it panicked, hung, never wrote its
  * marker) gets a row of its own: outcome failed with the guest's why,
  * its log the guest's console.
@@ -31,6 +32,11 @@ struct mr_guest_merge {
 	int npairs;
 	const char *outcome; /* of the runs it has no row for: "failed", "skipped" */
 	const char *why;     /* their detail */
+	const char *oom;     /* the process the guest's OOM killer killed
+	                        (its comm, from the console), or NULL: a run
+	                        of a case of that name that crashed of
+	                        SIGKILL gets oom_note in its detail */
+	const char *oom_note;
 };
 
 /* Config c with the pairs of frag added, in key order (fresh). */

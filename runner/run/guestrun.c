@@ -174,6 +174,26 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 	free(kern);
 }
 
+/* The comm of a process the guest's OOM killer killed, from its console
+ * ("Out of memory: Killed process 114 (fiber-stacks) ..."), fresh, or
+ * NULL. */
+static char *
+oom_victim(const char *share)
+{
+	FILE *f = mr_sio_fopen(share, "console.log", (off_t)64 << 20);
+	char *line = NULL, *r = NULL, *p;
+	size_t cap = 0;
+
+	while (f && !r && getline(&line, &cap, f) > 0)
+		if ((p = strstr(line, "Out of memory: Killed process ")) != NULL &&
+		    (p = strchr(p + 30, '(')) != NULL && strchr(p, ')'))
+			r = estrndup(p + 1, strcspn(p + 1, ")"));
+	if (f)
+		fclose(f);
+	free(line);
+	return r;
+}
+
 /* What a guest was booted with. */
 struct how {
 	long mem;
@@ -237,6 +257,7 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	char *out = absolute(outdir), *sub = esprintf("guests/%d", g->index);
 	char *share = esprintf("%s/%s", out, sub);
 	int i, nruns = 0, rc = MR_FAILED, booted = 0, added;
+	char *oom = NULL, *oom_note = NULL;
 
 	for (i = 0; i < npairs; i++)
 		nruns += pairs[i].repeats;
@@ -262,6 +283,12 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	m.npairs = npairs;
 	m.outcome = g->k && (booted || !why.len) ? "failed" : "skipped";
 	m.why = booted ? e.why : why.s;
+	if (booted && (oom = oom_victim(share)) != NULL) {
+		oom_note = esprintf("the guest ran out of its %ld MiB (its console: Out of memory: Killed process ... (%s))",
+				    h.mem, oom);
+		m.oom = oom;
+		m.oom_note = oom_note;
+	}
 	if (booted && e.marker)
 		m.why = "the guest's runner ended without a row for this run";
 	added = mr_guest_merge(&m);
@@ -271,6 +298,8 @@ mr_guest_run(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 		rc = MR_OK; /* skipped with the reason, as a missing allocator is */
 	env_keys(out, share, g, h.mem, h.accel, h.accel_why, booted ? &e : NULL);
 	free(e.why);
+	free(oom);
+	free(oom_note);
 	sb_free(&why);
 	free(out);
 	free(sub);
