@@ -128,6 +128,13 @@ RUNNER_SRC := \
 	runner/run/session.c \
 	runner/run/sidebyside.c \
 	runner/run/configs.c \
+	runner/run/initrd.c \
+	runner/run/guestboot.c \
+	runner/run/guestaccel.c \
+	runner/run/guestmem.c \
+	runner/run/guestmerge.c \
+	runner/run/guestrun.c \
+	runner/run/guest.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \
 	runner/release/helper.c \
@@ -140,6 +147,10 @@ RUNNER_SRC := \
 	runner/release/release.c \
 	runner/release/npm.c \
 	runner/release/cmd.c \
+	runner/release/kernel.c \
+	runner/release/kextract.c \
+	runner/release/kmod.c \
+	runner/release/runout.c \
 	runner/results/write.c \
 	runner/results/lock.c \
 	runner/results/reopen.c \
@@ -219,7 +230,7 @@ UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 FAKEALLOC_VERSIONS := 1.0 2.0
 FAKEALLOC_SO := $(FAKEALLOC_VERSIONS:%=$(B)/fakealloc/%/libfakealloc.so.1)
 
-.PHONY: all check check-portable check-aarch64 ci test report corpus-table deps deps-build deps-alloc install uninstall clean
+.PHONY: all check check-portable check-aarch64 ci test report corpus-table deps deps-build deps-alloc deps-kernel install uninstall clean
 
 all: $(B)/memrepro $(CASE_BIN) $(ORIG_FILES) $(FIXTURE_BIN) $(UNIT_BIN) $(FAKEALLOC_SO)
 
@@ -422,6 +433,18 @@ DEPS_ALLOC := \
 deps-alloc:
 	@sh tools/deps.sh $(DEPS_ALLOC)
 
+# The kernel axis (--axis kernel=6.12, docs/kernels.md): qemu boots
+# Debian's kernels, busybox-static is the guest's init.  Not part of
+# deps: no test needs a guest unless MEMREPRO_TEST_NETWORK=1.
+DEPS_KERNEL := \
+	qemu-system-x86 \
+	busybox-static \
+	xz-utils \
+	zstd
+
+deps-kernel:
+	@sh tools/deps.sh $(DEPS_KERNEL)
+
 test: deps all
 	$(BATS) tests
 
@@ -483,6 +506,7 @@ install: all
 	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
 	cp etc/releases $(DESTDIR)$(SHAREDIR)/releases
+	cp tools/guest/init $(DESTDIR)$(SHAREDIR)/guest-init
 	cp docs/memrepro.1 $(DESTDIR)$(MANDIR)/man1/memrepro.1
 
 uninstall:

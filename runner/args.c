@@ -159,8 +159,10 @@ set_word(struct mr_args *o, int bit, const char *v)
 			o->quick = o->versions = 1;
 		else if (strcmp(v, "originals") == 0)
 			o->quick = 0, o->originals = 1;
+		else if (strcmp(v, "kernels") == 0)
+			o->quick = o->kernels = 1;
 		else
-			usage_error(o, "--profile '%s': want quick, full, versions or originals", v);
+			usage_error(o, "--profile '%s': want quick, full, versions, originals or kernels", v);
 		break;
 	case O_ASLR:
 		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)

@@ -52,6 +52,7 @@ struct mr_args {
 	int quick;                 /* -1: the command's default */
 	int versions;              /* --profile versions (quick sizes) */
 	int originals;             /* --profile originals (the defaults) */
+	int kernels;               /* --profile kernels (quick sizes, run/guest.h) */
 	long repeat;
 	const char *out;
 	double timeout_s;          /* 0: none given */

@@ -4,6 +4,7 @@
 #include "cmds.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "out/format.h"
 #include "out/report.h"
 #include "proto/cases.h"
+#include "run/guest.h"
 #include "run/session.h"
 #include "run/term.h"
 #include "core/util.h"
@@ -123,6 +125,16 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.progress = step ? stderr : stdout;
 	so.then = step;
 	so.ctx = t;
+	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: run/guest.h */
+		struct mr_matrix_axis *ax = o->kernels ? mr_guest_profile_axes(o->axes, o->nax, &so.nax) : NULL;
+		int rc;
+
+		if (ax)
+			so.axes = ax;
+		rc = mr_guest_session(&so);
+		free(ax);
+		return rc;
+	}
 	return mr_session_run(&so);
 }
 

@@ -2,6 +2,7 @@
 #include "help.h"
 
 #include "run/configs.h"
+#include "run/guest.h"
 
 const struct mr_help mr_help_list = {
 	"memrepro list [--cases DIR]",
@@ -283,7 +284,7 @@ static const struct {
 	  "                         (an entry replaces the one of its name; format:\n"
 	  "                         docs/formats.md, Allocators)\n" },
 	{ O_PROFILE,
-	  "  --profile quick|full|versions|originals\n"
+	  "  --profile quick|full|versions|originals|kernels\n"
 	  "                         parameter values: quick ones or the defaults\n"
 	  "                         (default: full for run and describe, quick for\n"
 	  "                         check and bless); versions: quick ones, under\n"
@@ -293,7 +294,11 @@ static const struct {
 	  "                         libc= says otherwise; originals: the defaults,\n"
 	  "                         each case's original on every runtime version\n"
 	  "                         (runtime=" MR_CONFIGS_ORIGINALS ")\n"
-	  "                         under glibc and jemalloc, beside its model\n" },
+	  "                         under glibc and jemalloc, beside its model;\n"
+	  "                         kernels: quick ones, in guests of Debian's\n"
+	  "                         kernels (kernel=" MR_GUEST_KERNELS ")\n"
+	  "                         under kernel.thp=" MR_GUEST_THPS "\n"
+	  "                         where no --axis says otherwise (docs/kernels.md)\n" },
 	{ O_REPEAT, "  --repeat N             runs per config (default 3)\n" },
 	{ O_OUT,
 	  "  --out DIR              results directory (default\n"

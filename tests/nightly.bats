@@ -195,7 +195,7 @@ PY
 	grep -q '<testsuite name="nap"' "$d/junit.xml"
 	[ "$(tsv_col "$d/runs.tsv" outcome | sort -u)" = ok ]
 	run -2 "$NS/profile.sh" nightly "$BATS_TEST_TMPDIR/x"
-	[[ "$output" == *"profile 'nightly': originals or versions"* ]] || false
+	[[ "$output" == *"profile 'nightly': originals, versions or kernels"* ]] || false
 	run -2 "$NS/profile.sh" versions "$d"
 	[[ "$output" == *"$d exists"* ]] || false
 }

@@ -7,6 +7,7 @@
 
 #include "out/escape.h"
 #include "release/files.h"
+#include "release/kernel.h"
 #include "release/npm.h"
 #include "release/release.h"
 #include "run/runtime.h"
@@ -177,6 +178,8 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 
 	if (init() < 0)
 		return MR_USAGE;
+	if (n == 1 && strcmp(names[0], "kernel") == 0) /* release/kernel.h */
+		return mr_kernel_cmd_versions(json);
 	list = ecalloc((size_t)(n ? n : (r ? r->n : 0) + 1), sizeof *list);
 	if (n) {
 		for (i = 0; i < n; i++) {
@@ -318,6 +321,18 @@ mr_release_cmd_fetch(const struct mr_registry *r, const char *const *specs, int 
 
 	if (init() < 0)
 		return MR_USAGE;
+	for (i = 0; i < n; i++) /* kernel@WANT: release/kernel.h, then the rest */
+		if (strncmp(specs[i], "kernel@", 7) == 0) {
+			const char **rest = ecalloc((size_t)n, sizeof *rest);
+			int k, nr = 0, g = mr_kernel_cmd_fetch(specs[i] + 7);
+
+			for (k = 0; k < n; k++)
+				if (k != i)
+					rest[nr++] = specs[k];
+			k = nr ? mr_release_cmd_fetch(r, rest, nr) : MR_OK;
+			free(rest);
+			return g == MR_USAGE || k == MR_USAGE ? MR_USAGE : g != MR_OK ? g : k;
+		}
 	/* every spec well-formed and named before anything is fetched */
 	for (i = 0; i < n; i++) {
 		const struct mr_registry_entry *e;

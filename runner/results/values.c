@@ -56,6 +56,9 @@ run_value(const struct mr_rd_case *k, const struct mr_rd_run *r,
 	if (mr_rd_busy(r) && !ref->ckpt &&
 	    mr_bl_clocked(&k->conf[r->cfg], mr_run_metrics[ref->metric]))
 		return NAN;
+	/* a guest under emulation (run/guest.h): its times are not figures */
+	if (r->detail && strstr(r->detail, "accel=tcg") && mr_metric_is_time(ref->ckpt, ref->metric))
+		return NAN;
 	if (!ref->ckpt)
 		return r->m[ref->metric];
 	c = mr_rd_ck_row(k, r, ref->checkpoint, ref->seq);
@@ -138,7 +141,7 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 					metric);
 	}
 	if (mr_metric_is_time(ref->ckpt, ref->metric)) {
-		int alone = 0, beside = 0, stopped = 0, busy = 0;
+		int alone = 0, beside = 0, stopped = 0, busy = 0, tcg = 0;
 		long other = 0, life = 0;
 
 		for (i = 0; i < c->nrun; i++) {
@@ -146,7 +149,9 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 
 			if (r->outcome != MR_RD_OK || r->machine)
 				continue;
-			if (r->stopped_ms > 0)
+			if (r->detail && strstr(r->detail, "accel=tcg"))
+				tcg++;
+			else if (r->stopped_ms > 0)
 				stopped++;
 			else if (r->overlap > 0)
 				beside++;
@@ -158,6 +163,9 @@ mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref)
 			} else
 				alone++;
 		}
+		if (tcg && !alone && !beside && !busy && !stopped)
+			return esprintf("%s measured in a guest under emulation (accel=tcg): not a time of the case",
+					metric);
 		if (stopped && !alone && !beside && !busy)
 			return esprintf("%s measured while the runner stood still (stopped or suspended): not a time of the case",
 					metric);

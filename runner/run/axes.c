@@ -95,7 +95,8 @@ mr_matrix_parse_axis(const char *arg, struct mr_matrix_axis *out, struct strbuf 
 		return -1;
 	}
 	out->key = estrndup(arg, (size_t)(eq - arg));
-	if (strncmp(out->key, "glibc.", 6) == 0 ? !tunable_key(out->key) :
+	if (strncmp(out->key, "kernel.", 7) == 0 ? !in_set(out->key, "_.") /* run/guest.c */ :
+	    strncmp(out->key, "glibc.", 6) == 0 ? !tunable_key(out->key) :
 	    strchr(out->key, '.') ? !mr_matrix_option_key(out->key) : !in_set(out->key, "_")) {
 		sb_printf(err, "--axis '%s': bad key '%s' (want allocator, libc, glibc.<namespace>.<tunable>, <allocator>.<option> or a parameter [a-z0-9_]+)",
 			  arg, out->key);

@@ -1,16 +1,17 @@
 #!/bin/sh
 # profile.sh PROFILE OUT [CASE|OPTION...]: a profile of its own, checked
 # whole on this machine, once per config, -j nproc: originals (the
-# reports' own programs on every runtime version beside their models) or
-# versions (every Debian release's allocators and glibcs).  Results in
+# reports' own programs on every runtime version beside their models),
+# versions (every Debian release's allocators and glibcs) or kernels
+# (Debian's kernels in qemu guests: tools/nightly/kvm.sh first).  Results in
 # OUT, the JUnit file in OUT/junit.xml; exit status check's (1: a claim
 # regressed or a run failed).
 set -eu
 . "$(dirname "$0")/lib.sh"
-[ $# -ge 2 ] || die "usage: profile.sh originals|versions OUT [CASE|OPTION...]"
+[ $# -ge 2 ] || die "usage: profile.sh originals|versions|kernels OUT [CASE|OPTION...]"
 profile=$1 out=$2
 shift 2
-case $profile in originals | versions) ;; *) die "profile '$profile': originals or versions" ;; esac
+case $profile in originals | versions | kernels) ;; *) die "profile '$profile': originals, versions or kernels" ;; esac
 { [ ! -e "$out" ] && [ ! -L "$out" ]; } || die "$out exists"
 t=$(beside "$out.junit.xml")
 trap 'rm -f "$t"' EXIT
