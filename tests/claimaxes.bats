@@ -35,7 +35,7 @@ claims() {
 
 @test "an axis directive adds the configs with the option, beside the unchanged ones, and the option reaches the case" {
 	claims '# two values of an option' 'axis fix.narenas=1,2' \
-		'ran holds wall_ms[allocator=fix] >= 0 "fixture"'
+		'ran holds maxrss_kb[allocator=fix] >= 0 "fixture"'
 	run -0 mrc run
 	run -0 configs
 	[ "$output" = "allocator=fix,fix.narenas=1,thp=never
@@ -53,7 +53,7 @@ allocator=glibc,thp=never" ]
 }
 
 @test "without the directive the matrix is the default one" {
-	claims 'ran holds wall_ms[allocator=fix] >= 0 "fixture"'
+	claims 'ran holds maxrss_kb[allocator=fix] >= 0 "fixture"'
 	run -0 mrc run
 	run -0 configs
 	[ "$output" = "allocator=fix,thp=never
@@ -62,7 +62,7 @@ allocator=glibc,thp=never" ]
 
 @test "a directive of glibc's malloc tunable adds configs of allocator=glibc only, another glibc tunable of every allocator" {
 	claims 'axis glibc.malloc.mmap_threshold=131072' \
-		'ran holds wall_ms >= 0 "fixture"'
+		'ran holds maxrss_kb >= 0 "fixture"'
 	run -0 mrc run
 	run -0 configs
 	[ "$output" = "allocator=fix,thp=never
@@ -73,7 +73,7 @@ allocator=glibc,thp=never" ]
 	run -0 cat "$BATS_TEST_TMPDIR/out/logs/showenv/allocator-glibc.1.log"
 	[[ "$output" != *GLIBC_TUNABLES* ]] || false
 	# not glibc's malloc: it reaches any allocator's process
-	claims 'axis glibc.pthread.rseq=0' 'ran holds wall_ms >= 0 "fixture"'
+	claims 'axis glibc.pthread.rseq=0' 'ran holds maxrss_kb >= 0 "fixture"'
 	rm -rf "$BATS_TEST_TMPDIR/out"
 	run -0 mrc run
 	run -0 configs
@@ -85,9 +85,9 @@ allocator=glibc,thp=never" ]
 
 @test "check judges a claim on the added configs; a claim not naming the key takes the configs without it only" {
 	claims 'axis fix.narenas=1,2' \
-		'plain holds wall_ms[allocator=fix] >= 0 "fixture: the default config only"' \
-		'tuned holds wall_ms[allocator=fix,fix.narenas=2] >= 0 "fixture: an added config"' \
-		'each holds wall_ms[allocator=fix,fix.narenas=1] >= 0 * wall_ms[allocator=fix] "fixture: added beside default"' \
+		'plain holds maxrss_kb[allocator=fix] >= 0 "fixture: the default config only"' \
+		'tuned holds maxrss_kb[allocator=fix,fix.narenas=2] >= 0 "fixture: an added config"' \
+		'each holds maxrss_kb[allocator=fix,fix.narenas=1] >= 0 * maxrss_kb[allocator=fix] "fixture: added beside default"' \
 		'ranged holds maxrss_kb > 0 "fixture: over the allocators, not the option"'
 	run -0 mrc check --verbose
 	[[ "$output" =~ plain\ +held ]] || false
@@ -101,7 +101,7 @@ allocator=glibc,thp=never" ]
 }
 
 @test "the command line's --axis of the key wins over the directive" {
-	claims 'axis fix.narenas=1,2' 'ran holds wall_ms[allocator=fix,fix.narenas=3] >= 0 "fixture"'
+	claims 'axis fix.narenas=1,2' 'ran holds maxrss_kb[allocator=fix,fix.narenas=3] >= 0 "fixture"'
 	run -0 mrc run --axis fix.narenas=3
 	run -0 configs
 	[ "$output" = "allocator=fix,fix.narenas=3,thp=never
@@ -109,8 +109,8 @@ allocator=glibc,thp=never" ]
 }
 
 @test "an option directive of an allocator the run does not have adds nothing; its claims are skipped" {
-	claims 'axis fix.narenas=1' 'ran holds wall_ms >= 0 "fixture"' \
-		'tuned holds wall_ms[allocator=fix,fix.narenas=1] >= 0 "fixture"'
+	claims 'axis fix.narenas=1' 'ran holds maxrss_kb >= 0 "fixture"' \
+		'tuned holds maxrss_kb[allocator=fix,fix.narenas=1] >= 0 "fixture"'
 	run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" --allocators "$REG" \
 		--out "$BATS_TEST_TMPDIR/out" --axis allocator=glibc --repeat 1 showenv
 	[[ "$output" =~ ran\ +held ]] || false
@@ -120,7 +120,7 @@ allocator=glibc,thp=never" ]
 }
 
 @test "bless writes the added configs' rows beside the others" {
-	claims 'axis fix.narenas=1' 'ran holds wall_ms >= 0 "fixture"'
+	claims 'axis fix.narenas=1' 'ran holds maxrss_kb >= 0 "fixture"'
 	run -0 mrc bless --yes
 	b=$(find "$EXP" -name showenv.tsv)
 	[ -n "$b" ]
@@ -131,23 +131,23 @@ allocator=glibc,thp=never" ]
 
 @test "a bad axis directive is exit 2 naming file:line:col" {
 	f=$EXP/showenv.claims
-	claims '# bad' 'axis narenas=1' 'ran holds wall_ms >= 0 "fixture"'
+	claims '# bad' 'axis narenas=1' 'ran holds maxrss_kb >= 0 "fixture"'
 	run -2 mrc run
 	[[ "$output" == *"$f:2:6: an axis directive adds configs of an allocator option or a glibc tunable"* ]] || false
-	claims 'axis fix.narenas=1 2' 'ran holds wall_ms >= 0 "fixture"'
+	claims 'axis fix.narenas=1 2' 'ran holds maxrss_kb >= 0 "fixture"'
 	run -2 mrc check
 	[[ "$output" == *"$f:1:20: expected \",\" or the end of the line"* ]] || false
-	claims 'axis fix.narenas=1,1' 'ran holds wall_ms >= 0 "fixture"'
+	claims 'axis fix.narenas=1,1' 'ran holds maxrss_kb >= 0 "fixture"'
 	run -2 mrc run
 	[[ "$output" == *"$f:1:20: value \"1\" named twice"* ]] || false
-	claims 'axis fix.narenas=1' 'axis fix.narenas=2' 'ran holds wall_ms >= 0 "fixture"'
+	claims 'axis fix.narenas=1' 'axis fix.narenas=2' 'ran holds maxrss_kb >= 0 "fixture"'
 	run -2 mrc run
 	[[ "$output" == *"$f:2:6: axis fix.narenas given twice (first on line 1)"* ]] || false
-	claims 'axis fix.narenas' 'ran holds wall_ms >= 0 "fixture"'
+	claims 'axis fix.narenas' 'ran holds maxrss_kb >= 0 "fixture"'
 	run -2 mrc run
 	[[ "$output" == *"$f:1:"*"expected \"=\" after the axis key"* ]] || false
 	# checked against the registry and glibc when the session starts
-	claims 'ran holds wall_ms >= 0 "fixture"' 'axis fxi.narenas=1'
+	claims 'ran holds maxrss_kb >= 0 "fixture"' 'axis fxi.narenas=1'
 	run -2 mrc run
 	[[ "$output" == *"$f:2:6: fxi.narenas: unknown allocator 'fxi'"* ]] || false
 	claims 'axis fix.narenas=a:b'
@@ -161,7 +161,7 @@ allocator=glibc,thp=never" ]
 }
 
 @test "a claim may still be called axis" {
-	claims 'axis holds wall_ms >= 0 "fixture: a claim id, not a directive"'
+	claims 'axis holds maxrss_kb >= 0 "fixture: a claim id, not a directive"'
 	run -0 mrc check
 	[[ "$output" =~ axis\ +held ]] || false
 }

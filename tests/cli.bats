@@ -70,7 +70,9 @@ load test_helper
 # for, so that report's status is the verdicts' alone.
 stub_gnuplot() {
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\n: > "$4"\n' > "$BATS_TEST_TMPDIR/bin/gnuplot"
+	# a gnuplot that writes each image it is named
+	printf '#!/bin/sh\nfor a; do case $a in *.png|*.svg) printf x > "$a" ;; esac; done\n' \
+		> "$BATS_TEST_TMPDIR/bin/gnuplot"
 	chmod +x "$BATS_TEST_TMPDIR/bin/gnuplot"
 }
 
