@@ -102,7 +102,7 @@ entry(struct strbuf *out, unsigned ino, unsigned mode, const char *name, const c
 		  0u, 0u, (mode & S_IFMT) == S_IFDIR ? 2u : 1u, 0u, len, 0u, 0u, rmaj, rmin, nl, 0u);
 	sb_addn(out, name, nl);
 	sb_addn(out, zero, (4 - (110 + nl) % 4) % 4);
-	if (len) {
+	if (len && data) {
 		sb_addn(out, data, len);
 		sb_addn(out, zero, (4 - len % 4) % 4);
 	}

@@ -279,6 +279,7 @@ mr_machine_read(struct mr_machine *m)
 {
 	int k;
 
+	memset(m, 0, sizeof *m);
 	for (k = 0; k < MR_MACHINE_NKEYS; k++)
 		read_one((enum mr_machine_key)k, m->val[k], sizeof m->val[k]);
 	thp_sizes(m->val[MR_MACHINE_THP_SIZES], sizeof m->val[0]);
@@ -317,16 +318,22 @@ mr_machine_diff(const struct mr_machine *a, const struct mr_machine *b,
 uint64_t
 mr_machine_cpu_ms(void)
 {
-	char buf[512];
+	char buf[512], *p, *end;
 	unsigned long long f[8] = { 0 };
 	long hz = sysconf(_SC_CLK_TCK);
+	int i;
 
 	/* the first line: "cpu  user nice system idle iowait irq softirq
 	 * steal ...", in clock ticks; busy is all but idle and iowait */
-	/* the real machine's, whatever root the settings are read from */
-	if (slurp_at("/proc/stat", buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) ||
-	    sscanf(buf + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
-		   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) < 7 || hz <= 0)
+	if (slurp_at("/proc/stat", buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) || hz <= 0)
+		return UINT64_MAX;
+	for (p = buf + 4, i = 0; i < 8; i++, p = end) {
+		errno = 0;
+		f[i] = strtoull(p, &end, 10);
+		if (end == p || errno)
+			break;
+	}
+	if (i < 7)
 		return UINT64_MAX;
 	return (uint64_t)((f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * 1000ull /
 			  (unsigned long long)hz);

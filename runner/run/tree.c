@@ -490,7 +490,7 @@ mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg, unsigned long long sinc
 	for (i = 1; i < n; i++)
 		left += buf[i] != pid && alive(buf[i]);
 	/* a child of the run that left its cgroup (a root case can) */
-	if (cg && (cg->v || cg->kill_dir)) {
+	if (cg->v || cg->kill_dir) {
 		pid_t *kids = emalloc(MR_TREE_MAX * sizeof *kids);
 		int nk = own_children(self, kids, MR_TREE_MAX);
 
