@@ -88,6 +88,7 @@ RUNNER_SRC := \
 	runner/core/tsv.c \
 	runner/core/numfmt.c \
 	runner/core/suggest.c \
+	runner/core/hash.c \
 	runner/proto/cases.c \
 	runner/proto/record.c \
 	runner/proto/schema.c \
@@ -156,8 +157,10 @@ RUNNER_SRC := \
 	runner/results/reopen.c \
 	runner/results/row.c \
 	runner/results/read.c \
+	runner/results/lookup.c \
 	runner/results/values.c \
 	runner/results/merge.c \
+	runner/results/mergechk.c \
 	runner/check/claims.c \
 	runner/check/figures.c \
 	runner/check/config.c \

@@ -248,6 +248,10 @@ main(int argc, char **argv)
 	rc = o.cmd->allowed & (O_AXIS | O_ALLOCATORS) ? load_registry(&o, &p, &reg) : MR_OK;
 	if (rc == MR_OK && (rc = expected_there(&o, &p)) == MR_OK && (rc = readers(&o)) == MR_OK)
 		rc = o.cmd->run(&o, &p);
+	/* SIGINT, SIGTERM or SIGHUP stopped the command (a reader of results
+	 * stops at its next row): exit as the shell says a signal did */
+	if (mr_spawn_interrupted)
+		rc = 128 + mr_spawn_interrupted;
 	mr_registry_free(&reg);
 	fflush(stdout);
 	free(p.exe);

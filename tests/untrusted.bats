@@ -195,3 +195,51 @@ merge_refused() {
 	[ -f "$r/$log" ] && [ ! -L "$r/$log" ]
 	[ "$(tsv_col "$r/runs.tsv" outcome 'NR > 1' | wc -l)" -eq 2 ]
 }
+
+@test "a repeat beyond env.tsv's repeat is exit 2 naming runs.tsv:line, for check and merge; merge writes nothing" {
+	r=$BATS_TEST_TMPDIR/r
+	evil "$r"
+	# env.tsv: repeat 3; a fourth repeat of a config, figures of no run
+	row=$(sed -n '6p' "$r/runs.tsv" | awk -F'\t' -v OFS='\t' '{ $3 = 4; $6 = 999999; $16 = "-"; print }')
+	printf '%s\n' "$row" >> "$r/runs.tsv"
+	line=$(wc -l < "$r/runs.tsv")
+	run -2 --separate-stderr timeout -k 5 30 "$MR" check --from "$r" --expected "$EXP"
+	echo "stderr: $stderr"
+	[[ "$stderr" == *"$r/runs.tsv:$line:"*"repeat 4 of fixture-stacks, allocator=glibc,fibers=1000,madvise=free beyond env.tsv's repeat 3"* ]] || false
+	run -2 --separate-stderr timeout -k 5 30 "$MR" merge --out "$BATS_TEST_TMPDIR/m" "$r"
+	[[ "$stderr" == *"$r/runs.tsv:$line:"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/m" ]
+	[ -z "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name '*merging*')" ]
+}
+
+@test "merge refuses two rows with one log and a log that is a hard link, writing nothing; a rerun then works" {
+	r=$BATS_TEST_TMPDIR/r
+	evil "$r"
+	for i in 1 2 3 4 5 6; do echo "log $i" > "$r/logs/$i.log"; done
+	# row 7 (repeat 3 of madvise=free) names row 6's log
+	sed -i '7s|logs/6.log|logs/5.log|' "$r/runs.tsv"
+	run -2 --separate-stderr timeout -k 5 30 "$MR" merge --out "$BATS_TEST_TMPDIR/m" "$r"
+	echo "stderr: $stderr"
+	[[ "$stderr" == *"$r/runs.tsv:7: log logs/5.log is the log of $r/runs.tsv:6 too"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/m" ]
+	sed -i '7s|logs/5.log|logs/6.log|' "$r/runs.tsv"
+	# a hard link to a file outside: its other name is unknown, never copied
+	rm "$r/logs/5.log"
+	ln "$SECRET" "$r/logs/5.log"
+	merge_refused "$r" 5.log "a hard link (2 names)"
+	[ -z "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name '*merging*')" ]
+	rm "$r/logs/5.log"
+	echo "log 5" > "$r/logs/5.log"
+	run -0 timeout -k 5 30 "$MR" merge --out "$BATS_TEST_TMPDIR/m" "$r"
+	cmp "$r/logs/6.log" "$BATS_TEST_TMPDIR/m/logs/6.log"
+}
+
+@test "merge refuses a shard with more pairs than its share of the plan (shard.pairs)" {
+	r=$BATS_TEST_TMPDIR/r
+	evil "$r"
+	printf 'shard.pairs\t2/2\n' >> "$r/env.tsv"
+	run -2 --separate-stderr timeout -k 5 30 "$MR" merge --out "$BATS_TEST_TMPDIR/m" "$r"
+	echo "stderr: $stderr"
+	[[ "$stderr" == *"$r/runs.tsv:8: case fixture-stacks config allocator=jemalloc,fibers=1000,madvise=dontneed is beyond the shard's share of the plan (env.tsv's shard.pairs: 2 pairs)"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/m" ]
+}

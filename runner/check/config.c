@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/util.h"
 
 int
@@ -76,48 +77,99 @@ mr_config_same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* A key of a set of configs while its axis is found: its values so far
+ * (hashed), whether a config without it came (the value NULL), the last
+ * config that had it. */
+struct key_vals {
+	struct mr_axis ax;
+	int cap;
+	int last;
+	int has_null;
+	struct mr_hash vh;
+};
+
+struct name_key {
+	const char *const *names;
+	const char *name;
+};
+
+static int
+name_eq(const void *ctx, int i)
+{
+	const struct name_key *n = ctx;
+
+	return n->names[i] && !strcmp(n->names[i], n->name);
+}
+
+static void
+add_val(struct key_vals *kv, const char *val)
+{
+	if (kv->ax.nval == kv->cap) {
+		kv->cap = kv->cap ? 2 * kv->cap : 4;
+		kv->ax.val = erealloc(kv->ax.val, sizeof *kv->ax.val * (size_t)kv->cap);
+	}
+	kv->ax.val[kv->ax.nval++] = val;
+}
+
+/* Config i has val for key kv: the value in order of appearance, NULL
+ * first when a config before i lacked the key. */
+static void
+saw(struct key_vals *kv, int i, const char *val)
+{
+	struct name_key nk = { kv->ax.val, val };
+	uint64_t hv = mr_hash_str(MR_HASH0, val);
+
+	if (kv->last != i - 1 && !kv->has_null) {
+		kv->has_null = 1;
+		add_val(kv, NULL);
+	}
+	kv->last = i;
+	if (mr_hash_find(&kv->vh, hv, name_eq, &nk) < 0) {
+		mr_hash_add(&kv->vh, hv, kv->ax.nval);
+		add_val(kv, val);
+	}
+}
+
 int
 mr_config_axes(const struct mr_config *cfg, int n, struct mr_axis **out)
 {
+	struct key_vals *kv = NULL;
+	struct mr_hash kh = { 0 };
 	const char **keys = NULL;
-	int nkeys = 0, naxes = 0, i, j, k, v;
-	struct mr_axis *ax;
+	int nkeys = 0, naxes = 0, i, j, k;
 
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < cfg[i].n; j++) {
-			for (k = 0; k < nkeys; k++)
-				if (!strcmp(keys[k], cfg[i].key[j]))
-					break;
-			if (k == nkeys) {
-				keys = erealloc(keys, sizeof *keys * (nkeys + 1));
-				keys[nkeys++] = cfg[i].key[j];
+			struct name_key nk = { keys, cfg[i].key[j] };
+			uint64_t hv = mr_hash_str(MR_HASH0, cfg[i].key[j]);
+
+			k = mr_hash_find(&kh, hv, name_eq, &nk);
+			if (k < 0) {
+				k = nkeys++;
+				keys = erealloc(keys, sizeof *keys * (size_t)nkeys);
+				kv = erealloc(kv, sizeof *kv * (size_t)nkeys);
+				keys[k] = cfg[i].key[j];
+				memset(&kv[k], 0, sizeof kv[k]);
+				kv[k].ax.key = keys[k];
+				kv[k].last = -1;
+				mr_hash_add(&kh, hv, k);
 			}
+			saw(&kv[k], i, cfg[i].val[j]);
 		}
 	}
-	ax = ecalloc(nkeys, sizeof *ax);
+	*out = ecalloc((size_t)nkeys + 1, sizeof **out);
 	for (k = 0; k < nkeys; k++) {
-		struct mr_axis *a = &ax[naxes];
-
-		/* The slot may hold a key found not to be an axis. */
-		memset(a, 0, sizeof *a);
-		a->key = keys[k];
-		a->val = ecalloc(n, sizeof *a->val);
-		for (i = 0; i < n; i++) {
-			const char *val = mr_config_get(&cfg[i], keys[k]);
-
-			for (v = 0; v < a->nval; v++)
-				if (mr_config_same(a->val[v], val))
-					break;
-			if (v == a->nval)
-				a->val[a->nval++] = val;
-		}
-		if (a->nval > 1)
-			naxes++;
+		if (kv[k].last != n - 1 && !kv[k].has_null)
+			add_val(&kv[k], NULL);
+		mr_hash_free(&kv[k].vh);
+		if (kv[k].ax.nval > 1)
+			(*out)[naxes++] = kv[k].ax;
 		else
-			free(a->val);
+			free(kv[k].ax.val);
 	}
+	mr_hash_free(&kh);
 	free(keys);
-	*out = ax;
+	free(kv);
 	return naxes;
 }
 
@@ -132,24 +184,32 @@ mr_config_axes_free(struct mr_axis *ax, int n)
 }
 
 char *
+mr_config_label_of(const struct mr_config *c, const struct mr_axis *ax, int naxes)
+{
+	struct strbuf b = {0};
+	int j, k;
+
+	for (j = 0; j < c->n; j++) {
+		for (k = 0; k < naxes; k++)
+			if (!strcmp(ax[k].key, c->key[j]))
+				break;
+		if (k < naxes)
+			sb_printf(&b, "%s%s=%s", b.len ? "," : "", c->key[j], c->val[j]);
+	}
+	if (!b.len)
+		sb_add(&b, c->str);
+	return b.s;
+}
+
+char *
 mr_config_label(const struct mr_config *cfg, int ncfg, int i)
 {
 	struct mr_axis *ax;
-	int naxes = mr_config_axes(cfg, ncfg, &ax), j, k;
-	struct strbuf b = {0};
+	int naxes = mr_config_axes(cfg, ncfg, &ax);
+	char *label = mr_config_label_of(&cfg[i], ax, naxes);
 
-	for (j = 0; j < cfg[i].n; j++) {
-		for (k = 0; k < naxes; k++)
-			if (!strcmp(ax[k].key, cfg[i].key[j]))
-				break;
-		if (k < naxes)
-			sb_printf(&b, "%s%s=%s", b.len ? "," : "", cfg[i].key[j],
-				  cfg[i].val[j]);
-	}
 	mr_config_axes_free(ax, naxes);
-	if (!b.len)
-		sb_add(&b, cfg[i].str);
-	return b.s;
+	return label;
 }
 
 struct mr_config_ver *

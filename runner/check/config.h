@@ -36,8 +36,9 @@ struct mr_axis {
 	int nval;
 };
 
-/* The axes of cfg[0..n-1] into a fresh *out; returns how many.  Free
- * with mr_config_axes_free. */
+/* The axes of cfg[0..n-1] into a fresh *out, in order of the keys' first
+ * appearance; returns how many.  Linear in the pairs of the configs (keys
+ * and values hashed).  Free with mr_config_axes_free. */
 int mr_config_axes(const struct mr_config *cfg, int n, struct mr_axis **out);
 void mr_config_axes_free(struct mr_axis *ax, int n);
 
@@ -65,5 +66,9 @@ void mr_config_vers_free(struct mr_config_ver *v, int n);
 /* The short label of config i of cfg[0..ncfg-1]: its pairs whose key is
  * an axis (the full string when there is no axis).  Fresh string. */
 char *mr_config_label(const struct mr_config *cfg, int ncfg, int i);
+
+/* The same of config c, given the axes ax[0..nax-1] of its set
+ * (mr_config_axes): for many configs, the axes found once. */
+char *mr_config_label_of(const struct mr_config *c, const struct mr_axis *ax, int nax);
 
 #endif

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 
 #include "results/merge.h"
+#include "results/mergechk.h"
 #include "results/read.h"
 #include "core/safeio.h"
 #include "run/shard.h"
@@ -310,7 +311,15 @@ open_log(const char *dir, const char *rel, off_t *size)
 {
 	char why[MR_SIO_WHY];
 	int fd = mr_sio_open(dir, rel, MR_SIO_LOG_MAX, size, why);
+	struct stat st;
 
+	/* a hard link may be to a file outside the results directory: its
+	 * other name is not known, so it is not copied */
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_nlink > 1) {
+		snprintf(why, sizeof why, "a hard link (%lu names)", (unsigned long)st.st_nlink);
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0 && fd != -ENOENT) {
 		char *path = mr_rd_path(dir, rel);
 
@@ -466,6 +475,45 @@ row_log(const char *header, const char *line)
 	return log;
 }
 
+/* Write the merged directory: into a temporary one beside out, renamed
+ * to out once whole, removed on any error, so that out is whole or not
+ * there.  MR_OK or MR_FAILED (printed). */
+static int
+write_merged(const char *out, struct shard *sh, int ndirs, char **header,
+	     struct row **rows, const long *nrows)
+{
+	char *tmp = mr_merge_tmp_beside(out);
+	int rc = tmp ? MR_OK : MR_FAILED, f;
+	long i;
+
+	/* logs first: a runs.tsv row never names a log that is not there */
+	for (i = 0; rc == MR_OK && i < nrows[0]; i++) {
+		char *log = row_log(header[0], rows[0][i].line), *dst;
+
+		if (!log)
+			continue;
+		dst = mr_rd_path(tmp, log);
+		if (copy_file(sh[rows[0][i].shard].dir, log, dst) < 0)
+			rc = MR_FAILED;
+		free(dst);
+		free(log);
+	}
+	if (rc == MR_OK && write_env(tmp, sh, ndirs) < 0)
+		rc = MR_FAILED;
+	/* runs.tsv last, as a run writes it */
+	for (f = 2; rc == MR_OK && f >= 0; f--)
+		if (write_file(tmp, files[f], header[f], rows[f], nrows[f]) < 0)
+			rc = MR_FAILED;
+	if (rc == MR_OK && rename(tmp, out) < 0) {
+		weprintf("merge: rename %s to %s:", tmp, out);
+		rc = MR_FAILED;
+	}
+	if (rc != MR_OK && tmp && mr_merge_rmtree(tmp) < 0)
+		weprintf("merge: remove %s:", tmp);
+	free(tmp);
+	return rc;
+}
+
 int
 mr_merge(const char *out, const char *const *dirs, int ndirs)
 {
@@ -494,6 +542,15 @@ mr_merge(const char *out, const char *const *dirs, int ndirs)
 		}
 	if (rc == MR_OK && check_overlap(sh, rows[0], nrows[0]) < 0)
 		rc = MR_USAGE;
+	if (rc == MR_OK) {
+		struct mr_rd *R = ecalloc((size_t)ndirs, sizeof *R);
+
+		for (j = 0; j < ndirs; j++)
+			R[j] = sh[j].rd; /* a view: freed with sh */
+		if (mr_merge_check_rows(R, ndirs) < 0)
+			rc = MR_USAGE;
+		free(R);
+	}
 	/* every log that is there is one merge will copy, before anything is
 	 * made: a shard with a link or a FIFO in place of a log is refused
 	 * whole, and leaves no half-merged directory behind */
@@ -517,33 +574,8 @@ mr_merge(const char *out, const char *const *dirs, int ndirs)
 			rc = MR_USAGE;
 		}
 	}
-	if (rc == MR_OK) {
-		int e = mkdir_p(out);
-
-		if (e < 0) {
-			errno = -e;
-			weprintf("merge: create %s:", out);
-			rc = MR_FAILED;
-		}
-	}
-	/* logs first: a runs.tsv row never names a log that is not there */
-	for (i = 0; rc == MR_OK && i < nrows[0]; i++) {
-		char *log = row_log(header[0], rows[0][i].line), *dst;
-
-		if (!log)
-			continue;
-		dst = mr_rd_path(out, log);
-		if (copy_file(sh[rows[0][i].shard].dir, log, dst) < 0)
-			rc = MR_FAILED;
-		free(dst);
-		free(log);
-	}
-	if (rc == MR_OK && write_env(out, sh, ndirs) < 0)
-		rc = MR_FAILED;
-	/* runs.tsv last, as a run writes it */
-	for (f = 2; rc == MR_OK && f >= 0; f--)
-		if (write_file(out, files[f], header[f], rows[f], nrows[f]) < 0)
-			rc = MR_FAILED;
+	if (rc == MR_OK)
+		rc = write_merged(out, sh, ndirs, header, rows, nrows);
 	for (f = 0; f < 3; f++) {
 		free_rows(rows[f], nrows[f]);
 		free(header[f]);

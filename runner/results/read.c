@@ -9,6 +9,7 @@
 #include "core/safeio.h"
 #include "core/tsv.h"
 #include "core/util.h"
+#include "run/self.h"
 
 /* Append a zeroed element to array p of n elements, growing it by powers
  * of two; evaluates to a pointer to the new element. */
@@ -61,6 +62,8 @@ mr_rd_free(struct mr_rd *R)
 		free(k->run);
 		free(k->ck);
 		free(k->name);
+		mr_hash_free(&k->cfgh);
+		mr_hash_free(&k->runh);
 	}
 	for (i = 0; i < R->nenv; i++) {
 		free(R->envk[i]);
@@ -70,29 +73,8 @@ mr_rd_free(struct mr_rd *R)
 	free(R->envv);
 	free(R->k);
 	free(R->dir);
+	mr_hash_free(&R->kh);
 	memset(R, 0, sizeof *R);
-}
-
-struct mr_rd_case *
-mr_rd_case(const struct mr_rd *R, const char *name)
-{
-	int i;
-
-	for (i = 0; i < R->nk; i++)
-		if (!strcmp(R->k[i].name, name))
-			return &R->k[i];
-	return NULL;
-}
-
-int
-mr_rd_cfg(const struct mr_rd_case *k, const char *str)
-{
-	int i;
-
-	for (i = 0; i < k->ncfg; i++)
-		if (!strcmp(k->conf[i].str, str))
-			return i;
-	return -1;
 }
 
 /* A relative path whose every component is component_ok: no "..", no
@@ -107,17 +89,6 @@ inside_path(const char *p)
 		ok = component_ok(c);
 	free(copy);
 	return ok;
-}
-
-int
-mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat)
-{
-	int i;
-
-	for (i = 0; i < k->cfg[cfg].nrun; i++)
-		if (k->run[k->cfg[cfg].run[i]].repeat == repeat)
-			return k->cfg[cfg].run[i];
-	return -1;
 }
 
 /* Open a required TSV file of the results, through safeio.h (never a
@@ -172,47 +143,91 @@ mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out)
 	return 0;
 }
 
+/* Whether the runner was told to stop (SIGINT, SIGTERM, SIGHUP: run/self.h)
+ * while reading t: then "PATH: interrupted by SIGINT" is printed, and the
+ * reading stops (main exits 128 + the signal). */
+static int
+interrupted(const struct mr_tsv *t)
+{
+	const char *abbrev;
+
+	if (!mr_spawn_interrupted)
+		return 0;
+	abbrev = sigabbrev_np(mr_spawn_interrupted);
+	weprintf("%s: interrupted by SIG%s while reading it", t->path, abbrev ? abbrev : "?");
+	return 1;
+}
+
+struct env_key {
+	const struct mr_rd *R;
+	const char *key;
+};
+
+static int
+env_eq(const void *ctx, int i)
+{
+	const struct env_key *e = ctx;
+
+	return !strcmp(e->R->envk[i], e->key);
+}
+
+/* One env.tsv row (key, value: columns ck, cv of t) into R, keys hashed
+ * in *h.  0, or -1 after printing path:line:col. */
+static int
+env_row(struct mr_rd *R, const struct mr_tsv *t, int ck, int cv, struct mr_hash *h)
+{
+	const char *key = mr_tsv_get(t, ck), *val = mr_tsv_get(t, cv);
+	struct env_key e = { R, key };
+	uint64_t hv = mr_hash_str(MR_HASH0, key);
+	int n = R->nenv;
+
+	if (mr_hash_find(h, hv, env_eq, &e) >= 0)
+		return mr_tsv_err(t, ck, "key %s again", key);
+	if (!strcmp(key, "platform") && !component_ok(val))
+		return mr_tsv_err(t, cv, "platform \"%s\" is not usable as a directory name", val);
+	if (!strcmp(key, "repeat")) {
+		long long rep;
+
+		if (mr_tsv_int(t, cv, 1, 1000000, &rep) < 0)
+			return -1;
+		R->repeat = (long)rep;
+	}
+	PUSH(R->envk, n);
+	n = R->nenv;
+	PUSH(R->envv, n);
+	R->envk[R->nenv] = estrdup(key);
+	R->envv[R->nenv] = estrdup(val);
+	if (!strcmp(key, "platform"))
+		R->platform = R->envv[R->nenv];
+	mr_hash_add(h, hv, R->nenv++);
+	return 0;
+}
+
 static int
 load_env(struct mr_rd *R)
 {
+	struct mr_hash h = { 0 };
 	struct mr_tsv t;
-	int ck, cv, rc, i;
+	int ck, cv, rc;
 
 	if (open_results_file(&t, R, "env.tsv", MR_SIO_ENV_MAX) < 0)
 		return -1;
 	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0)
 		goto fail;
-	while ((rc = mr_tsv_next(&t)) > 0) {
-		const char *key = mr_tsv_get(&t, ck), *val = mr_tsv_get(&t, cv);
-
-		for (i = 0; i < R->nenv; i++) {
-			if (!strcmp(R->envk[i], key)) {
-				mr_tsv_err(&t, ck, "key %s again", key);
-				goto fail;
-			}
-		}
-		if (!strcmp(key, "platform") && !component_ok(val)) {
-			mr_tsv_err(&t, cv, "platform \"%s\" is not usable as a directory name",
-				   val);
+	while ((rc = mr_tsv_next(&t)) > 0)
+		if (interrupted(&t) || env_row(R, &t, ck, cv, &h) < 0)
 			goto fail;
-		}
-		R->envk = erealloc(R->envk, sizeof *R->envk * (R->nenv + 1));
-		R->envv = erealloc(R->envv, sizeof *R->envv * (R->nenv + 1));
-		R->envk[R->nenv] = estrdup(key);
-		R->envv[R->nenv] = estrdup(val);
-		if (!strcmp(key, "platform"))
-			R->platform = R->envv[R->nenv];
-		R->nenv++;
-	}
 	if (rc < 0)
 		goto fail;
 	if (!R->platform) {
 		mr_errat(t.path, 0, 0, "no platform key");
 		goto fail;
 	}
+	mr_hash_free(&h);
 	mr_tsv_close(&t);
 	return 0;
 fail:
+	mr_hash_free(&h);
 	mr_tsv_close(&t);
 	return -1;
 }
@@ -278,6 +293,114 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 	return 0;
 }
 
+/* The index of case name in R, added when new. */
+static struct mr_rd_case *
+case_of(struct mr_rd *R, const char *name)
+{
+	struct mr_rd_case *k = mr_rd_case(R, name);
+
+	if (!k) {
+		k = PUSH(R->k, R->nk);
+		k->name = estrdup(name);
+		mr_rd_index_case(R, R->nk - 1);
+	}
+	return k;
+}
+
+/* The index of config cstr (column col of t) in k, added when new: -1
+ * after printing path:line:col when it is not canonical. */
+static int
+cfg_of(struct mr_rd_case *k, const struct mr_tsv *t, int col, const char *cstr)
+{
+	int ci = mr_rd_cfg(k, cstr);
+	struct mr_config c;
+	const char *why;
+
+	if (ci >= 0)
+		return ci;
+	if (mr_config_parse(cstr, &c, &why) < 0)
+		return mr_tsv_err(t, col, "bad config \"%s\": %s", cstr, why);
+	/* conf[] and cfg[] are parallel, counted by ncfg. */
+	ci = k->ncfg;
+	*PUSH(k->conf, ci) = c;
+	ci = k->ncfg;
+	PUSH(k->cfg, ci);
+	mr_rd_index_cfg(k, k->ncfg);
+	return k->ncfg++;
+}
+
+/* The current row of runs.tsv (t, its columns c) into R.  0, or -1
+ * after printing path:line:col. */
+static int
+run_row(struct mr_rd *R, const struct mr_tsv *t, const struct runs_cols *c)
+{
+	const int *col = c->col;
+	const char *name = mr_tsv_get(t, col[MR_RUNS_CASE]);
+	const char *cstr = mr_tsv_get(t, col[MR_RUNS_CONFIG]);
+	const char *oc = mr_tsv_get(t, col[MR_RUNS_OUTCOME]);
+	struct mr_rd_case *k;
+	struct mr_rd_run *r;
+	long long repeat;
+	int ci, o, prev;
+
+	if (!component_ok(name))
+		return mr_tsv_err(t, col[MR_RUNS_CASE], "bad case name \"%s\"", name);
+	if (mr_tsv_int(t, col[MR_RUNS_REPEAT], 1, 1000000, &repeat) < 0)
+		return -1;
+	/* env.tsv says how many repeats the run made: a row beyond them
+	 * was not measured by it (and would weigh in every median) */
+	if (R->repeat && repeat > R->repeat)
+		return mr_tsv_err(t, col[MR_RUNS_REPEAT],
+				  "repeat %lld of %s, %s beyond env.tsv's repeat %ld", repeat,
+				  name, cstr, R->repeat);
+	o = mr_outcome(oc);
+	if (o < 0)
+		return mr_tsv_err(t, col[MR_RUNS_OUTCOME], "unknown outcome \"%s\" (%s)", oc,
+				  mr_outcome_list());
+	k = case_of(R, name);
+	if ((ci = cfg_of(k, t, col[MR_RUNS_CONFIG], cstr)) < 0)
+		return -1;
+	prev = mr_rd_run_of(k, ci, (long)repeat);
+	if (prev >= 0)
+		return mr_tsv_err(t, col[MR_RUNS_REPEAT],
+				  "run of %s, %s, repeat %lld again (first on line %ld)",
+				  name, cstr, repeat, k->run[prev].line);
+	r = PUSH(k->run, k->nrun);
+	r->cfg = ci;
+	r->repeat = (long)repeat;
+	r->outcome = (enum mr_rd_outcome)o;
+	r->line = t->line;
+	mr_rd_index_run(k, k->nrun - 1);
+	if (run_fields(t, c, r) < 0)
+		return -1;
+	*PUSH(k->cfg[ci].run, k->cfg[ci].nrun) = k->nrun - 1;
+	if (o == MR_RD_OK)
+		k->cfg[ci].nok++;
+	else if (o == MR_RD_SKIPPED)
+		k->cfg[ci].nskip++;
+	else
+		k->cfg[ci].nfail++;
+	return 0;
+}
+
+/* The short labels of every case's configs: the axes of a case found
+ * once, not once per config. */
+static void
+labels(struct mr_rd *R)
+{
+	int i, j;
+
+	for (i = 0; i < R->nk; i++) {
+		struct mr_rd_case *k = &R->k[i];
+		struct mr_axis *ax;
+		int nax = mr_config_axes(k->conf, k->ncfg, &ax);
+
+		for (j = 0; j < k->ncfg; j++)
+			k->cfg[j].label = mr_config_label_of(&k->conf[j], ax, nax);
+		mr_config_axes_free(ax, nax);
+	}
+}
+
 static int
 load_runs(struct mr_rd *R)
 {
@@ -287,7 +410,6 @@ load_runs(struct mr_rd *R)
 		MR_RUNS_CASE, MR_RUNS_CONFIG, MR_RUNS_REPEAT, MR_RUNS_OUTCOME, MR_RUNS_DETAIL,
 	};
 	struct runs_cols cols;
-	const int *col = cols.col;
 	struct mr_tsv t;
 	int rc, i;
 
@@ -298,81 +420,13 @@ load_runs(struct mr_rd *R)
 	for (i = 0; i < (int)(sizeof req / sizeof *req); i++)
 		if (mr_tsv_need(&t, mr_runs_cols[req[i]]) < 0)
 			goto fail;
-	while ((rc = mr_tsv_next(&t)) > 0) {
-		const char *name = mr_tsv_get(&t, col[MR_RUNS_CASE]);
-		const char *cstr = mr_tsv_get(&t, col[MR_RUNS_CONFIG]);
-		const char *oc = mr_tsv_get(&t, col[MR_RUNS_OUTCOME]);
-		struct mr_rd_case *k;
-		struct mr_rd_run *r;
-		long long repeat;
-		int ci, o, prev;
-
-		if (!component_ok(name)) {
-			mr_tsv_err(&t, col[MR_RUNS_CASE], "bad case name \"%s\"", name);
+	while ((rc = mr_tsv_next(&t)) > 0)
+		if (interrupted(&t) || run_row(R, &t, &cols) < 0)
 			goto fail;
-		}
-		if (mr_tsv_int(&t, col[MR_RUNS_REPEAT], 1, 1000000, &repeat) < 0)
-			goto fail;
-		o = mr_outcome(oc);
-		if (o < 0) {
-			mr_tsv_err(&t, col[MR_RUNS_OUTCOME], "unknown outcome \"%s\" (%s)", oc,
-				   mr_outcome_list());
-			goto fail;
-		}
-		k = mr_rd_case(R, name);
-		if (!k) {
-			k = PUSH(R->k, R->nk);
-			k->name = estrdup(name);
-		}
-		ci = mr_rd_cfg(k, cstr);
-		if (ci < 0) {
-			struct mr_config c;
-			const char *why;
-
-			if (mr_config_parse(cstr, &c, &why) < 0) {
-				mr_tsv_err(&t, col[MR_RUNS_CONFIG], "bad config \"%s\": %s",
-					   cstr, why);
-				goto fail;
-			}
-			/* conf[] and cfg[] are parallel, counted by ncfg. */
-			ci = k->ncfg;
-			*PUSH(k->conf, ci) = c;
-			ci = k->ncfg;
-			PUSH(k->cfg, ci);
-			ci = k->ncfg++;
-		}
-		prev = mr_rd_run_of(k, ci, (long)repeat);
-		if (prev >= 0) {
-			mr_tsv_err(&t, col[MR_RUNS_REPEAT],
-				   "run of %s, %s, repeat %lld again (first on line %ld)",
-				   name, cstr, repeat, k->run[prev].line);
-			goto fail;
-		}
-		r = PUSH(k->run, k->nrun);
-		r->cfg = ci;
-		r->repeat = (long)repeat;
-		r->outcome = (enum mr_rd_outcome)o;
-		r->line = t.line;
-		if (run_fields(&t, &cols, r) < 0)
-			goto fail;
-		*PUSH(k->cfg[ci].run, k->cfg[ci].nrun) = k->nrun - 1;
-		if (o == MR_RD_OK)
-			k->cfg[ci].nok++;
-		else if (o == MR_RD_SKIPPED)
-			k->cfg[ci].nskip++;
-		else
-			k->cfg[ci].nfail++;
-	}
 	if (rc < 0)
 		goto fail;
 	mr_tsv_close(&t);
-	for (i = 0; i < R->nk; i++) {
-		struct mr_rd_case *k = &R->k[i];
-		int j;
-
-		for (j = 0; j < k->ncfg; j++)
-			k->cfg[j].label = mr_config_label(k->conf, k->ncfg, j);
-	}
+	labels(R);
 	return 0;
 fail:
 	mr_tsv_close(&t);
@@ -385,72 +439,98 @@ ckname_ok(const char *s)
 	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(s);
 }
 
+/* A checkpoint row of a run: (case, run, name, seq), hashed across the
+ * cases (the case is in the hash; eq looks in the case's own rows). */
+struct ck_key {
+	const struct mr_rd_case *k;
+	int run;
+	const char *name;
+	long seq;
+};
+
+static int
+ck_eq(const void *ctx, int i)
+{
+	const struct ck_key *c = ctx;
+	const struct mr_rd_ck *row = &c->k->ck[i];
+
+	return row->run == c->run && row->seq == c->seq && !strcmp(row->name, c->name);
+}
+
+/* The current row of checkpoints.tsv (t; col: its first columns, mcol:
+ * its metrics') into R, its key hashed in *h.  0, or -1 after printing
+ * path:line:col. */
+static int
+ck_row(struct mr_rd *R, const struct mr_tsv *t, const int *col, const int *mcol,
+       struct mr_hash *h)
+{
+	const char *name = mr_tsv_get(t, col[MR_CKPTS_CHECKPOINT]);
+	struct mr_rd_ck row = { 0 };
+	struct mr_rd_case *k;
+	struct ck_key key;
+	long long repeat, seq;
+	uint64_t hv;
+	int ci, ri, i;
+
+	if (mr_tsv_int(t, col[MR_CKPTS_REPEAT], 1, 1000000, &repeat) < 0 ||
+	    mr_tsv_int(t, col[MR_CKPTS_SEQ], 1, 1000000000, &seq) < 0)
+		return -1;
+	if (!ckname_ok(name))
+		return mr_tsv_err(t, col[MR_CKPTS_CHECKPOINT], "bad checkpoint name \"%s\"", name);
+	for (i = 0; i < MR_NCKPT_METRICS; i++) {
+		if (mcol[i] < 0)
+			row.m[i] = NAN;
+		else if (mr_rd_metric_num(t, mcol[i], 1, &row.m[i]) < 0)
+			return -1;
+	}
+	/* A record of a run with no row in runs.tsv belongs to a run that
+	 * was interrupted: it has no outcome, so it is not used. */
+	k = mr_rd_case(R, mr_tsv_get(t, col[MR_CKPTS_CASE]));
+	if (!k || (ci = mr_rd_cfg(k, mr_tsv_get(t, col[MR_CKPTS_CONFIG]))) < 0 ||
+	    (ri = mr_rd_run_of(k, ci, (long)repeat)) < 0)
+		return 0;
+	key = (struct ck_key){ k, ri, name, (long)seq };
+	hv = mr_hash_num(mr_hash_num(mr_hash_str(MR_HASH0, name), (uint64_t)(k - R->k)),
+			 (uint64_t)ri);
+	hv = mr_hash_num(hv, (uint64_t)seq);
+	if (mr_hash_find(h, hv, ck_eq, &key) >= 0)
+		return mr_tsv_err(t, col[MR_CKPTS_SEQ], "checkpoint %s #%lld of this run again",
+				  name, seq);
+	row.name = estrdup(name);
+	row.seq = (long)seq;
+	row.run = ri;
+	*PUSH(k->ck, k->nck) = row;
+	*PUSH(k->run[ri].ck, k->run[ri].nck) = k->nck - 1;
+	mr_hash_add(h, hv, k->nck - 1);
+	return 0;
+}
+
 static int
 load_checkpoints(struct mr_rd *R)
 {
 	/* The columns every checkpoints.tsv has: the first ones, up to the
 	 * metrics (which may be missing). */
-	enum { C_CASE = MR_CKPTS_CASE, C_CONFIG = MR_CKPTS_CONFIG, C_REPEAT = MR_CKPTS_REPEAT,
-	       C_CKPT = MR_CKPTS_CHECKPOINT, C_SEQ = MR_CKPTS_SEQ, NREQ = MR_CKPTS_METRIC_COL(0) };
+	enum { NREQ = MR_CKPTS_METRIC_COL(0) };
+	struct mr_hash h = { 0 };
 	struct mr_tsv t;
-	int col[NREQ], mcol[MR_NCKPT_METRICS], rc, i;
+	int col[NREQ], mcol[MR_NCKPT_METRICS], rc = -1, i;
 
 	if (open_results_file(&t, R, "checkpoints.tsv", MR_SIO_TSV_MAX) < 0)
 		return -1;
 	for (i = 0; i < NREQ; i++)
 		if ((col[i] = mr_tsv_need(&t, mr_ckpts_cols[i])) < 0)
-			goto fail;
+			goto out;
 	for (i = 0; i < MR_NCKPT_METRICS; i++)
 		mcol[i] = mr_tsv_col(&t, mr_ckpt_metrics[i]);
-	while ((rc = mr_tsv_next(&t)) > 0) {
-		const char *name = mr_tsv_get(&t, col[C_CKPT]);
-		struct mr_rd_ck row;
-		struct mr_rd_case *k;
-		struct mr_rd_run *r;
-		long long repeat, seq;
-		int ci, ri;
-
-		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0 ||
-		    mr_tsv_int(&t, col[C_SEQ], 1, 1000000000, &seq) < 0)
-			goto fail;
-		if (!ckname_ok(name)) {
-			mr_tsv_err(&t, col[C_CKPT], "bad checkpoint name \"%s\"", name);
-			goto fail;
+	while ((rc = mr_tsv_next(&t)) > 0)
+		if (interrupted(&t) || ck_row(R, &t, col, mcol, &h) < 0) {
+			rc = -1;
+			break;
 		}
-		for (i = 0; i < MR_NCKPT_METRICS; i++) {
-			if (mcol[i] < 0)
-				row.m[i] = NAN;
-			else if (mr_rd_metric_num(&t, mcol[i], 1, &row.m[i]) < 0)
-				goto fail;
-		}
-		/* A record of a run with no row in runs.tsv belongs to a run
-		 * that was interrupted: it has no outcome, so it is not used. */
-		k = mr_rd_case(R, mr_tsv_get(&t, col[C_CASE]));
-		if (!k || (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0 ||
-		    (ri = mr_rd_run_of(k, ci, (long)repeat)) < 0)
-			continue;
-		r = &k->run[ri];
-		for (i = 0; i < r->nck; i++) {
-			const struct mr_rd_ck *c = &k->ck[r->ck[i]];
-
-			if (c->seq == seq && !strcmp(c->name, name)) {
-				mr_tsv_err(&t, col[C_SEQ], "checkpoint %s #%lld of this run again",
-					   name, seq);
-				goto fail;
-			}
-		}
-		row.name = estrdup(name);
-		row.seq = (long)seq;
-		*PUSH(k->ck, k->nck) = row;
-		*PUSH(r->ck, r->nck) = k->nck - 1;
-	}
-	if (rc < 0)
-		goto fail;
+out:
+	mr_hash_free(&h);
 	mr_tsv_close(&t);
-	return 0;
-fail:
-	mr_tsv_close(&t);
-	return -1;
+	return rc < 0 ? -1 : 0;
 }
 
 int
@@ -461,49 +541,4 @@ mr_rd_load(struct mr_rd *R, const char *dir)
 	if (load_env(R) < 0 || load_runs(R) < 0 || load_checkpoints(R) < 0)
 		return -1;
 	return 0;
-}
-
-int
-mr_rd_select(const struct mr_rd *R, const char *const *names, int **sel)
-{
-	int n = 0, i, j;
-
-	*sel = ecalloc(R->nk + 1, sizeof **sel);
-	if (!names || !names[0]) {
-		for (i = 0; i < R->nk; i++)
-			(*sel)[n++] = i;
-		return n;
-	}
-	for (i = 0; names[i]; i++) {
-		struct mr_rd_case *k = mr_rd_case(R, names[i]);
-		int idx;
-
-		if (!k) {
-			char *path = mr_rd_path(R->dir, "runs.tsv");
-
-			mr_errat(path, 0, 0, "no runs of case %s", names[i]);
-			free(path);
-			free(*sel);
-			*sel = NULL;
-			return -1;
-		}
-		idx = (int)(k - R->k);
-		for (j = 0; j < n; j++)
-			if ((*sel)[j] == idx)
-				break;
-		if (j == n)
-			(*sel)[n++] = idx;
-	}
-	return n;
-}
-
-const char *
-mr_rd_env(const struct mr_rd *R, const char *key)
-{
-	int i;
-
-	for (i = 0; i < R->nenv; i++)
-		if (!strcmp(R->envk[i], key))
-			return R->envv[i];
-	return NULL;
 }

@@ -17,6 +17,7 @@
 #define MR_RDIR_H
 
 #include "check/claims.h"
+#include "core/hash.h"
 
 /* A run's outcome: the schema's (proto/schema.h, enum mr_outcome), under
  * the names the readers of results use. */
@@ -57,6 +58,7 @@ struct mr_rd_run {
 struct mr_rd_ck {
 	char *name;                 /* checkpoint name (owned) */
 	long seq;                   /* occurrence, from 1 */
+	int run;                    /* its run in the case's run[] */
 	double m[MR_NCKPT_METRICS]; /* NAN: not measured */
 };
 
@@ -77,6 +79,8 @@ struct mr_rd_case {
 	int nrun;
 	struct mr_rd_ck *ck;
 	int nck;
+	struct mr_hash cfgh;    /* conf[] by canonical string */
+	struct mr_hash runh;    /* run[] by (config, repeat) */
 };
 
 struct mr_rd {
@@ -86,6 +90,9 @@ struct mr_rd {
 	const char *platform;  /* into envv */
 	struct mr_rd_case *k;  /* cases in order of appearance in runs.tsv */
 	int nk;
+	struct mr_hash kh;     /* k[] by name */
+	long repeat;           /* env.tsv's repeat: no run has a higher one;
+	                          0 when not recorded */
 };
 
 struct mr_tsv;
@@ -101,12 +108,21 @@ int mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out);
 /* dir + "/" + name, without doubled slashes.  Fresh string. */
 char *mr_rd_path(const char *dir, const char *name);
 
-/* Read the results directory dir into R.  Returns 0, or -1 after printing
- * the one problem (a missing file: "DIR/runs.tsv: no such file (is DIR a
- * results directory?)").  Free R with mr_rd_free in either case. */
+/* Read the results directory dir into R, in time linear in its rows.
+ * Returns 0, or -1 after printing the one problem (a missing file:
+ * "DIR/runs.tsv: no such file (is DIR a results directory?)"; a repeat
+ * beyond env.tsv's repeat; "interrupted by SIGINT" when the runner's
+ * interrupt flag (run/self.h) was set while reading).  Free R with
+ * mr_rd_free in either case. */
 int mr_rd_load(struct mr_rd *R, const char *dir);
 
 void mr_rd_free(struct mr_rd *R);
+
+/* Index case i of R, config i of k, run i of k (its cfg and repeat set)
+ * for the lookups below: read.c's, as it adds them. */
+void mr_rd_index_case(struct mr_rd *R, int i);
+void mr_rd_index_cfg(struct mr_rd_case *k, int i);
+void mr_rd_index_run(struct mr_rd_case *k, int i);
 
 /* The env.tsv value of key, or NULL. */
 const char *mr_rd_env(const struct mr_rd *R, const char *key);
