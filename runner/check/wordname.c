@@ -10,6 +10,54 @@
 #include "check/words.h"
 #include "core/util.h"
 
+/* The metrics as people call them: in a claim's words (noun), and as a
+ * table's row names the whole of what it measures (row; NULL: the noun).
+ * maxrss_kb is wait4's peak RSS (rusage), peak_rss_kb the largest RSS
+ * sampled. */
+static const struct {
+	const char *metric, *noun, *row;
+} nouns[] = {
+	{ "rss_kb", "RSS", NULL }, { "vsz_kb", "VSZ", NULL }, { "pss_kb", "PSS", NULL },
+	{ "private_clean_kb", "private clean", NULL },
+	{ "private_dirty_kb", "private dirty", NULL },
+	{ "shared_dirty_kb", "shared dirty", NULL }, { "anon_kb", "anonymous RSS", NULL },
+	{ "lazyfree_kb", "LazyFree", NULL }, { "swap_kb", "swap", NULL },
+	{ "hwm_kb", "RSS high-water mark", NULL },
+	{ "tree_rss_kb", "tree RSS", "RSS of the process tree" },
+	{ "tree_pss_kb", "tree PSS", "PSS of the process tree" },
+	{ "tree_private_dirty_kb", "tree private dirty",
+	  "private dirty memory of the process tree" },
+	{ "cgroup_kb", "cgroup memory", NULL }, { "t_ms", "time", NULL },
+	{ "user_ms", "user CPU", "user time" }, { "sys_ms", "system CPU", "sys time" },
+	{ "wall_ms", "wall time", NULL }, { "pause_ms", "pause", NULL },
+	{ "maxrss_kb", "max RSS (rusage)", NULL }, { "minflt", "minor faults", NULL },
+	{ "majflt", "major faults", NULL }, { "peak_rss_kb", "sampled peak RSS", NULL },
+	{ "peak_tree_rss_kb", "peak tree RSS", "peak RSS of the process tree" },
+	{ "cgroup_peak_kb", "cgroup peak", NULL },
+};
+
+const char *
+mr_words_noun(const char *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+		if (!strcmp(nouns[i].metric, m))
+			return nouns[i].noun;
+	return m;
+}
+
+const char *
+mr_words_row_noun(const char *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+		if (!strcmp(nouns[i].metric, m))
+			return nouns[i].row ? nouns[i].row : nouns[i].noun;
+	return m;
+}
+
 /* --- names ----------------------------------------------------------------- */
 
 /* The allocator's name of config c, without its version, into n. */

@@ -11,34 +11,6 @@
 #include "core/numfmt.h"
 #include "core/util.h"
 
-const char *
-mr_words_noun(const char *m)
-{
-	static const char *const tab[][2] = {
-		{ "rss_kb", "RSS" }, { "vsz_kb", "VSZ" }, { "pss_kb", "PSS" },
-		{ "private_clean_kb", "private clean" },
-		{ "private_dirty_kb", "private dirty" },
-		{ "shared_dirty_kb", "shared dirty" }, { "anon_kb", "anonymous RSS" },
-		{ "lazyfree_kb", "LazyFree" }, { "swap_kb", "swap" },
-		{ "hwm_kb", "RSS high-water mark" }, { "tree_rss_kb", "tree RSS" },
-		{ "tree_pss_kb", "tree PSS" },
-		{ "tree_private_dirty_kb", "tree private dirty" },
-		{ "cgroup_kb", "cgroup memory" }, { "t_ms", "time" },
-		{ "user_ms", "user CPU" }, { "sys_ms", "system CPU" },
-		{ "wall_ms", "wall time" }, { "pause_ms", "pause" },
-		{ "maxrss_kb", "peak RSS" }, { "minflt", "minor faults" },
-		{ "majflt", "major faults" }, { "peak_rss_kb", "sampled peak RSS" },
-		{ "peak_tree_rss_kb", "peak tree RSS" },
-		{ "cgroup_peak_kb", "cgroup peak" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof tab / sizeof tab[0]; i++)
-		if (!strcmp(tab[i][0], m))
-			return tab[i][1];
-	return m;
-}
-
 /* --- comparisons ----------------------------------------------------------- */
 
 /* "Q op K": a quantity held to a bound. */
