@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "out/figtab.h"
 #include "results/read.h"
+
 /* More distinct reasons why a figure is not measured here than this are
  * summed up in one line. */
 #define FIG_NOTES_MAX 8
@@ -30,20 +31,15 @@
  * and a pixel apart); a heading line at most this wide, in em of its
  * 11 pt. */
 #define FIG_PANEL_PX 270.0
-
 #define FIG_PLOT_PX 196.0
-
 #define FIG_LABEL_PX 12.0
-
 #define FIG_HEAD_EM 23.0
 
 /* The left and middle columns' headings may be wider (the left one has
  * room to its left; the two together fit their columns' FIG_COL_EM
  * each, between their centres). */
 #define FIG_HEAD_EM_LEFT 31.0
-
 #define FIG_HEAD_EM_MID 25.0
-
 #define FIG_COL_EM 27.0
 
 /* In a category, the marks of its configs stand this far apart (in
