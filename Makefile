@@ -13,8 +13,8 @@
 #   make sanitize   the runner built with ASan+UBSan (build-san/), the bats
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
-#   make lint       cppcheck, clang-tidy, shellcheck, no include circle and
-#                   no function over 120 lines
+#   make lint       cppcheck, clang-tidy, shellcheck, no include circle,
+#                   no function over 120 lines and no file over 600
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
 #   make check-aarch64  lib/'s fiber switch cross-built for aarch64 and run
@@ -147,6 +147,7 @@ RUNNER_SRC := \
 	runner/release/cache.c \
 	runner/release/release.c \
 	runner/release/npm.c \
+	runner/release/npmsrc.c \
 	runner/release/cmd.c \
 	runner/release/kernel.c \
 	runner/release/kextract.c \
@@ -163,6 +164,7 @@ RUNNER_SRC := \
 	runner/results/mergechk.c \
 	runner/check/claims.c \
 	runner/check/figures.c \
+	runner/check/figline.c \
 	runner/check/config.c \
 	runner/check/version.c \
 	runner/check/lex.c \
@@ -179,6 +181,8 @@ RUNNER_SRC := \
 	runner/check/stats.c \
 	runner/check/tally.c \
 	runner/check/words.c \
+	runner/check/wordnum.c \
+	runner/check/wordname.c \
 	runner/check/verdict.c \
 	runner/check/upgrade.c \
 	runner/out/format.c \
@@ -191,9 +195,12 @@ RUNNER_SRC := \
 	runner/out/plot.c \
 	runner/out/charts.c \
 	runner/out/chseries.c \
+	runner/out/chlay.c \
 	runner/out/chdiff.c \
 	runner/out/challoc.c \
 	runner/out/chfig.c \
+	runner/out/chfigpts.c \
+	runner/out/chfiglab.c \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \
@@ -411,6 +418,7 @@ lint: deps-lint
 	else echo "lint: no action-validator (see deps-lint): workflow lint skipped"; fi
 	sh tools/circles.sh runner lib
 	sh tools/funclen.sh -n 120 runner lib
+	sh tools/filelen.sh -n 600 runner lib
 
 clean: clean-proofs
 clean-proofs:

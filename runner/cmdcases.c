@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "proto/cases.h"
+#include "proto/schema.h"
 #include "run/configs.h"
 #include "run/select.h"
 #include "run/session.h"
@@ -122,7 +123,8 @@ mr_cmd_describe(const struct mr_args *o, const struct mr_paths *p)
 		printf("  %s: %s\n", c->ckpts[i].name, c->ckpts[i].help);
 	if (!c->nckpts)
 		printf("  (none)\n");
-	printf("matrix (profile %s): %d config%s\n", o->quick ? "quick" : "full",
+	printf("matrix (profile %s): %d config%s\n",
+	       mr_profile_word(o->quick, o->versions, o->originals),
 	       m.n, m.n == 1 ? "" : "s");
 	for (i = 0; i < m.n; i++)
 		printf("  %s\n", m.cfg[i].canon);

@@ -167,3 +167,11 @@ stub_gnuplot() {
 	[ "$XDG_CACHE_HOME" = "$BATS_RUN_TMPDIR/cache" ]
 	[[ "$XDG_CACHE_HOME" != "$HOME"* ]] || false
 }
+
+@test "describe names the profile it was given, each as its word" {
+	local p
+	for p in quick full versions originals; do
+		run -0 mr describe --cases "$FIX" nap --axis allocator=glibc --profile "$p"
+		[[ "$output" == *"matrix (profile $p): "* ]] || false
+	done
+}

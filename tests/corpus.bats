@@ -55,7 +55,7 @@ median_mib() {
 		"$R/checkpoints.tsv" | median_mib)
 	[[ "$row" == *"| glibc, mode=a $want MiB; mode=c $wantc MiB |"* ]] || false
 	[[ "$row" == *'| 1 held, 1 does not reproduce: `less-is-more` |' ]] || false
-	row=$(grep -F '| peak RSS |' <<< "$output")
+	row=$(grep -F '| sampled peak RSS |' <<< "$output")
 	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$1 == "ok" && $2 == "allocator=jemalloc,mode=a" { print $c["peak_rss_kb"] }' \
 		"$R/runs.tsv" | median_mib)

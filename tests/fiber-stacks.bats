@@ -16,6 +16,14 @@ at_cleared() {
 	tsv_col "$FS_OUT/checkpoints.tsv" "$2" \
 		'$(idx["checkpoint"]) == "cleared" && $(idx["seq"]) == 2 && $(idx["config"]) ~ /madvise='"$1"',/'
 }
+# Fail unless every argument is a figure (a number of KiB or a count):
+# an empty one (a config or checkpoint not found) must not compare as 0.
+figures() {
+	local v
+	for v in "$@"; do
+		[[ "$v" =~ ^[0-9]+$ ]] || { echo "not a figure: '$v'"; false; }
+	done
+}
 at_created() {
 	tsv_col "$FS_OUT/checkpoints.tsv" "$2" \
 		'$(idx["checkpoint"]) == "created" && $(idx["seq"]) == 2 && $(idx["config"]) ~ /madvise='"$1"',/'
@@ -36,7 +44,10 @@ at_created() {
 
 @test "MADV_DONTNEED: RSS drops by what MADV_FREE keeps as LazyFree" {
 	lazy=$(at_cleared free lazyfree_kb)
-	drop=$(( $(at_created dontneed rss_kb) - $(at_cleared dontneed rss_kb) ))
+	created=$(at_created dontneed rss_kb)
+	cleared=$(at_cleared dontneed rss_kb)
+	figures "$lazy" "$created" "$cleared"
+	drop=$((created - cleared))
 	echo "drop=$drop lazyfree(free)=$lazy"
 	[ "$drop" -ge $((lazy * 9 / 10)) ]
 	[ "$(at_cleared dontneed lazyfree_kb)" -lt 1024 ]
@@ -51,6 +62,7 @@ at_created() {
 	f_free=$(tsv_col "$FS_OUT/runs.tsv" minflt '$2 ~ /madvise=free,/')
 	f_dn=$(tsv_col "$FS_OUT/runs.tsv" minflt '$2 ~ /madvise=dontneed,/')
 	echo "minflt free=$f_free dontneed=$f_dn"
+	figures "$f_free" "$f_dn"
 	[ $((f_dn - f_free)) -ge 2000 ]
 }
 

@@ -53,8 +53,8 @@ words_of() {
 
 @test "a bound: the figure and the number in the figure's unit; a difference of two configs" {
 	run -0 held
-	[ "$(words_of bound reproduces)" = "peak RSS glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held" ]
-	[ "$(words_of bound-left reproduces)" = "peak RSS glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held" ]
+	[ "$(words_of bound reproduces)" = "max RSS (rusage) glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held" ]
+	[ "$(words_of bound-left reproduces)" = "max RSS (rusage) glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held" ]
 	[ "$(words_of cfgdiff reproduces)" = "RSS madvise=free minus madvise=dontneed +75.4 MiB at cleared (claim: above 48.8 MiB) held" ]
 }
 
@@ -112,14 +112,14 @@ words_of() {
 
 @test "json: words beside the detail, null where there are none; tap and junit say them too" {
 	run -0 held --format json
-	[ "$(jq -r '.cases[0].claims[] | select(.id == "bound") | .words' <<<"$output")" = "peak RSS glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held" ]
+	[ "$(jq -r '.cases[0].claims[] | select(.id == "bound") | .words' <<<"$output")" = "max RSS (rusage) glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held" ]
 	[ "$(jq -r '.cases[0].claims[] | select(.id == "bound") | .detail' <<<"$output")" = "161 100 > 100000" ]
 	# every claim has the key
 	[ "$(jq '[.cases[0].claims[] | has("words")] | all' <<<"$output")" = true ]
 	run -0 timeout -k 5 60 "$MR" check --from "$DATA/results-held" --expected "$DATA/undefined" --format json
 	[ "$(jq -r '.cases[0].claims[] | select(.id == "inf-holds") | .words' <<<"$output")" = null ]
 	run -0 held --format tap
-	grep -qxF '# in words: peak RSS glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held' <<<"$output"
+	grep -qxF '# in words: max RSS (rusage) glibc madvise=free 157.3 MiB (claim: above 97.7 MiB) held' <<<"$output"
 	grep -qxF '# 161 100 > 100000' <<<"$output"
 	run -1 regressed --format junit
 	xmllint --noout --schema "$ROOT/tests/schemas/junit.xsd" - <<<"$output"

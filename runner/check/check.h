@@ -8,8 +8,8 @@
  * (worked out by bless.h).  check/ uses nothing of out/: the options say
  * the format as out/format.h's enum mr_fmt, in an int.
  */
-#ifndef MR_COMPARE_H
-#define MR_COMPARE_H
+#ifndef MR_CHECK_H
+#define MR_CHECK_H
 
 #include <stdio.h>
 

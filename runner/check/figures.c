@@ -6,218 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/figline.h"
 #include "core/tsv.h"
 #include "core/util.h"
 #include "proto/schema.h"
 
 /* A figures file is a page of text; this is far above any. */
 #define FIGS_MAX_BYTES (1u << 20)
-#define FIGS_MAX_WORDS 8
-
-/* One word of a line: its text (fresh) and where it starts.  quoted: it
- * was written "...". */
-struct word {
-	char *s;
-	int col, quoted;
-};
-
-struct line {
-	const char *path;
-	int no;
-	struct word w[FIGS_MAX_WORDS];
-	int n;
-};
-
-static void
-line_free(struct line *l)
-{
-	int i;
-
-	for (i = 0; i < l->n; i++) {
-		free(l->w[i].s);
-		l->w[i].s = NULL;
-	}
-	l->n = 0;
-}
-
-/* Split the n bytes at s (one line, no newline) into words; a '#' that
- * starts a word starts a comment (foo#2 is one word).  Returns 0, or -1
- * (printed). */
-static int
-split_line(struct line *l, const char *s, size_t n)
-{
-	size_t i = 0;
-
-	l->n = 0;
-	while (i < n) {
-		struct strbuf b = {0};
-		size_t start;
-
-		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
-			i++;
-			continue;
-		}
-		if (s[i] == '#')
-			break;
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-			mr_errat(l->path, l->no, (long)i + 1, "control character 0x%02x",
-				 (unsigned)(unsigned char)s[i]);
-			return -1;
-		}
-		if (l->n == FIGS_MAX_WORDS) {
-			mr_errat(l->path, l->no, (long)i + 1, "more than %d words on a line",
-				 FIGS_MAX_WORDS);
-			return -1;
-		}
-		start = i;
-		sb_add(&b, "");
-		if (s[i] == '"') {
-			for (i++; i < n && s[i] != '"'; i++) {
-				if (s[i] == '\\' && i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\\'))
-					i++;
-				else if ((unsigned char)s[i] < 0x20 && s[i] != '\t')
-					break;
-				sb_addn(&b, s + i, 1);
-			}
-			if (i >= n || s[i] != '"') {
-				mr_errat(l->path, l->no, (long)start + 1, "unterminated string");
-				sb_free(&b);
-				return -1;
-			}
-			i++;
-			l->w[l->n].quoted = 1;
-		} else {
-			while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
-			       s[i] != '"' && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
-				sb_addn(&b, s + i++, 1);
-			l->w[l->n].quoted = 0;
-		}
-		l->w[l->n].s = b.s;
-		l->w[l->n].col = (int)start + 1;
-		l->n++;
-	}
-	return 0;
-}
-
-static int
-bad(const struct line *l, int w, const char *fmt, const char *arg)
-{
-	mr_errat(l->path, l->no, w < l->n ? l->w[w].col : 0, fmt, arg);
-	return -1;
-}
-
-/* Word w is a plain word (not a string). */
-static int
-plain(const struct line *l, int w, const char *what)
-{
-	if (w >= l->n)
-		return bad(l, l->n, "missing %s", what);
-	if (l->w[w].quoted)
-		return bad(l, w, "expected %s, got a string", what);
-	return 0;
-}
-
-/* Word w is a string. */
-static int
-quoted(const struct line *l, int w, const char *what)
-{
-	if (w >= l->n)
-		return bad(l, l->n, "missing %s", what);
-	if (!l->w[w].quoted)
-		return bad(l, w, "expected %s (a \"string\")", what);
-	return 0;
-}
-
-static int
-words(const struct line *l, int min, int max)
-{
-	if (l->n > max)
-		return bad(l, max, "unexpected %s at the end of the line", l->w[max].s);
-	if (l->n < min)
-		return plain(l, l->n, l->n == 1 ? "its arguments" : "more words");
-	return 0;
-}
-
-/* A metric name into (*ckpt, *metric); a name that is both (user_ms,
- * sys_ms, minflt, majflt) is the run's metric unless at (a checkpoint
- * is named). */
-static int
-metric(const struct line *l, int w, const char *name, int at, int *ckpt, int *metric)
-{
-	int m;
-
-	if (!at && (m = mr_run_metric(name)) >= 0) {
-		*ckpt = 0;
-		*metric = m;
-		return 0;
-	}
-	if ((m = mr_ckpt_metric(name)) >= 0) {
-		*ckpt = 1;
-		*metric = m;
-		return 0;
-	}
-	if ((m = mr_run_metric(name)) >= 0) {
-		*ckpt = 0;
-		*metric = m;
-		return 0;
-	}
-	return bad(l, w, "unknown metric %s (memrepro help metrics lists them)", name);
-}
-
-/* A checkpoint name, as the claims spell them. */
-static int
-ckpt_name(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return 0;
-	return i > 0 && i <= 64;
-}
-
-/* How many of a metric's own unit (KiB, ms, a count) one of unit is;
- * 0: not a unit of that metric. */
-static double
-unit_scale(const char *metric_name, const char *unit)
-{
-	static const struct { const char *u; double kib; } mem[] = {
-		{ "B", 1.0 / 1024 }, { "KiB", 1 }, { "kB", 1000.0 / 1024 },
-		{ "KB", 1000.0 / 1024 }, { "MiB", 1024 }, { "MB", 1e6 / 1024 },
-		{ "GiB", 1024.0 * 1024 }, { "GB", 1e9 / 1024 },
-	};
-	size_t n = strlen(metric_name), i;
-
-	if (n > 3 && !strcmp(metric_name + n - 3, "_kb")) {
-		for (i = 0; i < sizeof mem / sizeof *mem; i++)
-			if (!strcmp(unit, mem[i].u))
-				return mem[i].kib;
-		return 0;
-	}
-	if (n > 3 && !strcmp(metric_name + n - 3, "_ms"))
-		return !strcmp(unit, "ms") ? 1 : !strcmp(unit, "s") ? 1000 : 0;
-	return !strcmp(unit, "-");
-}
-
-static const char *
-unit_list(const char *metric_name)
-{
-	size_t n = strlen(metric_name);
-
-	if (n > 3 && !strcmp(metric_name + n - 3, "_kb"))
-		return "B, KiB, kB, KB, MiB, MB, GiB or GB";
-	if (n > 3 && !strcmp(metric_name + n - 3, "_ms"))
-		return "ms or s";
-	return "- (a count)";
-}
-
-/* [A-Za-z0-9_.-]+ from s: how many bytes. */
-static size_t
-repo_word(const char *s)
-{
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
-}
 
 int
 mr_figs_source_ok(const char *s)
@@ -229,11 +24,11 @@ mr_figs_source_ok(const char *s)
 	if (strncmp(s, "https://", 8) == 0)
 		return s[8] && !strpbrk(s, " \t\"<>");
 	/* OWNER/REPO#N: neither word . or .., N without a leading 0 */
-	n = repo_word(s);
+	n = mr_fl_repo_word(s);
 	if (n == 0 || s[n] != '/' || strspn(s, ".") == n)
 		return 0;
 	s += n + 1;
-	n = repo_word(s);
+	n = mr_fl_repo_word(s);
 	if (n == 0 || s[n] != '#' || strspn(s, ".") == n)
 		return 0;
 	s += n + 1;
@@ -254,22 +49,22 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 	f.col_at = l->n > 1 ? l->w[1].col : 0;
 	f.col_cfg = l->n > 2 ? l->w[2].col : 0;
 	if (!fs->nsrc)
-		return bad(l, 0, "%s before any source line (which seed is it from?)", "figure");
-	if (words(l, 6, 7) < 0)
+		return mr_fl_bad(l, 0, "%s before any source line (which seed is it from?)", "figure");
+	if (mr_fl_words(l, 6, 7) < 0)
 		return -1;
 	for (i = 1; i < 6; i++)
-		if (plain(l, i, "a word") < 0)
+		if (mr_fl_plain(l, i, "a word") < 0)
 			return -1;
-	if (l->n == 7 && quoted(l, 6, "a note") < 0)
+	if (l->n == 7 && mr_fl_quoted(l, 6, "a note") < 0)
 		return -1;
 	f.src = fs->nsrc - 1;
 	if (strcmp(l->w[1].s, "-")) {
 		const char *hash = strchr(l->w[1].s, '#');
 
 		f.at = hash ? estrndup(l->w[1].s, (size_t)(hash - l->w[1].s)) : estrdup(l->w[1].s);
-		if (!ckpt_name(f.at)) {
+		if (!mr_fl_ckpt_name(f.at)) {
 			free(f.at);
-			return bad(l, 1, "%s is not a checkpoint name ([A-Za-z0-9_-], NAME#N for "
+			return mr_fl_bad(l, 1, "%s is not a checkpoint name ([A-Za-z0-9_-], NAME#N for "
 				   "its Nth occurrence, or - for a whole run)", l->w[1].s);
 		}
 		if (hash) {
@@ -277,7 +72,7 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 			f.seq = strtol(hash + 1, &end, 10);
 			if (*end || end == hash + 1 || errno || f.seq < 1 || f.seq > 1000000) {
 				free(f.at);
-				return bad(l, 1, "%s: expected an occurrence number (1, 2, ...) after #",
+				return mr_fl_bad(l, 1, "%s: expected an occurrence number (1, 2, ...) after #",
 					   l->w[1].s);
 			}
 		}
@@ -288,26 +83,26 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 		mr_errat(l->path, l->no, l->w[2].col, "config %s: %s", l->w[2].s, why);
 		return -1;
 	}
-	if (metric(l, 3, l->w[3].s, f.at != NULL, &f.ckpt, &f.metric) < 0)
+	if (mr_fl_metric(l, 3, l->w[3].s, f.at != NULL, &f.ckpt, &f.metric) < 0)
 		goto fail;
 	if (f.at && !f.ckpt) {
-		bad(l, 3, "%s is a metric of the whole run: write - for its checkpoint", l->w[3].s);
+		mr_fl_bad(l, 3, "%s is a metric of the whole run: write - for its checkpoint", l->w[3].s);
 		goto fail;
 	}
 	if (!f.at && f.ckpt) {
-		bad(l, 3, "%s is a checkpoint metric: name the checkpoint", l->w[3].s);
+		mr_fl_bad(l, 3, "%s is a checkpoint metric: name the checkpoint", l->w[3].s);
 		goto fail;
 	}
 	errno = 0;
 	f.value = strtod(l->w[4].s, &end);
 	if (*end || end == l->w[4].s || errno || !isfinite(f.value)) {
-		bad(l, 4, "%s is not a number (as printed, without thousands separators)",
+		mr_fl_bad(l, 4, "%s is not a number (as printed, without thousands separators)",
 		    l->w[4].s);
 		goto fail;
 	}
-	if (!(f.scale = unit_scale(l->w[3].s, l->w[5].s))) {
+	if (!(f.scale = mr_fl_unit_scale(l->w[3].s, l->w[5].s))) {
 		mr_errat(l->path, l->no, l->w[5].col, "unit %s is not one of %s (for %s)",
-			 l->w[5].s, unit_list(l->w[3].s), l->w[3].s);
+			 l->w[5].s, mr_fl_unit_list(l->w[3].s), l->w[3].s);
 		goto fail;
 	}
 	f.unit = estrdup(l->w[5].s);
@@ -330,27 +125,27 @@ parse_key(struct mr_figs *fs, const struct line *l)
 	int rc;
 
 	if (fs->has_key)
-		return bad(l, 0, "a second %s line (one key figure per case)", "key");
-	if (words(l, 3, 3) < 0 || plain(l, 1, "a metric") < 0 || plain(l, 2, "lower or higher") < 0)
+		return mr_fl_bad(l, 0, "a second %s line (one key figure per case)", "key");
+	if (mr_fl_words(l, 3, 3) < 0 || mr_fl_plain(l, 1, "a metric") < 0 || mr_fl_plain(l, 2, "lower or higher") < 0)
 		return -1;
-	s = l->w[1].s ? l->w[1].s : ""; /* words() made sure of it */
+	s = l->w[1].s ? l->w[1].s : ""; /* mr_fl_words() made sure of it */
 	at = strchr(s, '@');
 	name = at ? estrndup(s, (size_t)(at - s)) : estrdup(s);
-	rc = metric(l, 1, name, at != NULL, &fs->key_ckpt, &fs->key_metric);
+	rc = mr_fl_metric(l, 1, name, at != NULL, &fs->key_ckpt, &fs->key_metric);
 	free(name);
 	if (rc < 0)
 		return -1;
 	if (at && !fs->key_ckpt)
-		return bad(l, 1, "%s: a metric of the whole run has no checkpoint", s);
+		return mr_fl_bad(l, 1, "%s: a metric of the whole run has no checkpoint", s);
 	if (!at && fs->key_ckpt)
-		return bad(l, 1, "%s: a checkpoint metric needs @CHECKPOINT (or @ for the last)", s);
-	if (at && at[1] && !ckpt_name(at + 1))
-		return bad(l, 1, "%s: not a checkpoint name after @", s);
+		return mr_fl_bad(l, 1, "%s: a checkpoint metric needs @CHECKPOINT (or @ for the last)", s);
+	if (at && at[1] && !mr_fl_ckpt_name(at + 1))
+		return mr_fl_bad(l, 1, "%s: not a checkpoint name after @", s);
 	better = l->w[2].s ? l->w[2].s : "";
 	if (!strcmp(better, "lower"))
 		fs->key_lower = 1;
 	else if (strcmp(better, "higher"))
-		return bad(l, 2, "expected lower or higher (which is better), got %s", better);
+		return mr_fl_bad(l, 2, "expected lower or higher (which is better), got %s", better);
 	fs->key_checkpoint = at && at[1] ? estrdup(at + 1) : NULL;
 	fs->has_key = 1;
 	fs->key_line = l->no;
@@ -364,17 +159,17 @@ parse_line(struct mr_figs *fs, const struct line *l)
 	const char *d = l->w[0].s;
 
 	if (l->w[0].quoted)
-		return bad(l, 0, "expected a directive, got a string%s", "");
+		return mr_fl_bad(l, 0, "expected a directive, got a string%s", "");
 	if (!strcmp(d, "figure"))
 		return parse_figure(fs, l);
 	if (!strcmp(d, "key"))
 		return parse_key(fs, l);
 	if (!strcmp(d, "source")) {
-		if (words(l, 3, 3) < 0 || plain(l, 1, "a report") < 0 ||
-		    quoted(l, 2, "how the chart names the report") < 0)
+		if (mr_fl_words(l, 3, 3) < 0 || mr_fl_plain(l, 1, "a report") < 0 ||
+		    mr_fl_quoted(l, 2, "how the chart names the report") < 0)
 			return -1;
 		if (!mr_figs_source_ok(l->w[1].s))
-			return bad(l, 1, "%s: a report is cited as seeds/FILE, OWNER/REPO#N (a GitHub issue or pull request) or an https:// address",
+			return mr_fl_bad(l, 1, "%s: a report is cited as seeds/FILE, OWNER/REPO#N (a GitHub issue or pull request) or an https:// address",
 				   l->w[1].s);
 		fs->src = erealloc(fs->src, sizeof *fs->src * (size_t)(fs->nsrc + 1));
 		fs->src_label = erealloc(fs->src_label, sizeof *fs->src_label * (size_t)(fs->nsrc + 1));
@@ -384,20 +179,20 @@ parse_line(struct mr_figs *fs, const struct line *l)
 	}
 	if (!strcmp(d, "x")) {
 		if (fs->xprefix)
-			return bad(l, 0, "a second %s line", "x");
+			return mr_fl_bad(l, 0, "a second %s line", "x");
 		if (fs->n)
-			return bad(l, 0, "%s after the first figure (the figures' x comes from it)", "x");
-		if (words(l, 3, 3) < 0 || plain(l, 1, "a checkpoint prefix") < 0 ||
-		    plain(l, 2, "a unit") < 0)
+			return mr_fl_bad(l, 0, "%s after the first figure (the figures' x comes from it)", "x");
+		if (mr_fl_words(l, 3, 3) < 0 || mr_fl_plain(l, 1, "a checkpoint prefix") < 0 ||
+		    mr_fl_plain(l, 2, "a unit") < 0)
 			return -1;
-		if (!ckpt_name(l->w[1].s))
-			return bad(l, 1, "%s: not the start of a checkpoint name", l->w[1].s);
+		if (!mr_fl_ckpt_name(l->w[1].s))
+			return mr_fl_bad(l, 1, "%s: not the start of a checkpoint name", l->w[1].s);
 		fs->xprefix = estrdup(l->w[1].s);
 		fs->xunit = estrdup(l->w[2].s);
 		return 0;
 	}
 	if (!strcmp(d, "panels")) {
-		if (words(l, 2, 2) < 0 || plain(l, 1, "an axis") < 0)
+		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_plain(l, 1, "an axis") < 0)
 			return -1;
 		free(fs->panels);
 		fs->panels = estrdup(l->w[1].s);
@@ -405,10 +200,10 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		return 0;
 	}
 	if (!strcmp(d, "compare")) {
-		if (words(l, 2, 2) < 0 || plain(l, 1, "total or growth") < 0)
+		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_plain(l, 1, "total or growth") < 0)
 			return -1;
 		if (strcmp(l->w[1].s, "growth") && strcmp(l->w[1].s, "total"))
-			return bad(l, 1, "expected total or growth, got %s", l->w[1].s);
+			return mr_fl_bad(l, 1, "expected total or growth, got %s", l->w[1].s);
 		fs->growth = !strcmp(l->w[1].s, "growth");
 		return 0;
 	}
@@ -416,25 +211,25 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		const char *v;
 
 		if (fs->runtime)
-			return bad(l, 0, "a second %s line", "runtime");
-		if (words(l, 2, 2) < 0 || plain(l, 1, "a runtime") < 0)
+			return mr_fl_bad(l, 0, "a second %s line", "runtime");
+		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_plain(l, 1, "a runtime") < 0)
 			return -1;
 		v = l->w[1].s;
 		if ((strncmp(v, "node@", 5) && strncmp(v, "ruby@", 5)) || !v[5] ||
 		    strspn(v + 5, "0123456789.") != strlen(v + 5))
-			return bad(l, 1, "%s: want node@VERSION or ruby@VERSION (the report's runtime)", v);
+			return mr_fl_bad(l, 1, "%s: want node@VERSION or ruby@VERSION (the report's runtime)", v);
 		fs->runtime = estrdup(v);
 		fs->runtime_line = l->no;
 		return 0;
 	}
 	if (!strcmp(d, "note")) {
-		if (words(l, 2, 2) < 0 || quoted(l, 1, "the note") < 0)
+		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_quoted(l, 1, "the note") < 0)
 			return -1;
 		fs->note = erealloc(fs->note, sizeof *fs->note * (size_t)(fs->nnote + 1));
 		fs->note[fs->nnote++] = estrdup(l->w[1].s);
 		return 0;
 	}
-	return bad(l, 0, "unknown directive %s (source, key, x, panels, compare, runtime, note, figure)", d);
+	return mr_fl_bad(l, 0, "unknown directive %s (source, key, x, panels, compare, runtime, note, figure)", d);
 }
 
 /* A checkpoint one config's figures of one metric name more than once
@@ -491,10 +286,10 @@ mr_figs_parse(const char *path, const char *buf, size_t len, struct mr_figs *fs)
 		if (memchr(buf + pos, '\0', n)) {
 			mr_errat(path, l.no, 0, "NUL byte in a text file");
 			rc = -1;
-		} else if ((rc = split_line(&l, buf + pos, n)) == 0 && l.n) {
+		} else if ((rc = mr_fl_split_line(&l, buf + pos, n)) == 0 && l.n) {
 			rc = parse_line(fs, &l);
 		}
-		line_free(&l);
+		mr_fl_line_free(&l);
 		pos += n + 1;
 	}
 	if (rc < 0) {

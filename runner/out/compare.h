@@ -14,8 +14,8 @@
  * OUT/compare.tsv, the changes beyond noise printed, and the per-case
  * chart OUT/<case>.compare.{png,svg} drawn (plots/compare.gp).
  */
-#ifndef MR_DIFF_H
-#define MR_DIFF_H
+#ifndef MR_COMPARE_H
+#define MR_COMPARE_H
 
 #include <stdio.h>
 

@@ -62,26 +62,12 @@ mr_ft_measured(struct strbuf *b, const char *metric, double v)
 	}
 }
 
-/* What a figure's metric is called in a table: as in a claim's words
- * (check/words.h), but a row names the whole of what it measures. */
+/* What a figure's metric is called in a table (check/words.h's
+ * mr_words_row_noun). */
 const char *
 mr_ft_metric_name(const struct mr_fig *f)
 {
-	static const struct { const char *m, *human; } names[] = {
-		{ "tree_rss_kb", "RSS of the process tree" },
-		{ "tree_pss_kb", "PSS of the process tree" },
-		{ "tree_private_dirty_kb", "private dirty memory of the process tree" },
-		{ "peak_rss_kb", "peak RSS" }, { "maxrss_kb", "peak RSS (rusage)" },
-		{ "peak_tree_rss_kb", "peak RSS of the process tree" },
-		{ "user_ms", "user time" }, { "sys_ms", "sys time" },
-	};
-	const char *m = f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric];
-	size_t i;
-
-	for (i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(names[i].m, m))
-			return names[i].human;
-	return mr_words_noun(m);
+	return mr_words_row_noun(f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric]);
 }
 
 /* How a config of the report is named in a cell: the values of its

@@ -24,7 +24,7 @@ struct mr_ft_col {
 /* A measured figure of metric (KiB, ms or a count) as a reader writes it. */
 void mr_ft_measured(struct strbuf *b, const char *metric, double v);
 
-/* What a figure's metric is called in a table ("RSS", "peak RSS
+/* What a figure's metric is called in a table ("RSS", "max RSS
  * (rusage)"). */
 const char *mr_ft_metric_name(const struct mr_fig *f);
 

@@ -106,3 +106,9 @@ mr_outcome_list(void)
 
 	return list + 2;
 }
+
+const char *
+mr_profile_word(int quick, int versions, int originals)
+{
+	return versions ? "versions" : originals ? "originals" : quick ? "quick" : "full";
+}

@@ -207,4 +207,11 @@ int mr_outcome(const char *word);
 /* The words joined by ", ": "ok, failed, ...", for messages. */
 const char *mr_outcome_list(void);
 
+/* --- profiles ----------------------------------------------------------- */
+
+/* The word of the profile (--profile, env.tsv's profile) that the
+ * options' flags say: "versions" or "originals" when set (they imply
+ * quick and not quick), else "quick" or "full". */
+const char *mr_profile_word(int quick, int versions, int originals);
+
 #endif

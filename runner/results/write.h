@@ -8,8 +8,8 @@
  * directory for --resume (mr_results_reopen, mr_results_done_*,
  * mr_results_read_env); the lock is results/lock.h's.
  */
-#ifndef MR_RESULTS_H
-#define MR_RESULTS_H
+#ifndef MR_WRITE_H
+#define MR_WRITE_H
 
 #include <stdio.h>
 

@@ -11,6 +11,7 @@
 
 #include "core/safeio.h"
 #include "proto/cases.h"
+#include "proto/schema.h"
 #include "results/write.h"
 #include "run/allocrel.h"
 #include "run/cgroup.h"
@@ -402,7 +403,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	struct mr_envfp_run er;
 	int i, rc = MR_OK;
 
-	er.profile = o->versions ? "versions" : o->originals ? "originals" : o->quick ? "quick" : "full";
+	er.profile = mr_profile_word(o->quick, o->versions, o->originals);
 	er.repeat = (int)o->repeat;
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
