@@ -116,7 +116,7 @@ add_val(struct key_vals *kv, const char *val)
 static void
 saw(struct key_vals *kv, int i, const char *val)
 {
-	struct name_key nk = { kv->ax.val, val };
+	struct name_key nk = { kv->ax.val, val }; /* NOLINT(clang-analyzer-core.NullDereference): kv is one of mr_config_axes' */
 	uint64_t hv = mr_hash_str(MR_HASH0, val);
 
 	if (kv->last != i - 1 && !kv->has_null) {

@@ -120,7 +120,7 @@ human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
-		if (!mr_vd_upgrade_row(v, k->ncol))
+		if (!v->cells || !mr_vd_upgrade_row(v, k->ncol))
 			continue;
 		fprintf(f, INDENT "%-8s  %-*s", "", w, v->id);
 		for (j = 0; j < k->ncol; j++) {

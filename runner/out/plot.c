@@ -72,14 +72,15 @@ which(const char *name)
 int
 mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
 {
+	const char *tmo;
 	char *probe;
 
 	memset(p, 0, sizeof *p);
 	p->verbose = verbose;
 	p->timeout_ms = GNUPLOT_TIMEOUT_MS;
 	/* a test's way to make a chart time out without waiting a minute */
-	if (getenv("MEMREPRO_GNUPLOT_TIMEOUT_MS"))
-		p->timeout_ms = strtol(getenv("MEMREPRO_GNUPLOT_TIMEOUT_MS"), NULL, 10);
+	if ((tmo = getenv("MEMREPRO_GNUPLOT_TIMEOUT_MS")))
+		p->timeout_ms = strtol(tmo, NULL, 10);
 	if (p->timeout_ms <= 0)
 		p->timeout_ms = GNUPLOT_TIMEOUT_MS;
 	probe = esprintf("%s/series.gp", scripts);

@@ -97,7 +97,7 @@ find_slot(const struct sidx *ix, const struct series *s, const char *kase,
 	for (;; at = (at + 1) & (ix->cap - 1)) {
 		const struct series *x;
 
-		if (!ix->slot[at])
+		if (!ix->slot[at] || !s)
 			return &ix->slot[at];
 		x = &s[ix->slot[at] - 1];
 		if (!strcmp(x->what, what) && !strcmp(x->config, config) && !strcmp(x->kase, kase))
@@ -203,7 +203,7 @@ add_point(struct series **s, int *ns, struct sidx *ix, const struct mr_rd_case *
 		free(what);
 	}
 	n = mr_rd_values(k, c, ref, &v);
-	if (n > 0) {
+	if (n > 0 && x) {
 		x->min[t] = v[0];
 		x->max[t] = v[n - 1];
 		x->med[t] = mr_st_median(v, n);

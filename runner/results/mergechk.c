@@ -79,8 +79,14 @@ check_pairs(struct seen *s, struct mr_hash *h, int i)
 	long mine = -1, npairs = 0;
 	int ki, c;
 
-	if (pairs)
-		sscanf(pairs, "%ld/", &mine);
+	if (pairs) {
+		char *end;
+
+		errno = 0;
+		mine = strtol(pairs, &end, 10);
+		if (end == pairs || *end != '/' || errno)
+			mine = -1;
+	}
 	for (ki = 0; ki < R->nk; ki++) {
 		const struct mr_rd_case *k = &R->k[ki];
 

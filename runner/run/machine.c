@@ -65,6 +65,15 @@ rooted(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* Non-zero when the settings are read from a test's root. */
+static int
+test_root(void)
+{
+	const char *root = getenv(MR_MACHINE_ROOT_ENV);
+
+	return root && *root;
+}
+
 /* The whole of a small file (up to size - 1 bytes) into buf,
  * NUL-terminated: its length, or -1.  O_NONBLOCK: a FIFO in a test's
  * root never blocks the runner. */
@@ -210,7 +219,7 @@ cg_limit(int v, const char *file, char *out, size_t size)
 	int found = 0, depth;
 
 	snprintf(out, size, "-");
-	if (getenv(MR_MACHINE_ROOT_ENV) && *getenv(MR_MACHINE_ROOT_ENV))
+	if (test_root())
 		return; /* a test's machine has no cgroups */
 	if (!known[v - 1]) {
 		if (mr_cgfs_own_dir(v, own[v - 1], sizeof own[v - 1]) < 0)
@@ -239,7 +248,7 @@ cg_limit(int v, const char *file, char *out, size_t size)
 		*slash = '\0';
 	}
 	if (found)
-		snprintf(out, size, least == ~0ull || least >= (1ull << 62) ? "max" : "%llu",
+		snprintf(out, size, least >= (1ull << 62) ? "max" : "%llu",
 			 least);
 }
 
@@ -252,7 +261,7 @@ cg_cpu(char *out, size_t size)
 	char buf[128];
 
 	snprintf(out, size, "-");
-	if (getenv(MR_MACHINE_ROOT_ENV) && *getenv(MR_MACHINE_ROOT_ENV))
+	if (test_root())
 		return;
 	if (!known) {
 		if (mr_cgfs_own_dir(2, dir, sizeof dir) < 0)
