@@ -173,6 +173,7 @@ RUNNER_SRC := \
 	runner/check/pversion.c \
 	runner/check/eval.c \
 	runner/check/evalver.c \
+	runner/check/evalidx.c \
 	runner/check/expr.c \
 	runner/check/baseline.c \
 	runner/check/check.c \

@@ -166,11 +166,16 @@ comb_values(const struct ev *e, double *val, int *took, char **cause, char **wha
 		int match = -1, nmatch = 0;
 		char *why;
 
-		for (i = 0; i < d->ncfg; i++) {
-			if (!ev_ref_sel(e, j, i) || !ev_in_comb(e, j, i))
-				continue;
-			if (nmatch++ == 0)
-				match = i;
+		{
+			int nm;
+			const int *m = ev_index_members(e, j, &nm);
+
+			for (i = 0; i < nm; i++) {
+				if (!ev_in_comb(e, j, m[i]))
+					continue;
+				if (nmatch++ == 0)
+					match = m[i];
+			}
 		}
 		for (k = 0; nmatch == 0 && k < ref->npairs; k++) {
 			for (i = 0; i < d->ncfg; i++)
@@ -209,7 +214,8 @@ comb_values(const struct ev *e, double *val, int *took, char **cause, char **wha
 		}
 		took[j] = match;
 		if (d->value(d->ctx, match, ref, &val[j], &why) < 0) {
-			*what = mr_config_label(d->cfg, d->ncfg, match);
+			/* mr_config_label's, from the axes made once */
+			*what = mr_config_label_of(&d->cfg[match], e->lax, e->nlax);
 			*cause = esprintf("no data for " WHAT " (%s)", why);
 			free(why);
 			return -1;
@@ -317,7 +323,7 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	int *vidx = ecalloc(nvax + 1, sizeof *vidx), *vcon = ecalloc(nvax + 1, sizeof *vcon);
 	double *val = ecalloc(c->nref, sizeof *val);
 	int *took = ecalloc(c->nref, sizeof *took);
-	struct ev e = { c, d, ver, acfg, ax, it, idx, 0, vax, vidx, nvax, NULL };
+	struct ev e = { c, d, ver, acfg, ax, it, idx, 0, vax, vidx, nvax, NULL, NULL, 0, NULL };
 	struct tally t = {0};
 	int i, j, k, nout = 0, nabsent = 0, replay = 0;
 
@@ -337,6 +343,8 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 			}
 		}
 	}
+	e.ri = ev_index_build(&e);
+	e.nlax = mr_config_axes(d->cfg, d->ncfg, &e.lax);
 	/* A second pass when every combination was one the matrix does not
 	 * have: they are then skipped, saying so (the odometer is back at
 	 * zero after a pass). */
@@ -361,6 +369,8 @@ again:
 	sb_free(&t.first_undef);
 	sb_free(&t.undeflabels);
 	ev_skips_free(&t.sk);
+	ev_index_free(e.ri, c->nref);
+	mr_config_axes_free(e.lax, e.nlax);
 	free(e.exact);
 	free(took);
 	free(val);

@@ -47,6 +47,11 @@ struct ev {
 	                        pair whose value is spelt so by some config
 	                        (it takes that config, not the host's of the
 	                        same version) */
+	struct mr_axis *lax;  /* the axes of d->cfg, for labels (a skip's) */
+	int nlax;
+	struct ev_refidx *ri; /* [nref]: each reference's configs by their
+	                         values on the axes it leaves unnamed
+	                         (evalidx.c) */
 };
 
 /* What the combinations came to so far, for the detail of the result. */
@@ -78,5 +83,13 @@ void ev_pair(struct strbuf *b, const char *key, const char *val);
 int ev_pair_ok(const struct ev *e, int j, int k, int i);
 int ev_ref_sel(const struct ev *e, int j, int i);
 int ev_in_comb(const struct ev *e, int j, int i);
+
+/* evalidx.c: the index of e's references (ev_ref_sel's configs grouped
+ * by the values of e->it's axes they leave unnamed), built once it[] is
+ * known; the configs of reference j whose values are the current
+ * combination's on those axes, ascending, n of them (NULL: none). */
+struct ev_refidx *ev_index_build(const struct ev *e);
+const int *ev_index_members(const struct ev *e, int j, int *n);
+void ev_index_free(struct ev_refidx *ri, int nref);
 
 #endif

@@ -79,18 +79,21 @@ mr_upgrade_cols(const struct mr_config *cfg, const struct mr_config_ver *ver,
 		int n, int all, struct mr_vd_col **out)
 {
 	struct mr_vd_col *col = NULL;
-	int ncol = 0, i, j, first, k;
+	const char **seen = ecalloc((size_t)n + 1, sizeof *seen);
+	int ncol = 0, nseen = 0, i, j, first, k;
 
 	/* allocators, each name's columns together, names in order of
-	 * appearance */
+	 * appearance; each name once (its columns may have been dropped:
+	 * looking for them would walk the configs again, for every config) */
 	for (i = 0; i < n; i++) {
 		if (!ver[i].alloc)
 			continue;
-		for (j = 0; j < ncol; j++)
-			if (!strcmp(col[j].what, ver[i].alloc))
+		for (j = 0; j < nseen; j++)
+			if (!strcmp(seen[j], ver[i].alloc))
 				break;
-		if (j < ncol)
+		if (j < nseen)
 			continue;
+		seen[nseen++] = ver[i].alloc;
 		first = ncol;
 		for (k = i; k < n; k++)
 			if (ver[k].alloc && !strcmp(ver[k].alloc, ver[i].alloc))
@@ -106,6 +109,7 @@ mr_upgrade_cols(const struct mr_config *cfg, const struct mr_config_ver *ver,
 			ver[i].libc_ver);
 	if (!all && ncol - first < 2)
 		ncol = drop_cols(col, first, ncol);
+	free(seen);
 	if (!ncol) {
 		free(col);
 		col = NULL;
