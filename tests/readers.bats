@@ -31,7 +31,7 @@ interrupt_check() {
 	big "$d" 400000
 	t0=$(date +%s)
 	run "-$2" --separate-stderr signal_when "$1" "reading $(printf %q "$d")" \
-		"$MR" check --from "$d" --expected "$BATS_TEST_TMPDIR/none"
+		"$MR" check --from "$d" --expected "$NO_EXPECTED"
 	t1=$(date +%s)
 	echo "stderr: $stderr"
 	[[ "$stderr" == *"interrupted by SIG$1 while reading it"* ]] || false
