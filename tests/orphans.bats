@@ -7,14 +7,12 @@
 
 load test_helper
 
-SENTINELS=()
 setup() {
-	setsid sleep 600 </dev/null >/dev/null 2>&1 3>&- &
-	SENTINELS+=("$!")
+	sentinel_start
 }
 
 teardown() {
-	[ "${#SENTINELS[@]}" -eq 0 ] || kill "${SENTINELS[@]}" 2>/dev/null || true
+	sentinels_stop
 }
 
 # log_pids DIR: the daemons' pids from the run's logs ("pid N").
@@ -34,10 +32,6 @@ daemon_pid() {
 }
 
 # assert_sentinel: the process outside the run lives.
-assert_sentinel() {
-	kill -0 "${SENTINELS[0]}" || { echo "the sentinel ${SENTINELS[0]}, outside the run, was killed"; return 1; }
-}
-
 @test "a daemon with a clean environment and a session of its own is killed without cgroups" {
 	for env in clean wipe; do
 		d=$BATS_TEST_TMPDIR/$env

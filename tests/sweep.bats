@@ -7,14 +7,12 @@
 
 load test_helper
 
-SENTINELS=()
 setup() {
-	setsid sleep 600 </dev/null >/dev/null 2>&1 3>&- &
-	SENTINELS+=("$!")
+	sentinel_start
 }
 
 teardown() {
-	[ "${#SENTINELS[@]}" -eq 0 ] || kill "${SENTINELS[@]}" 2>/dev/null || true
+	sentinels_stop
 	own_cgroup_remove
 }
 

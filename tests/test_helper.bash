@@ -239,3 +239,18 @@ as_idle() {
 		NR > 1 && c && $c != "-" { $c = 0 } { print }' "$1/runs.tsv" > "$1/runs.tsv.idle"
 	mv "$1/runs.tsv.idle" "$1/runs.tsv"
 }
+
+# A process outside every run, started by sentinel_start in a test's
+# setup: a test that spawns and kills checks it with assert_sentinel, and
+# sentinels_stop (teardown) ends it.
+SENTINELS=()
+sentinel_start() {
+	setsid sleep 600 </dev/null >/dev/null 2>&1 3>&- &
+	SENTINELS+=("$!")
+}
+sentinels_stop() {
+	[ "${#SENTINELS[@]}" -eq 0 ] || kill "${SENTINELS[@]}" 2>/dev/null || true
+}
+assert_sentinel() {
+	kill -0 "${SENTINELS[0]}" || { echo "the sentinel ${SENTINELS[0]}, outside the run, was killed"; return 1; }
+}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "release/cache.h"
 #include "release/files.h"
 #include "release/kmod.h"
 #include "release/runout.h"
@@ -157,38 +158,6 @@ out:
 	return rc;
 }
 
-/* Remove the flat entry dir (its files and modules/). */
-static void
-remove_entry(const char *dir)
-{
-	char **names;
-	int n, i;
-	char *mods = esprintf("%s/modules", dir);
-
-	n = mr_rel_list_dir(mods, "", &names);
-	for (i = 0; i < n; i++) {
-		char *f = esprintf("%s/%s", mods, names[i]);
-
-		unlink(f);
-		free(f);
-	}
-	mr_rel_free_names(names, n < 0 ? 0 : n);
-	rmdir(mods);
-	n = mr_rel_list_dir(dir, "", &names);
-	for (i = 0; i < n; i++) {
-		char *f = esprintf("%s/%s", dir, names[i]);
-
-		unlink(f);
-		free(f);
-	}
-	mr_rel_free_names(names, n < 0 ? 0 : n);
-	free(mods);
-	mods = esprintf("%s/%s", dir, MANIFEST);
-	unlink(mods);
-	rmdir(dir);
-	free(mods);
-}
-
 /* Make the entry in tmp: vmlinux, modules, manifest.  0 or -1 with why. */
 static int
 make(const struct mr_kernel *k, const char *vmlinuz, const char *modroot, const char *baseroot,
@@ -240,11 +209,11 @@ mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, const
 		free(k->modules[--k->nmodules]);
 	tmp = esprintf("%s.tmp-%ld", dir, (long)getpid());
 	parent = estrndup(dir, (size_t)(strrchr(dir, '/') - dir));
-	remove_entry(tmp);
+	mr_rel_rmtree(tmp);
 	if (mkdir_p(parent) < 0 || mkdir(tmp, 0755) < 0) {
 		sb_printf(why, "%s: %s", tmp, strerror(errno));
 	} else if (make(k, vmlinuz, modroot, baseroot, tmp, why) == 0) {
-		remove_entry(dir);
+		mr_rel_rmtree(dir);
 		if (rename(tmp, dir) < 0)
 			sb_printf(why, "rename %s: %s", tmp, strerror(errno));
 		else if (verify(dir, k) < 0)
@@ -253,7 +222,7 @@ mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, const
 			rc = 0, k->fetched = 1;
 	}
 	if (rc < 0)
-		remove_entry(tmp);
+		mr_rel_rmtree(tmp);
 	free(tmp);
 	free(parent);
 	free(dir);

@@ -105,19 +105,7 @@ mr_rel_source_fetch(int rel, const char *package, const struct mr_rel_cand *c,
 		rc = take_deb(tmp, debdir, c->sha256, deb, why);
 	}
 	/* whatever is left in tmp goes (a partial download) */
-	{
-		char **names;
-		int n = mr_rel_list_dir(tmp, "", &names), i;
-
-		for (i = 0; i < n; i++) {
-			char *f = esprintf("%s/%s", tmp, names[i]);
-
-			unlink(f);
-			free(f);
-		}
-		mr_rel_free_names(names, n < 0 ? 0 : n);
-		rmdir(tmp);
-	}
+	mr_rel_rmtree(tmp);
 	free(tmp);
 	free(dir);
 	return rc;
