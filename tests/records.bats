@@ -41,25 +41,32 @@ out() { echo "$BATS_TEST_TMPDIR/out"; }
 }
 
 # user_cpu_ms N: the runner's own user CPU (ms) for a run of n=N
-# checkpoints: bash's `time` of it, less the case's user_ms.
+# checkpoints, the least of three runs: bash's `time` of each, less the
+# case's user_ms.  The least, because another program's load only adds.
 user_cpu_ms() {
-	local d=$BATS_TEST_TMPDIR/n$1 t case_ms
-	t=$( { TIMEFORMAT=%3U; time timeout -k 5 120 "$MR" run -q --cases "$FIX" --out "$d" many \
-		--axis allocator=glibc --axis "n=$1" --repeat 1 --timeout 100 >/dev/null 2>&1; } 2>&1)
-	[ "$(tsv_col "$d/runs.tsv" outcome)" = ok ] || { echo "n=$1: $(tsv_col "$d/runs.tsv" detail)" >&2; return 1; }
-	case_ms=$(tsv_col "$d/runs.tsv" user_ms)
-	awk -v t="$t" -v c="$case_ms" 'BEGIN { printf "%d\n", t * 1000 - c }'
+	local d t case_ms i best=
+	for i in 1 2 3; do
+		d=$BATS_TEST_TMPDIR/n$1.$i
+		t=$( { TIMEFORMAT=%3U; time timeout -k 5 120 "$MR" run -q --cases "$FIX" --out "$d" many \
+			--axis allocator=glibc --axis "n=$1" --repeat 1 --timeout 100 >/dev/null 2>&1; } 2>&1)
+		[ "$(tsv_col "$d/runs.tsv" outcome)" = ok ] || { echo "n=$1: $(tsv_col "$d/runs.tsv" detail)" >&2; return 1; }
+		case_ms=$(tsv_col "$d/runs.tsv" user_ms)
+		best=$(awk -v t="$t" -v c="$case_ms" -v b="$best" \
+			'BEGIN { v = int(t * 1000 - c); print (b == "" || v < b) ? v : b }')
+	done
+	echo "$best"
 }
 
 @test "the runner's work a record does not grow with the records before it" {
 	export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
-	# user CPU, not wall time: steady on a busy machine; less a run of one
-	# record's (the start and the end).  Each record's seq was checked by
-	# a scan of every row before it: 40,000 records took 26 times the CPU
-	# of 5,000 (4.5 s); with a count per name, 11 times.
+	# user CPU, not wall time, the least of three: steady on a busy
+	# machine; less a run of one record's (the start and the end).  Each
+	# record's seq was checked by a scan of every row before it: 40,000
+	# records took 91 times the CPU of 2,500 (4.0 s against 44 ms, at load
+	# 17); with a count per name, 25 times at that load (2026-12-06).
 	base=$(user_cpu_ms 1)
-	small=$(user_cpu_ms 5000)
+	small=$(user_cpu_ms 2500)
 	large=$(user_cpu_ms 40000)
-	echo "runner user CPU: 1 record $base ms, 5000 $small ms, 40000 $large ms"
-	[ $((large - base)) -lt $(((small - base) * 16)) ]
+	echo "runner user CPU: 1 record $base ms, 2500 $small ms, 40000 $large ms"
+	[ $((large - base)) -lt $(((small - base) * 40)) ]
 }
