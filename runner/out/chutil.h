@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "check/config.h"
+#include "results/config.h"
 #include "core/util.h"
 #include "results/read.h"
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "mr_case.h"
-#include "run/capture.h"
-#include "run/env.h"
+#include "proc/capture.h"
+#include "proc/env.h"
 
 /* A case that takes longer than this to describe itself is broken. */
 #define DESCRIBE_TIMEOUT_MS 10000

@@ -112,7 +112,7 @@ char *mr_rd_path(const char *dir, const char *name);
  * Returns 0, or -1 after printing the one problem (a missing file:
  * "DIR/runs.tsv: no such file (is DIR a results directory?)"; a repeat
  * beyond env.tsv's repeat; "interrupted by SIGINT" when the runner's
- * interrupt flag (run/self.h) was set while reading).  Free R with
+ * interrupt flag (proc/self.h) was set while reading).  Free R with
  * mr_rd_free in either case. */
 int mr_rd_load(struct mr_rd *R, const char *dir);
 
