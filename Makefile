@@ -14,6 +14,7 @@
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
 #   make lint       cppcheck, clang-tidy, shellcheck, no include circle,
+#                   no include up the folder order (tools/layers),
 #                   no function over 120 lines and no file over 600
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
@@ -93,6 +94,7 @@ RUNNER_SRC := \
 	runner/proto/cases.c \
 	runner/proto/record.c \
 	runner/proto/schema.c \
+	runner/proc/caseload.c \
 	runner/proc/self.c \
 	runner/proc/env.c \
 	runner/proc/child.c \
@@ -418,6 +420,7 @@ lint: deps-lint
 		$(WF_LINT) .github/workflows/*.yml; \
 	else echo "lint: no action-validator (see deps-lint): workflow lint skipped"; fi
 	sh tools/circles.sh runner lib
+	sh tools/layers.sh
 	sh tools/funclen.sh -n 120 runner lib
 	sh tools/filelen.sh -n 600 runner lib
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "proc/caseload.h"
 #include "proto/cases.h"
 #include "proto/schema.h"
 #include "session/configs.h"

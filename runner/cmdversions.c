@@ -1,4 +1,4 @@
-/* cmd: memrepro versions and memrepro fetch — see cmd.h. */
+/* cmdversions: memrepro versions and memrepro fetch — see cmdversions.h. */
 #include "cmdversions.h"
 
 #include <stdio.h>
@@ -11,17 +11,9 @@
 #include "release/npm.h"
 #include "release/release.h"
 #include "matrix/runtime.h"
+#include "matrix/versions.h"
 
 #define MAX_REL 16
-
-void
-mr_release_packages(const struct mr_registry_entry *e, const char **pkgs)
-{
-	int i;
-
-	for (i = 0; i < mr_release_count(); i++)
-		pkgs[i] = e ? mr_registry_package(e, mr_release_name(i)) : "libc6";
-}
 
 static int
 is_libc(const char *name)
@@ -220,7 +212,7 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 			continue;
 		}
 		lookup(r, list[k], &e);
-		mr_release_packages(e, pkgs);
+		mr_versions_packages(e, pkgs);
 		mr_release_list(pkgs, a);
 		for (i = 0; i < mr_release_count(); i++) {
 			if (a[i].why)
@@ -375,7 +367,7 @@ mr_release_cmd_fetch(const struct mr_registry *r, const char *const *specs, int 
 			free(name);
 			return MR_USAGE; /* checked above: never */
 		}
-		mr_release_packages(e, pkgs);
+		mr_versions_packages(e, pkgs);
 		g = mr_release_get(pkgs, word, &p, &why);
 		if (g == MR_REL_NOVERSION) {
 			weprintf("%s: %s", specs[i], why.s);

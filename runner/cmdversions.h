@@ -1,4 +1,4 @@
-/* cmd: the commands `memrepro versions` and `memrepro fetch` (main.c
+/* cmdversions: the commands `memrepro versions` and `memrepro fetch` (main.c
  * hands them their arguments).
  *
  * A NAME is an allocator of the registry (matrix/registry.h: its package per
@@ -6,14 +6,10 @@
  * NAME@VERSION (an upstream version, release.h's words, or Debian's full
  * version) or NAME@RELEASE.
  */
-#ifndef MR_REL_CMD_H
-#define MR_REL_CMD_H
+#ifndef MR_CMDVERSIONS_H
+#define MR_CMDVERSIONS_H
 
 #include "matrix/registry.h"
-
-/* pkgs[i]: the package of e in release i (NULL: none there), e NULL for
- * libc; mr_release_count() entries. */
-void mr_release_packages(const struct mr_registry_entry *e, const char **pkgs);
 
 /* versions: a row per NAME and release (every NAME of the registry with
  * a package, and libc, when names is empty): package, Debian version,

@@ -1,8 +1,8 @@
-/* values: the figures of a results directory read back — see read.h
+/* values: the figures of a results directory read back — see values.h
  * (mr_rd_values and what goes with it: the ok runs' values of a
  * reference, why a config has none, the figures compare and trend
  * follow). */
-#include "results/read.h"
+#include "check/values.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/suggest.h"
+#include "proc/caseload.h"
 
 void
 mr_select_load_error(int rc, const struct strbuf *err)

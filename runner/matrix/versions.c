@@ -5,10 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdversions.h"
 #include "release/release.h"
 #include "matrix/libc.h"
 #include "matrix/registry.h"
+
+void
+mr_versions_packages(const struct mr_registry_entry *e, const char **pkgs)
+{
+	int i;
+
+	for (i = 0; i < mr_release_count(); i++)
+		pkgs[i] = e ? mr_registry_package(e, mr_release_name(i)) : "libc6";
+}
 
 static const struct mr_matrix_axis *
 find(const struct mr_matrix_axis *ax, int nax, const char *key)
@@ -51,7 +59,7 @@ list(const struct mr_registry_entry *e, struct mr_release_avail *av)
 	int n = mr_release_count();
 	const char **pkgs = ecalloc((size_t)n + 1, sizeof *pkgs);
 
-	mr_release_packages(e, pkgs);
+	mr_versions_packages(e, pkgs);
 	mr_release_list(pkgs, av);
 	free(pkgs);
 }

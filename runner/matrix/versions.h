@@ -20,6 +20,12 @@
 #include "core/util.h"
 #include "matrix/axes.h"
 
+struct mr_registry_entry;
+
+/* pkgs[i]: the package of e in release i (NULL: none there), e NULL for
+ * libc (libc6); mr_release_count() entries (release/release.h). */
+void mr_versions_packages(const struct mr_registry_entry *e, const char **pkgs);
+
 /* Append the profile's axes that *ax (*nax of them, reallocated) does not
  * have.  Returns 0, or -1 with a message in err when no release's index
  * can be had at all. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/claims.h"
+#include "check/values.h"
 #include "results/config.h"
 #include "out/outfile.h"
 #include "out/plot.h"

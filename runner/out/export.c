@@ -5,6 +5,7 @@
 
 #include "check/baseline.h"
 #include "check/claims.h"
+#include "check/values.h"
 #include "results/config.h"
 #include "check/stats.h"
 #include "core/util.h"

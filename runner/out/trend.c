@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/claims.h"
+#include "check/values.h"
 #include "results/config.h"
 #include "check/figures.h"
 #include "out/charts.h"
