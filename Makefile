@@ -14,6 +14,7 @@
 #                   tests run against it
 #   make fuzz       every parser under libFuzzer, FUZZ_SECONDS in all (60)
 #   make lint       cppcheck, clang-tidy, shellcheck, no include circle,
+#                   no include up the folder order (tools/layers),
 #                   no function over 120 lines and no file over 600
 #   make check-portable  the quick corpus under THP always, madvise and never
 #                   (as root) and with one CPU kept busy (tests/portable.bats)
@@ -82,6 +83,7 @@ RUNNER_SRC := \
 	runner/cmdrun.c \
 	runner/cmdread.c \
 	runner/help.c \
+	runner/cmdversions.c \
 	runner/core/util.c \
 	runner/core/drain.c \
 	runner/core/safeio.c \
@@ -92,50 +94,21 @@ RUNNER_SRC := \
 	runner/proto/cases.c \
 	runner/proto/record.c \
 	runner/proto/schema.c \
-	runner/run/axes.c \
-	runner/run/tunables.c \
-	runner/run/matrix.c \
-	runner/run/original.c \
-	runner/run/origtab.c \
-	runner/run/runtime.c \
-	runner/run/rtmemo.c \
-	runner/run/libc.c \
-	runner/run/versions.c \
-	runner/run/allocrel.c \
-	runner/run/alloc.c \
-	runner/run/registry.c \
-	runner/run/regparse.c \
-	runner/run/self.c \
-	runner/run/env.c \
-	runner/run/child.c \
-	runner/run/tree.c \
-	runner/run/capture.c \
-	runner/run/log.c \
-	runner/run/loop.c \
-	runner/run/measure.c \
-	runner/run/spawn.c \
-	runner/run/describe.c \
-	runner/run/cgroup.c \
-	runner/run/cgfs.c \
-	runner/run/cgsweep.c \
-	runner/run/machine.c \
-	runner/run/envfp.c \
-	runner/run/term.c \
-	runner/run/schedule.c \
-	runner/run/shard.c \
-	runner/run/select.c \
-	runner/run/plan.c \
-	runner/run/resume.c \
-	runner/run/session.c \
-	runner/run/sidebyside.c \
-	runner/run/configs.c \
-	runner/run/initrd.c \
-	runner/run/guestboot.c \
-	runner/run/guestaccel.c \
-	runner/run/guestmem.c \
-	runner/run/guestmerge.c \
-	runner/run/guestrun.c \
-	runner/run/guest.c \
+	runner/proc/caseload.c \
+	runner/proc/self.c \
+	runner/proc/env.c \
+	runner/proc/child.c \
+	runner/proc/tree.c \
+	runner/proc/capture.c \
+	runner/proc/log.c \
+	runner/proc/loop.c \
+	runner/proc/measure.c \
+	runner/proc/spawn.c \
+	runner/proc/describe.c \
+	runner/proc/cgroup.c \
+	runner/proc/cgfs.c \
+	runner/proc/cgsweep.c \
+	runner/proc/machine.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \
 	runner/release/helper.c \
@@ -148,24 +121,39 @@ RUNNER_SRC := \
 	runner/release/release.c \
 	runner/release/npm.c \
 	runner/release/npmsrc.c \
-	runner/release/cmd.c \
 	runner/release/kernel.c \
 	runner/release/kextract.c \
 	runner/release/kmod.c \
 	runner/release/runout.c \
+	runner/matrix/axes.c \
+	runner/matrix/tunables.c \
+	runner/matrix/matrix.c \
+	runner/matrix/original.c \
+	runner/matrix/origtab.c \
+	runner/matrix/runtime.c \
+	runner/matrix/rtmemo.c \
+	runner/matrix/libc.c \
+	runner/matrix/versions.c \
+	runner/matrix/allocrel.c \
+	runner/matrix/alloc.c \
+	runner/matrix/registry.c \
+	runner/matrix/regparse.c \
+	runner/matrix/envfp.c \
+	runner/matrix/shard.c \
+	runner/matrix/select.c \
 	runner/results/write.c \
 	runner/results/lock.c \
 	runner/results/reopen.c \
 	runner/results/row.c \
 	runner/results/read.c \
 	runner/results/lookup.c \
-	runner/results/values.c \
 	runner/results/merge.c \
 	runner/results/mergechk.c \
+	runner/results/config.c \
+	runner/check/values.c \
 	runner/check/claims.c \
 	runner/check/figures.c \
 	runner/check/figline.c \
-	runner/check/config.c \
 	runner/check/version.c \
 	runner/check/lex.c \
 	runner/check/parse.c \
@@ -186,6 +174,20 @@ RUNNER_SRC := \
 	runner/check/wordname.c \
 	runner/check/verdict.c \
 	runner/check/upgrade.c \
+	runner/session/term.c \
+	runner/session/schedule.c \
+	runner/session/plan.c \
+	runner/session/resume.c \
+	runner/session/session.c \
+	runner/session/sidebyside.c \
+	runner/session/configs.c \
+	runner/guest/initrd.c \
+	runner/guest/guestboot.c \
+	runner/guest/guestaccel.c \
+	runner/guest/guestmem.c \
+	runner/guest/guestmerge.c \
+	runner/guest/guestrun.c \
+	runner/guest/guest.c \
 	runner/out/format.c \
 	runner/out/escape.c \
 	runner/out/human.c \
@@ -268,8 +270,8 @@ $(B)/commit.h: FORCE
 		'$(MR_COMMIT)' '$(VERSION)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(B)/runner/run/envfp.o: $(B)/commit.h
-$(B)/runner/run/envfp.o: MR_CFLAGS += -include $(B)/commit.h
+$(B)/runner/matrix/envfp.o: $(B)/commit.h
+$(B)/runner/matrix/envfp.o: MR_CFLAGS += -include $(B)/commit.h
 $(B)/runner/main.o: $(B)/commit.h
 $(B)/runner/main.o: MR_CFLAGS += -include $(B)/commit.h
 
@@ -418,6 +420,7 @@ lint: deps-lint
 		$(WF_LINT) .github/workflows/*.yml; \
 	else echo "lint: no action-validator (see deps-lint): workflow lint skipped"; fi
 	sh tools/circles.sh runner lib
+	sh tools/layers.sh
 	sh tools/funclen.sh -n 120 runner lib
 	sh tools/filelen.sh -n 600 runner lib
 

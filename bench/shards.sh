@@ -2,8 +2,8 @@
 # shards.sh PROFILE N [MERGED_RESULTS]: how --shard K/N splits a profile.
 # Planned (no run): each (case, config) pair of the profile (memrepro
 # describe's matrix) costs its baseline's cost_ms row (else a wall_ms row
-# without checkpoint, else the mean of the known ones, as run/plan.c), times
-# REPEAT (default 3); the pairs are split as run/shard.c does (falling cost,
+# without checkpoint, else the mean of the known ones, as session/plan.c), times
+# REPEAT (default 3); the pairs are split as matrix/shard.c does (falling cost,
 # each to the least loaded shard, ties the lower shard and the earlier pair).
 # Prints each shard's pairs and planned cost, and the spread (max/min).
 # Measured: given a merged results directory, each planned shard's sum of

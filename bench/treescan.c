@@ -1,13 +1,13 @@
 /* treescan: what one sample's scan of a run's process tree costs.
  *
- * Makes a run's cgroups as the runner does (run/cgroup.h: the memory
+ * Makes a run's cgroups as the runner does (proc/cgroup.h: the memory
  * cgroup, and the kill cgroup on the unified hierarchy where there is
  * one) and starts a case as the runner does: a child that joins them,
- * then is exec'd with the runner's token in its environment (run/env.h).
+ * then is exec'd with the runner's token in its environment (proc/env.h).
  * The case forks N-1 children (N processes in all, which the cgroups list
  * in the order they were forked), and all wait.  Then S calls of
  * mr_tree_case are timed: the call each sample of the poll loop makes to
- * list the run's processes (run/tree.h: the cgroup's members, else every
+ * list the run's processes (proc/tree.h: the cgroup's members, else every
  * descendant of the runner).  Prints one line:
  *
  *   children N  samples S  ns_per_sample X  via cgroup|walk  user_ns U  sys_ns K
@@ -28,9 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/cgroup.h"
-#include "run/env.h"
-#include "run/tree.h"
+#include "proc/cgroup.h"
+#include "proc/env.h"
+#include "proc/tree.h"
 
 /* The process's user and system CPU time, ns. */
 static void

@@ -1,11 +1,11 @@
-/* Fuzz target: the allocator registry (runner/run/registry.c), parsed
+/* Fuzz target: the allocator registry (runner/matrix/registry.c), parsed
  * whole as a registry file read after the shipped one (an entry replaces
  * one of its name), then every entry asked for its package and library in
  * a release and for the environment of an option. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/regparse.h"
+#include "matrix/regparse.h"
 #include "fuzz.h"
 
 static const char shipped[] =

@@ -7,9 +7,9 @@
 
 #include "core/suggest.h"
 #include "out/format.h"
-#include "run/regparse.h"
-#include "run/resume.h"
-#include "run/shard.h"
+#include "matrix/regparse.h"
+#include "session/resume.h"
+#include "matrix/shard.h"
 
 #define DEFAULT_REPEAT 3
 #define MAX_JOBS 64

@@ -13,7 +13,7 @@
 #define MR_ARGS_H
 
 #include "help.h"
-#include "run/matrix.h"
+#include "matrix/matrix.h"
 #include "core/util.h"
 
 struct mr_args;
@@ -52,7 +52,7 @@ struct mr_args {
 	int quick;                 /* -1: the command's default */
 	int versions;              /* --profile versions (quick sizes) */
 	int originals;             /* --profile originals (the defaults) */
-	int kernels;               /* --profile kernels (quick sizes, run/guest.h) */
+	int kernels;               /* --profile kernels (quick sizes, guest/guest.h) */
 	long repeat;
 	const char *out;
 	double timeout_s;          /* 0: none given */

@@ -6,11 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "proc/caseload.h"
 #include "proto/cases.h"
 #include "proto/schema.h"
-#include "run/configs.h"
-#include "run/select.h"
-#include "run/session.h"
+#include "session/configs.h"
+#include "matrix/select.h"
+#include "session/session.h"
 #include "core/util.h"
 
 /* "name<TAB>axes<TAB>title"; axes "mode=a|b|c madvise=free|none" or "-". */

@@ -10,10 +10,10 @@
 #include "out/format.h"
 #include "out/platforms.h"
 #include "out/trend.h"
-#include "release/cmd.h"
+#include "cmdversions.h"
 #include "results/merge.h"
-#include "run/registry.h"
-#include "run/term.h"
+#include "matrix/registry.h"
+#include "session/term.h"
 #include "core/util.h"
 
 int

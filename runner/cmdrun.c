@@ -1,6 +1,6 @@
 /* cmdrun: the commands that run cases (run, check, bless) or report on
  * their results (report) — see cmds.h.  A session runs the cases
- * (run/session.h), then the command's step goes over the results. */
+ * (session/session.h), then the command's step goes over the results. */
 #include "cmds.h"
 
 #include <stdio.h>
@@ -14,9 +14,9 @@
 #include "out/format.h"
 #include "out/report.h"
 #include "proto/cases.h"
-#include "run/guest.h"
-#include "run/session.h"
-#include "run/term.h"
+#include "guest/guest.h"
+#include "session/session.h"
+#include "session/term.h"
 #include "core/util.h"
 
 int
@@ -125,7 +125,7 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.progress = step ? stderr : stdout;
 	so.then = step;
 	so.ctx = t;
-	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: run/guest.h */
+	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: guest/guest.h */
 		struct mr_matrix_axis *ax = o->kernels ? mr_guest_profile_axes(o->axes, o->nax, &so.nax) : NULL;
 		int rc;
 

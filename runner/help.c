@@ -1,8 +1,8 @@
 /* help: the usage and help texts — see help.h. */
 #include "help.h"
 
-#include "run/configs.h"
-#include "run/guest.h"
+#include "session/configs.h"
+#include "guest/guest.h"
 
 const struct mr_help mr_help_list = {
 	"memrepro list [--cases DIR]",

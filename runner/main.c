@@ -4,7 +4,7 @@
  * handler, the options it takes and what its arguments must be; the
  * options parsed and checked against it (args.c), then handed to the
  * handler (cmds.h: cmdcases.c, cmdrun.c, cmdread.c).  The help texts are
- * in help.c; running cases is run/session.c's.
+ * in help.c; running cases is session/session.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,9 +19,9 @@
 #include "help.h"
 #include "out/plot.h"
 #include "results/write.h"
-#include "run/registry.h"
-#include "run/regparse.h"
-#include "run/spawn.h"
+#include "matrix/registry.h"
+#include "matrix/regparse.h"
+#include "proc/spawn.h"
 #include "core/util.h"
 
 /* The Makefile -includes build/commit.h (MR_COMMIT, MEMREPRO_VERSION);

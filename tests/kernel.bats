@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The kernel axis (runner/run/guest.h, release/kernel.h): kernels through
+# The kernel axis (runner/guest/guest.h, release/kernel.h): kernels through
 # the release cache, guests grouped by (kernel, settings), their results
 # joined, and the verdicts of a guest that panics, hangs or never writes
 # its marker.  A fixture archive (MEMREPRO_RELEASES) holds a fake kernel;

@@ -2,7 +2,7 @@
 # The machine's settings read before and after every run, and its other
 # CPU load: a run during which the machine changed, or that saw other than
 # env.tsv says, is not judged; a run's times on a busy machine are not
-# figures (run/machine.h, results/values.c).
+# figures (proc/machine.h, check/values.c).
 load test_helper
 
 setup() {

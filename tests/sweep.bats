@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The sweep of the cgroups of runners that are gone (run/cgsweep.c): only
+# The sweep of the cgroups of runners that are gone (proc/cgsweep.c): only
 # on proof that holds in any pid namespace, else left and said so.  The
 # runners here run in a cgroup of the test's own (own_cgroup), where no
 # other runner on the machine sweeps; every test keeps a sentinel outside

@@ -3,13 +3,13 @@
 #
 # Usage: tools/circles.sh [DIR...]   (default: runner lib)
 #
-# A module is a file without its extension (runner/run/spawn.c and
-# runner/run/spawn.h are the module run/spawn; lib/mr_case.[ch] lib/mr_case).
+# A module is a file without its extension (runner/proc/spawn.c and
+# runner/proc/spawn.h are the module proc/spawn; lib/mr_case.[ch] lib/mr_case).
 # Module A uses module B when a file of A has `#include "B.h"`: the quoted
 # includes cc -MM follows, one level, resolved as the compiler does (the
 # including file's folder, then -Ilib, then -Irunner).  System headers and
 # headers outside the tree (build/commit.h) are not modules.  Prints each
-# circle found, "circle: run/spawn -> proto/record -> run/spawn", and
+# circle found, "circle: proc/spawn -> proto/record -> proc/spawn", and
 # exits 1; silent with status 0 when there is none.
 set -eu
 

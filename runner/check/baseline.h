@@ -63,7 +63,7 @@ int mr_bl_timed(const struct mr_config *c, const char *metric);
 
 /* Non-zero when the metric of config c follows an allocator's clock
  * (mimalloc's and jemalloc's minflt): a run on a busy machine, which
- * lasts longer, does not measure it (results/values.c). */
+ * lasts longer, does not measure it (check/values.c). */
 int mr_bl_clocked(const struct mr_config *c, const char *metric);
 
 /* The tolerance bless gives a metric (by name) whose repeats had this

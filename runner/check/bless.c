@@ -8,6 +8,7 @@
 
 #include "check/claims.h"
 #include "check/stats.h"
+#include "check/values.h"
 #include "core/util.h"
 
 /* Add a row for ref at config ci of k to b when some ok run measured it. */

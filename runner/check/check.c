@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "check/baseline.h"
+#include "check/values.h"
+#include "proc/caseload.h"
 #include "proto/cases.h"
 #include "check/claims.h"
 #include "check/upgrade.h"

@@ -1,7 +1,7 @@
 /* claims: the claim language of expected/<case>.claims (docs/formats.md),
  * and the evaluation of a claim over the configs of one case.  The metric
  * names it may use are the schema's (proto/schema.h), configs are
- * check/config.h's.
+ * results/config.h's.
  *
  * A claims file is parsed whole into a struct mr_claims; the first error
  * is printed as "path:line:column: message" and parsing stops.  The files
@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "check/config.h"
+#include "results/config.h"
 #include "check/version.h"
 #include "core/numfmt.h"
 #include "proto/schema.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/config.h"
+#include "results/config.h"
 #include "core/hash.h"
 
 /* The configs of one reference, grouped. */

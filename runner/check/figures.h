@@ -6,7 +6,7 @@
 #ifndef MR_FIGURES_H
 #define MR_FIGURES_H
 
-#include "check/config.h"
+#include "results/config.h"
 
 /* One figure the report printed. */
 struct mr_fig {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/stats.h"
+#include "check/values.h"
 #include "check/version.h"
 #include "core/util.h"
 #include "out/chutil.h"

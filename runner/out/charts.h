@@ -20,7 +20,7 @@
 #define MR_CHARTS_H
 
 #include "out/plot.h"
-#include "results/read.h"
+#include "check/values.h"
 #include "check/verdict.h"
 
 /* What series.tsv holds of each run: parallel to each case's run[]. */

@@ -11,7 +11,7 @@
 #include "check/figures.h"
 #include "core/util.h"
 #include "out/figtab.h"
-#include "results/read.h"
+#include "check/values.h"
 
 /* More distinct reasons why a figure is not measured here than this are
  * summed up in one line. */

@@ -9,7 +9,7 @@
 
 #include "core/util.h"
 #include "out/chutil.h"
-#include "run/axes.h"
+#include "matrix/axes.h"
 
 /* s as a word of a gnuplot list: in double quotes, none inside. */
 void

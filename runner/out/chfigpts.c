@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check/stats.h"
+#include "check/values.h"
 #include "core/util.h"
 
 static void

@@ -8,7 +8,7 @@
 #ifndef MR_CHLAY_H
 #define MR_CHLAY_H
 
-#include "check/config.h"
+#include "results/config.h"
 #include "core/util.h"
 
 /* Colours in one panel, at most. */

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "check/config.h"
+#include "results/config.h"
 #include "core/util.h"
-#include "results/read.h"
+#include "check/values.h"
 
 /* Append s to b as one gnuplot word (blanks become '_'), after a blank
  * when b is not empty. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/config.h"
+#include "results/config.h"
 #include "core/util.h"
 #include "out/chutil.h"
 #include "out/cmpchart.h"

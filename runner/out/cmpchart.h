@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "check/claims.h"
-#include "results/read.h"
+#include "check/values.h"
 
 enum change { SAME, WORSE, BETTER, NOTCMP };
 

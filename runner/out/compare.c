@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "check/claims.h"
-#include "check/config.h"
+#include "check/values.h"
+#include "results/config.h"
 #include "out/outfile.h"
 #include "out/plot.h"
 #include "out/runenv.h"

@@ -11,6 +11,7 @@
 #include "check/verdict.h"
 #include "core/util.h"
 #include "out/figtab.h"
+#include "proc/caseload.h"
 #include "proto/cases.h"
 #include "proto/schema.h"
 #include "results/read.h"

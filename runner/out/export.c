@@ -5,7 +5,8 @@
 
 #include "check/baseline.h"
 #include "check/claims.h"
-#include "check/config.h"
+#include "check/values.h"
+#include "results/config.h"
 #include "check/stats.h"
 #include "core/util.h"
 #include "out/escape.h"

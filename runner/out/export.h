@@ -5,7 +5,7 @@
  * with their min and max: the figures bless records (baseline.h's
  * mr_bless_run_metrics, mr_bless_ckpt_metrics at each checkpoint's last
  * occurrence, not a config's clock-bound ones) plus wall_ms from the runs
- * that ran alone (read.h's mr_rd_values decides).  A config with a
+ * that ran alone (check/values.h's mr_rd_values decides).  A config with a
  * runtime (an original) has only wall_ms, as bless gives it only a cost
  * row.  Written as JSON on stdout in one of two formats (docs/formats.md,
  * "memrepro export"):

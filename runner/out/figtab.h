@@ -10,7 +10,7 @@
 
 #include "check/figures.h"
 #include "core/util.h"
-#include "results/read.h"
+#include "check/values.h"
 
 /* Where a column's figures come from: the report's own (report 1), or
  * the runs of case k under runtime spec (NULL: the model). */

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "out/outfile.h"
-#include "run/capture.h"
+#include "proc/capture.h"
 #include "core/util.h"
 
 /* A chart of a large results directory takes seconds; one that takes a

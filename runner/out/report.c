@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "proc/caseload.h"
 #include "proto/cases.h"
 #include "out/charts.h"
 #include "check/check.h"

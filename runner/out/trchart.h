@@ -8,7 +8,7 @@
 
 #include "check/claims.h"
 #include "check/stats.h"
-#include "results/read.h"
+#include "check/values.h"
 
 /* Steps kept per series (a nightly history rarely has more). */
 #define MR_TR_MAX_STEPS 16

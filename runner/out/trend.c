@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "check/claims.h"
-#include "check/config.h"
+#include "check/values.h"
+#include "results/config.h"
 #include "check/figures.h"
 #include "out/charts.h"
 #include "out/outfile.h"

@@ -60,19 +60,9 @@ int mr_cases_discover(const char *dir, char ***names);
 /* Free an array from mr_cases_discover. */
 void mr_cases_free_names(char **names, int n);
 
-/* Run dir/name --describe (no shell, 10 s limit, environment without
- * LD_PRELOAD/GLIBC_TUNABLES/MEMREPRO_*) and parse its output into *out.
- * Returns 0; -1 with a message in err when the case could not describe
- * itself (did not run, exited non-zero, timed out); -2 when its output is
- * bad, with a message in the compiler form of docs/formats.md
- * ("<path> --describe:LINE:COL: ...", printed without a program name).
- * On error *out is zeroed and owns nothing. */
-int mr_cases_load(const char *dir, const char *name, struct mr_cases_desc *out,
-		  struct strbuf *err);
-
 /* Parse describe text (len bytes) of the case called name; origin names it
  * in messages.  Returns 0 or -1 with "<origin>:LINE:COL: msg" in err.
- * Exposed for tests; mr_cases_load calls it. */
+ * Exposed for tests; mr_cases_load (proc/caseload.h) calls it. */
 int mr_cases_parse(const char *name, const char *origin, const char *text,
 		   size_t len, struct mr_cases_desc *out, struct strbuf *err);
 

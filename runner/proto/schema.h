@@ -3,7 +3,7 @@
  *
  * Every metric, every column of runs.tsv, checkpoints.tsv and series.tsv,
  * every key of a checkpoint record and every outcome word is a row of one
- * table below.  The writers (results/write.c, run/spawn.c) and the readers
+ * table below.  The writers (results/write.c, proc/spawn.c) and the readers
  * (results/read.c, check/) take them from here, so they cannot drift
  * apart.  The tables are X-macros: each row X(ID, "name", ...) becomes an
  * enum constant here and a string of the arrays in schema.c.
@@ -128,7 +128,7 @@ int mr_metric_is_time(int ckpt, int metric);
 	X(STOPPED_MS, "stopped_ms")                                         \
 	X(WAITED, "waited")                                                 \
 	X(OTHER_CPU_MS, "other_cpu_ms") /* the rest of the machine's CPU */ \
-	X(MACHINE, "machine")         /* a setting changed (run/machine.h) */ \
+	X(MACHINE, "machine")         /* a setting changed (proc/machine.h) */ \
 	X(LOG, "log")
 
 /* checkpoints.tsv: one row per checkpoint record of a run; the metric

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/capture.h"
+#include "proc/capture.h"
 
 extern char **environ;
 

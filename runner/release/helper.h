@@ -1,5 +1,5 @@
 /* helper: the bounded runner of apt-get, apt-cache and dpkg-deb (execve
- * with an argv, no shell, run/capture.h) for the release sources and the
+ * with an argv, no shell, proc/capture.h) for the release sources and the
  * cache.  Internal to release/. */
 #ifndef MR_REL_HELPER_H
 #define MR_REL_HELPER_H

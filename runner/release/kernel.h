@@ -1,4 +1,4 @@
-/* kernel: Debian's kernels of the releases (the kernel axis, run/guest.h),
+/* kernel: Debian's kernels of the releases (the kernel axis, guest/guest.h),
  * fetched through the release machinery (release.h) and made bootable.
  *
  * Which kernel a release has is read from its lists, never written in

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/self.h"
+#include "proc/self.h"
 
 #define POLL_MS 50 /* between two tries of a held lock */
 

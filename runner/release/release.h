@@ -26,7 +26,7 @@
  * again when the .deb itself is bad.
  *
  * Helpers (apt-get, apt-cache, dpkg-deb) run by execve with an argv, no
- * shell, each bounded by a timeout (run/capture.h).
+ * shell, each bounded by a timeout (proc/capture.h).
  *
  * Not for measured code: this mallocs, forks and writes files.
  */

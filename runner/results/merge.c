@@ -10,7 +10,7 @@
 #include "results/mergechk.h"
 #include "results/read.h"
 #include "core/safeio.h"
-#include "run/shard.h"
+#include "matrix/shard.h"
 #include "core/util.h"
 
 /* env.tsv keys every shard must agree on: what makes two runs one matrix. */

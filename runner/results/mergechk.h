@@ -2,7 +2,7 @@
  * anything: each shard's runs within its plan, each log one run's.
  *
  * A shard records its plan only as a hash and its share, shard.pairs
- * "MINE/ALL" (run/plan.c), so the rows are held to what that proves:
+ * "MINE/ALL" (session/plan.c), so the rows are held to what that proves:
  * every (case, config) pair in one shard only (the plan gives each pair
  * one shard), at most MINE pairs in a shard, at most ALL in all.  The
  * repeats are held to env.tsv's repeat by the reader itself (read.h).

@@ -9,7 +9,7 @@
 #include "core/safeio.h"
 #include "core/tsv.h"
 #include "core/util.h"
-#include "run/self.h"
+#include "proc/self.h"
 
 /* Append a zeroed element to array p of n elements, growing it by powers
  * of two; evaluates to a pointer to the new element. */
@@ -143,7 +143,7 @@ mr_rd_metric_num(const struct mr_tsv *t, int col, int dash_ok, double *out)
 	return 0;
 }
 
-/* Whether the runner was told to stop (SIGINT, SIGTERM, SIGHUP: run/self.h)
+/* Whether the runner was told to stop (SIGINT, SIGTERM, SIGHUP: proc/self.h)
  * while reading t: then "PATH: interrupted by SIGINT" is printed, and the
  * reading stops (main exits 128 + the signal). */
 static int

@@ -8,16 +8,17 @@
  * runs and checkpoint rows; a figure out of its range (mr_rd_metric_num)
  * is such a problem.  The
  * series is not loaded (only plots need it, and gnuplot reads it).  Every
- * figure of a reference (claims.h's struct mr_ref) is the median over the
+ * figure of a reference (check/values.h) is the median over the
  * ok runs of a config: check, bless, compare, trend and report all take
  * their figures from here, so they agree.  read.c loads and looks up,
- * values.c gives the figures (mr_rd_ck_row and what follows it below).
+ * check/values.h gives the figures of a reference (claims.h's struct mr_ref).
  */
 #ifndef MR_READ_H
 #define MR_READ_H
 
-#include "check/claims.h"
 #include "core/hash.h"
+#include "proto/schema.h"
+#include "results/config.h"
 
 /* A run's outcome: the schema's (proto/schema.h, enum mr_outcome), under
  * the names the readers of results use. */
@@ -112,7 +113,7 @@ char *mr_rd_path(const char *dir, const char *name);
  * Returns 0, or -1 after printing the one problem (a missing file:
  * "DIR/runs.tsv: no such file (is DIR a results directory?)"; a repeat
  * beyond env.tsv's repeat; "interrupted by SIGINT" when the runner's
- * interrupt flag (run/self.h) was set while reading).  Free R with
+ * interrupt flag (proc/self.h) was set while reading).  Free R with
  * mr_rd_free in either case. */
 int mr_rd_load(struct mr_rd *R, const char *dir);
 
@@ -141,46 +142,5 @@ int mr_rd_run_of(const struct mr_rd_case *k, int cfg, long repeat);
  * NULL or empty.  Returns how many, or -1 after printing
  * "DIR/runs.tsv: no runs of case NAME" (*sel is then NULL). */
 int mr_rd_select(const struct mr_rd *R, const char *const *names, int **sel);
-
-/* The checkpoint row of run r named name (seq 0: its last occurrence), or
- * NULL. */
-const struct mr_rd_ck *mr_rd_ck_row(const struct mr_rd_case *k,
-				    const struct mr_rd_run *r,
-				    const char *name, long seq);
-
-/* The values of ref over the ok runs of config ci that measured it (a
- * time only from runs that ran alone: overlap 0), sorted ascending, into a fresh *out.  Returns how many (0: *out is
- * still to be freed). */
-int mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
-		 double **out);
-
-/* Non-zero when the rest of the machine was busy during run r: it used
- * more than a quarter of one CPU over the run's lifetime, beyond what
- * /proc/stat's clock ticks can tell apart (MR_RD_BUSY_SLACK_MS).  Its
- * times are then not figures of the case. */
-#define MR_RD_BUSY_SLACK_MS 30
-int mr_rd_busy(const struct mr_rd_run *r);
-
-/* Why config ci has no value for ref ("skipped: libfoo not found",
- * "no checkpoint cleared recorded", ...).  Fresh string. */
-char *mr_rd_nodata(const struct mr_rd_case *k, int ci, const struct mr_ref *ref);
-
-/* The names of the checkpoints the ok runs of config ci recorded, in
- * order of first appearance, into a fresh array of pointers into k (the
- * strings are not copied).  Returns how many.  ci < 0: over every config
- * of the case. */
-int mr_rd_ck_names(const struct mr_rd_case *k, int ci, const char ***names);
-
-/* The figures compare and trend follow for config ci (ci < 0: any config
- * of the case): the run metrics wall_ms, user_ms, sys_ms, maxrss_kb and
- * minflt (not peak_rss_kb: a sampled peak misses short spikes, so it
- * wobbles), then at the last occurrence of each checkpoint
- * (mr_rd_ck_names) the metrics bless records (baseline.h).  A fresh array
- * into *refs (checkpoint names point into k); returns how many. */
-int mr_rd_figures(const struct mr_rd_case *k, int ci, struct mr_ref **refs);
-
-/* A reference's name, "rss_kb@cleared", "rss_kb@created#2" or "wall_ms".
- * Fresh string. */
-char *mr_rd_ref_name(const struct mr_ref *ref);
 
 #endif

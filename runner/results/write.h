@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "results/lock.h"
-#include "run/envfp.h"
-#include "run/spawn.h"
+#include "matrix/envfp.h"
+#include "proc/spawn.h"
 
 struct mr_results {
 	char *dir;      /* owned */

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/cgroup.h"
-#include "run/tree.h"
+#include "proc/cgroup.h"
+#include "proc/tree.h"
 
 static pid_t buf[MR_TREE_MAX];
 

@@ -1,0 +1,235 @@
+/* guestmerge: a guest's results into the session's — see guestmerge.h. */
+#include "guest/guestmerge.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/safeio.h"
+#include "core/util.h"
+#include "proto/schema.h"
+
+#define MAXF 256
+
+static int
+by_key(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t nx = strcspn(x, "="), ny = strcspn(y, "=");
+	int c = strncmp(x, y, nx < ny ? nx : ny);
+
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+char *
+mr_guest_config(const char *c, const char *frag)
+{
+	char *all = esprintf("%s%s%s", c && strcmp(c, "-") ? c : "", c && *c && strcmp(c, "-") ? "," : "",
+			     frag);
+	char *v[MAXF];
+	struct strbuf b = { 0 };
+	int n = split(all, ',', v, MAXF), i;
+
+	qsort(v, (size_t)n, sizeof *v, by_key);
+	for (i = 0; i < n; i++)
+		if (*v[i])
+			sb_printf(&b, "%s%s", b.len ? "," : "", v[i]);
+	free(all);
+	return b.s ? b.s : estrdup("");
+}
+
+/* Append text to path (created with header when new). */
+static int
+append(const char *path, const char *header, const char *text)
+{
+	struct stat st;
+	int fresh = stat(path, &st) < 0, fd, ok;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		weprintf("%s:", path);
+		return -1;
+	}
+	ok = (!fresh || !header || write(fd, header, strlen(header)) == (ssize_t)strlen(header)) &&
+	     write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	if (!ok)
+		weprintf("write %s:", path);
+	return ok ? 0 : -1;
+}
+
+/* The runs.tsv header of this runner. */
+static char *
+runs_header(void)
+{
+#define NAME(id, name) name,
+	static const char *const cols[] = { MR_RUNS_COL_TABLE(NAME) };
+#undef NAME
+	struct strbuf b = { 0 };
+	int i;
+
+	for (i = 0; i < MR_RUNS_NCOLS; i++)
+		sb_printf(&b, "%s%s", i ? "\t" : "", cols[i]);
+	sb_add(&b, "\n");
+	return b.s;
+}
+
+/* Whether a run of case c with outcome and detail was killed by the
+ * guest's OOM killer: it crashed of SIGKILL and the killer named a
+ * process of its name (a comm: at most 15 characters of it). */
+static int
+oom_killed(const struct mr_guest_merge *m, const char *c, const char *outcome, const char *detail)
+{
+	size_t n = m->oom ? strlen(m->oom) : 0;
+
+	return n && strcmp(outcome, "crashed") == 0 && strncmp(detail, "SIGKILL", 7) == 0 &&
+	       strncmp(c, m->oom, n) == 0 && (!c[n] || n == 15);
+}
+
+/* One file of the guest into out's, rows rewritten; runs.tsv's keys
+ * (case, guest config, repeat) into *seen. */
+static int
+merge_file(const struct mr_guest_merge *m, const char *name, int isruns, struct strbuf *seen)
+{
+	/* the guest wrote it: no link followed, bounded (core/safeio.h) */
+	char *src = esprintf("%s/results/%s", m->sub, name);
+	char *dst = esprintf("%s/%s", m->out, name);
+	FILE *f = mr_sio_fopen(m->out, src, MR_SIO_TSV_MAX);
+	struct strbuf hdr = { 0 }, rows = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0, first = 1;
+
+	while (f && (len = getline(&line, &cap, f)) > 0) {
+		char *v[MAXF], *cfg;
+		int n, i;
+
+		if (line[len - 1] != '\n') /* a run cut off: no row */
+			break;
+		if (first) {
+			sb_add(&hdr, line);
+			first = 0;
+			continue;
+		}
+		line[len - 1] = '\0';
+		if ((n = split(line, '\t', v, MAXF)) < 3 || (isruns && n <= MR_RUNS_DETAIL))
+			continue;
+		if (isruns)
+			sb_printf(seen, "\n%s\t%s\t%s\n", v[0], v[1], v[2]);
+		cfg = mr_guest_config(v[1], m->frag);
+		for (i = 0; i < n; i++) {
+			const char *x = i == 1 ? cfg : v[i];
+
+			if (isruns && i == MR_RUNS_DETAIL && oom_killed(m, v[0], v[MR_RUNS_OUTCOME], x))
+				sb_printf(&rows, "%s; %s%s%s", x, m->oom_note, m->accel ? "; accel=" : "",
+					  m->accel ? m->accel : "");
+			else if (isruns && i == MR_RUNS_DETAIL && m->accel)
+				sb_printf(&rows, "%s%saccel=%s", strcmp(x, "-") ? x : "",
+					  strcmp(x, "-") ? "; " : "", m->accel);
+			else if (isruns && i == MR_RUNS_LOG && strcmp(x, "-"))
+				sb_printf(&rows, "%s/results/%s", m->sub, x);
+			else
+				sb_add(&rows, x);
+			sb_add(&rows, i + 1 < n ? "\t" : "\n");
+		}
+		free(cfg);
+	}
+	if (f)
+		fclose(f);
+	if (rows.len)
+		rc = append(dst, hdr.s, rows.s);
+	free(line);
+	free(src);
+	free(dst);
+	sb_free(&hdr);
+	sb_free(&rows);
+	return rc;
+}
+
+/* out/env.tsv from the guest's when out has none (no run on the host). */
+static void
+take_env(const struct mr_guest_merge *m)
+{
+	char *dst = esprintf("%s/env.tsv", m->out), *src, *line = NULL;
+	struct strbuf b = { 0 };
+	struct stat st;
+	size_t cap = 0;
+	FILE *f;
+
+	if (stat(dst, &st) == 0) {
+		free(dst);
+		return;
+	}
+	src = esprintf("%s/results/env.tsv", m->sub);
+	if ((f = mr_sio_fopen(m->out, src, MR_SIO_ENV_MAX)) != NULL) {
+		while (getline(&line, &cap, f) > 0)
+			sb_add(&b, line);
+		fclose(f);
+	}
+	if (!b.len)
+		sb_add(&b, "key\tvalue\n");
+	append(dst, NULL, b.s);
+	free(line);
+	free(src);
+	free(dst);
+	sb_free(&b);
+}
+
+int
+mr_guest_merge(const struct mr_guest_merge *m)
+{
+	struct strbuf seen = { 0 }, rows = { 0 };
+	char *hdr = runs_header(), *console = esprintf("%s/%s/console.log", m->out, m->sub);
+	char *dst = esprintf("%s/runs.tsv", m->out), *why = estrdup(m->why ? m->why : "-"), *p;
+	struct stat st;
+	int i, r, added = 0, rc;
+
+	take_env(m);
+	rc = merge_file(m, "checkpoints.tsv", 0, &seen);
+	if (rc == 0)
+		rc = merge_file(m, "series.tsv", 0, &seen);
+	if (rc == 0)
+		rc = merge_file(m, "runs.tsv", 1, &seen);
+	for (p = why; *p; p++)
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	for (i = 0; rc == 0 && i < m->npairs; i++)
+		for (r = 1; r <= m->pairs[i].repeats; r++) {
+			char *key = esprintf("\n%s\t%s\t%d\n", m->pairs[i].casename,
+					     m->pairs[i].config, r);
+			char *cfg;
+			int k;
+
+			if (seen.s && strstr(seen.s, key)) {
+				free(key);
+				continue;
+			}
+			free(key);
+			cfg = mr_guest_config(m->pairs[i].config, m->frag);
+			sb_printf(&rows, "%s\t%s\t%d\t%s\t%s%s%s", m->pairs[i].casename, cfg, r,
+				  m->outcome, why, m->accel ? "; accel=" : "",
+				  m->accel ? m->accel : "");
+			for (k = MR_RUNS_DETAIL + 1; k < MR_RUNS_LOG; k++)
+				sb_add(&rows, k == MR_RUNS_SAMPLES ? "\t0" : "\t-");
+			if (stat(console, &st) == 0)
+				sb_printf(&rows, "\t%s/console.log\n", m->sub);
+			else
+				sb_add(&rows, "\t-\n");
+			free(cfg);
+			added++;
+		}
+	if (rc == 0 && rows.len)
+		rc = append(dst, hdr, rows.s);
+	sb_free(&seen);
+	sb_free(&rows);
+	free(hdr);
+	free(console);
+	free(dst);
+	free(why);
+	return rc < 0 ? -1 : added;
+}

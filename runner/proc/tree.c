@@ -1,0 +1,522 @@
+/* tree: the processes of a run, found, counted and ended — see tree.h. */
+#include "proc/tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "proc/env.h"
+#include "mr_proc.h"
+
+/* How long leftovers of a case may take to die after SIGKILL. */
+#define REAP_LIMIT_MS 5000
+
+struct pinfo {
+	pid_t pid, ppid, pgid;
+};
+
+/* Without CONFIG_PROC_CHILDREN: every process's parent and group from
+ * /proc/PID/stat.  Returns how many, in a fresh array. */
+static int
+scan_proc(struct pinfo **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct pinfo *v = NULL;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char path[300], buf[1024], *rp, *end, *end2;
+		long long ppid, pgid;
+		long len;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+		len = mr_proc_read(path, buf, sizeof buf);
+		if (len < 0 || !(rp = strrchr(buf, ')')))
+			continue;
+		/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
+		if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+			continue;
+		ppid = strtoll(rp + 4, &end, 10);
+		if (end == rp + 4 || *end != ' ')
+			continue;
+		pgid = strtoll(end + 1, &end2, 10);
+		if (end2 == end + 1)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = erealloc(v, (size_t)cap * sizeof *v);
+		}
+		v[n].pid = (pid_t)strtol(de->d_name, NULL, 10);
+		v[n].ppid = (pid_t)ppid;
+		v[n].pgid = (pid_t)pgid;
+		n++;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+static int
+in_list(const pid_t *v, int n, pid_t p)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == p)
+			return 1;
+	return 0;
+}
+
+/* ppid and start time (clock ticks after boot) of pid from
+ * /proc/PID/stat.  0 or -1. */
+static int
+stat_of(pid_t pid, long *ppid, unsigned long long *start)
+{
+	char path[64], buf[1024], *rp, *p, *end;
+	int field;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return -1;
+	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr; the
+	 * start time is field 22, the state field 3 */
+	if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+		return -1;
+	errno = 0;
+	*ppid = strtol(rp + 4, &end, 10);
+	if (errno || end == rp + 4 || *end != ' ')
+		return -1;
+	for (p = end, field = 4; field < 21 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	*start = strtoull(p + 1, &end, 10);
+	return errno || end == p + 1 || (*end != ' ' && *end != '\n') ? -1 : 0;
+}
+
+unsigned long long
+mr_tree_since(pid_t pid)
+{
+	unsigned long long start;
+	long ppid;
+
+	return stat_of(pid, &ppid, &start) < 0 ? 0 : start;
+}
+
+/* The children the runner had before it started anything (a shell's
+ * `sleep &` before it exec'd the runner): never the run's.  By pid and
+ * start time, so that a pid reused later is not taken for one. */
+#define INHERITED_MAX 64
+static struct {
+	pid_t pid;
+	unsigned long long start;
+} inherited[INHERITED_MAX];
+static int ninherited;
+
+/* Have we any child at all?  Asked without reaping (WNOWAIT): a child
+ * that is not the run's (a -j worker, say) stays for its own waiter. */
+static int
+have_children(void)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
+		 errno == ECHILD);
+}
+
+/* Proof by descent.  A process comes to be our child only by our fork or,
+ * as we are a subreaper, when its parent dies while it descends from us.
+ * So when the runner had no child at all as it forked the case (no
+ * descendant, then), every child it has until it forks again descends
+ * from the case: the run's, whatever its environment or cgroup.  The case
+ * forked so, or 0. */
+static int alone_at_fork;
+static pid_t sole_case;
+
+void
+mr_tree_forking(void)
+{
+	alone_at_fork = !have_children();
+	sole_case = 0;
+}
+
+void
+mr_tree_forked(pid_t pid)
+{
+	sole_case = alone_at_fork && pid > 0 ? pid : 0;
+	alone_at_fork = 0;
+}
+
+/* Is pid a child of ours (alive, or a zombie we have not reaped) of the
+ * run of case cs (0: none known): started at since or later (clock ticks
+ * after boot: the case's own start), not one we inherited (a start time is
+ * only as fine as a tick), and proved the run's: by descent (cs was forked
+ * while we had no other child), a member of the run's cgroup cg (NULL:
+ * none), or carrying the runner's token in its environment.  The last
+ * two tell an orphan of the run from an orphan of a job we inherited (the
+ * shell's `(sleep 1; daemon &) &` before it exec'd the runner): both come
+ * to us, a subreaper, and only the first is ours to kill. */
+static int
+own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	  pid_t cs)
+{
+	unsigned long long start;
+	long ppid;
+	int i;
+
+	if (pid <= 1 || pid == self || stat_of(pid, &ppid, &start) < 0 ||
+	    ppid != (long)self || start < since)
+		return 0;
+	for (i = 0; i < ninherited; i++)
+		if (inherited[i].pid == pid && inherited[i].start == start)
+			return 0;
+	return (cs > 0 && cs == sole_case) || (cg && mr_cgroup_has(cg, pid) == 1) ||
+	       mr_env_has_token(pid);
+}
+
+/* The fallback tree: root, every descendant by parent links, and every
+ * member of group pgid (0: none); of root's children only those that
+ * started at since or later. */
+static int
+tree_scan(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgroup *cg,
+	  pid_t *out, int max)
+{
+	struct pinfo *v;
+	int nv = scan_proc(&v), n = 0, i, grew = 1;
+
+	out[n++] = root;
+	while (grew && n < max) {
+		grew = 0;
+		for (i = 0; i < nv && n < max; i++) {
+			if (in_list(out, n, v[i].pid))
+				continue;
+			if (v[i].ppid == root && !own_child(v[i].pid, root, since, cg, pgid))
+				continue;
+			if (in_list(out, n, v[i].ppid) || (pgid > 0 && v[i].pgid == pgid)) {
+				out[n++] = v[i].pid;
+				grew = 1;
+			}
+		}
+	}
+	free(v);
+	return n;
+}
+
+/* root and its descendants (breadth first, root at [0]), of root's
+ * children only those that started at since or later; pgid's members too
+ * when the kernel cannot list children.  Returns how many. */
+static int
+tree_list(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgroup *cg,
+	  pid_t *out, int max)
+{
+	int n = 0, i, j;
+
+	out[n++] = root;
+	for (i = 0; i < n && n < max; i++) {
+		int k = mr_proc_children(out[i], out + n, max - n);
+
+		if (k == -ENOTSUP)
+			return tree_scan(root, pgid, since, cg, out, max);
+		if (k < 0)
+			continue;
+		k = k < max - n ? k : max - n;
+		if (i == 0) {
+			int kept = 0;
+
+			for (j = 0; j < k; j++)
+				if (own_child(out[n + j], root, since, cg, pgid))
+					out[n + kept++] = out[n + j];
+			k = kept;
+		}
+		n += k;
+	}
+	return n;
+}
+
+/* The processes of the run, for reading their figures: the members of
+ * its cgroup where it has one, else every descendant of the runner.
+ * During a run the case is our only child and, as we are a subreaper, its
+ * orphans become our children: so this finds the case, its descendants,
+ * and those of them that were orphaned or left its group.  [0] is the
+ * runner itself (not measured); returns how many, at least 1.  A pid read
+ * here may be reused by the time it is read: a wrong figure at worst, it
+ * is never signalled (see kill_children). */
+int
+mr_tree_case(pid_t pgid, const struct mr_cgroup *cg, unsigned long long since, pid_t *buf)
+{
+	int n = mr_cgroup_procs(cg, buf + 1, MR_TREE_MAX - 1);
+
+	buf[0] = getpid();
+	if (n >= 0)
+		return n + 1;
+	return tree_list(buf[0], pgid, since, cg, buf, MR_TREE_MAX);
+}
+
+/*
+ * Killing takes proof, reading does not.  The runner signals only:
+ *  - the case's process group, and only while the case is not reaped (a
+ *    zombie keeps its pid, so the group id cannot be anyone else's yet);
+ *  - the run's cgroup as a whole (cgroup.kill: the kernel finds the
+ *    members, no pid is read);
+ *  - a child of its own: /proc/PID/stat names the runner as the parent,
+ *    and a child stays the runner's, pid and all, until the runner reaps
+ *    it.
+ * A deeper descendant is never signalled by its pid: killing the
+ * runner's children orphans their children, which come to the runner (a
+ * subreaper) and are killed in their turn, until it has none left.
+ */
+
+/* The runner's children (candidates: each is proved by own_child before
+ * it is signalled).  Returns how many, at most max. */
+static int
+own_children(pid_t self, pid_t *out, int max)
+{
+	int n = mr_proc_children(self, out, max), i;
+
+	/* no children files, or one not as the kernel writes them: every
+	 * process's parent, from /proc/PID/stat */
+	if (n < 0) {
+		struct pinfo *v;
+		int nv = scan_proc(&v);
+
+		for (i = n = 0; i < nv && n < max; i++)
+			if (v[i].ppid == self)
+				out[n++] = v[i].pid;
+		free(v);
+	}
+	return n < 0 ? 0 : n < max ? n : max;
+}
+
+void
+mr_tree_note_inherited(void)
+{
+	pid_t self = getpid(), v[INHERITED_MAX];
+	int n = own_children(self, v, INHERITED_MAX), i;
+	long ppid;
+
+	for (i = 0; i < n && ninherited < INHERITED_MAX; i++)
+		if (stat_of(v[i], &ppid, &inherited[ninherited].start) == 0 && ppid == (long)self)
+			inherited[ninherited++].pid = v[i];
+}
+
+/* SIGKILL every child of ours of the run (started at since or later) but
+ * spare (0: none), and reap those of them that have ended.  Returns how
+ * many it found. */
+static int
+kill_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	      pid_t cs, pid_t spare, pid_t *buf)
+{
+	int n = own_children(self, buf, MR_TREE_MAX), i, found = 0;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] == spare || !own_child(buf[i], self, since, cg, cs))
+			continue;
+		found++;
+		kill(buf[i], SIGKILL);
+		(void)waitpid(buf[i], NULL, WNOHANG | __WALL);
+	}
+	return found;
+}
+
+/* Has our child pid ended (a zombie), without reaping it? */
+int
+mr_tree_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 &&
+	       si.si_pid == pid;
+}
+
+/* Is pid alive (not a zombie, not gone)? */
+static int
+alive(pid_t pid)
+{
+	char path[64], buf[1024], *rp;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return 0;
+	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+/* What the last mr_tree_end left running unproved (see mr_tree_unproved). */
+static char unproved[MR_TREE_UNPROVED_MAX];
+
+const char *
+mr_tree_unproved(void)
+{
+	return unproved;
+}
+
+/* Our children that came to us since the case's start (since) and are
+ * not proved the run's: named in unproved ("pid N (comm)", a few, then
+ * how many more), never signalled. */
+static void
+name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	      pid_t cs, pid_t *buf)
+{
+	int n = own_children(self, buf, MR_TREE_MAX), i, named = 0, more = 0;
+	size_t len = 0;
+
+	unproved[0] = '\0';
+	for (i = 0; i < n; i++) {
+		char path[64], comm[64] = "?";
+		unsigned long long start;
+		long ppid, k;
+
+		if (own_child(buf[i], self, since, cg, cs) || stat_of(buf[i], &ppid, &start) < 0 ||
+		    ppid != (long)self || start < since || !alive(buf[i]))
+			continue;
+		for (k = 0; k < ninherited; k++)
+			if (inherited[k].pid == buf[i] && inherited[k].start == start)
+				break;
+		if (k < ninherited)
+			continue;
+		if (named == 4 || len + 96 > sizeof unproved) {
+			more++;
+			continue;
+		}
+		snprintf(path, sizeof path, "/proc/%d/comm", (int)buf[i]);
+		if (mr_proc_read(path, comm, sizeof comm) > 0)
+			comm[strcspn(comm, "\n")] = '\0';
+		len += (size_t)snprintf(unproved + len, sizeof unproved - len, "%spid %d (%s)",
+					named ? ", " : "", (int)buf[i], comm);
+		named++;
+	}
+	if (more)
+		snprintf(unproved + len, sizeof unproved - len, " and %d more", more);
+}
+
+static int end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+		    struct rusage *ru, unsigned long long since);
+
+/* End the case pid: end_tree, then name what it left unproved (on
+ * success); the proof by descent ends with the case. */
+int
+mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+	    struct rusage *ru)
+{
+	unsigned long long since = 0;
+	long ppid;
+	int rc;
+
+	unproved[0] = '\0';
+	/* the case's start: what the run started started after it */
+	if (stat_of(pid, &ppid, &since) < 0 || ppid != (long)getpid())
+		since = ~0ull; /* cannot be: it is our unreaped child */
+	rc = end_tree(pid, cg, buf, st, ru, since);
+	if (rc == 0)
+		name_unproved(getpid(), since, cg, pid, buf);
+	if (sole_case == pid)
+		sole_case = 0;
+	return rc;
+}
+
+/* End the case pid (our child, not yet reaped, its own group's leader)
+ * and everything it started, then reap it: its group and its cgroup
+ * killed at once, our other children of the run one by one as they come
+ * to us, until none is left.  The case's status and rusage go to *st and
+ * *ru.  Bounded: after REAP_LIMIT_MS it says what would not die and
+ * returns -ETIMEDOUT (the case unreaped, *st 0, if it was the one). */
+static int
+end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
+	 struct rusage *ru, unsigned long long since)
+{
+	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
+	pid_t self = getpid();
+	int reaped = 0, none = 0;
+
+	if (pid > 1 && pid != getpgrp())
+		kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	(void)mr_cgroup_kill(cg);
+	for (;;) {
+		int left = kill_children(self, since, cg, pid, reaped ? 0 : pid, buf);
+
+		if (!reaped && mr_tree_ended(pid)) {
+			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
+				;
+			reaped = 1;
+			continue; /* its orphans are ours now */
+		}
+		/* Done when we have no child at all, or twice in a row none
+		 * of the run: a child reaped in one round may have orphaned
+		 * its own to us after that round's list was read. */
+		if (reaped && !have_children())
+			return 0;
+		if (reaped && !left && ++none == 2)
+			return 0;
+		if (left)
+			none = 0;
+		if (mr_now_ns() > limit) {
+			if (!reaped)
+				weprintf("case pid %d did not die within %d s of SIGKILL: left unreaped",
+					 (int)pid, REAP_LIMIT_MS / 1000);
+			else
+				weprintf("%d leftover process%s of case pid %d did not die within %d s of SIGKILL",
+					 left, left == 1 ? "" : "es", (int)pid, REAP_LIMIT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		(void)mr_cgroup_kill(cg);
+		usleep(1000);
+	}
+}
+
+/* Once the case has ended by itself (a zombie not yet reaped, so nothing
+ * was killed yet): how many of its descendants are still alive. */
+int
+mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg, unsigned long long since,
+		  pid_t *buf)
+{
+	int n = mr_tree_case(pid, cg, since, buf), i, k, left = 0;
+	pid_t self = buf[0];
+
+	for (i = 1; i < n; i++)
+		left += buf[i] != pid && alive(buf[i]);
+	/* a child of the run that left its cgroup (a root case can) */
+	if (cg->v || cg->kill_dir) {
+		pid_t *kids = emalloc(MR_TREE_MAX * sizeof *kids);
+		int nk = own_children(self, kids, MR_TREE_MAX);
+
+		for (k = 0; k < nk; k++)
+			left += kids[k] != pid && !in_list(buf + 1, n - 1, kids[k]) &&
+				own_child(kids[k], self, since, cg, pid) && alive(kids[k]);
+		free(kids);
+	}
+	return left;
+}
+
+int
+mr_tree_strays(pid_t *buf)
+{
+	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
+	pid_t self = getpid();
+	int killed = 0, first = 1;
+
+	for (;;) {
+		int left = kill_children(self, 0, NULL, 0, 0, buf);
+
+		if (first)
+			killed = left;
+		first = 0;
+		if (!left || mr_now_ns() > limit)
+			return killed;
+		usleep(1000);
+	}
+}

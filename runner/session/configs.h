@@ -1,0 +1,54 @@
+/* configs: the cases of a session and their matrices.
+ *
+ * The cases selected by name; the axes of the command line, with the
+ * versions profile's where it names none (versions.h: the releases'
+ * allocators and glibcs, paired); allocator specs NAME@RELEASE made
+ * NAME@VERSION and fetched, the libc axis' glibcs fetched and their own
+ * tunables checked (allocrel.h, libc.h); each case's matrix, with the
+ * configs the axis directives of its claims file add (claims.h:
+ * "axis KEY=V,...", unless the command line gives an axis of KEY).
+ */
+#ifndef MR_CONFIGS_H
+#define MR_CONFIGS_H
+
+#include "proto/cases.h"
+#include "matrix/matrix.h"
+
+/* The runtime axis where --axis runtime= gives none: the model and the
+ * host's interpreters, of these those in PATH (a case runs those it has
+ * an original for). */
+#define MR_CONFIGS_RUNTIMES "c,node,ruby"
+/* The originals profile's (the defaults' sizes): the runtime versions
+ * the reports were made on and those since (docs/originals.md): Node
+ * 10.7.0 (seeds/003's) and the newest 20 and 22; Debian's Ruby 2.7
+ * (bullseye), 3.1 (bookworm) and 3.3 (trixie). */
+#define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3"
+
+/* Add to *ax (nax of them, owned, grown) the runtime axis where none is
+ * given: the model and the host's interpreters that are in PATH; in the originals
+ * profile, every runtime version of MR_CONFIGS_ORIGINALS, and glibc and
+ * jemalloc unless an allocator axis is given. */
+void mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals);
+
+struct mr_configs_opts {
+	const char *cases_dir;
+	const char *const *names; /* the cases; nnames 0: all */
+	int nnames;
+	const struct mr_matrix_axis *axes; /* --axis */
+	int nax;
+	int quick;                /* the quick parameter values */
+	int versions;             /* the versions profile */
+	int originals;            /* the originals profile */
+	const char *expected_dir; /* the claims files, or NULL */
+};
+
+/* The cases (*cases, *ncases of them) and their matrices (*mats, *built
+ * of them built).  Returns 0, or -1 after printing why (a bad axis; no
+ * config of any case; a runtime version that does not exist, resolved as
+ * `fetch` does; -2: a claims file's directive, printed as
+ * path:line:col); what was made is stored
+ * all the same, to be freed. */
+int mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
+		     int *ncases, struct mr_matrix **mats, int *built);
+
+#endif
