@@ -80,6 +80,7 @@ RUNNER_SRC := \
 	runner/args.c \
 	runner/cmdcases.c \
 	runner/cmdrun.c \
+	runner/cmdcommand.c \
 	runner/cmdread.c \
 	runner/help.c \
 	runner/core/util.c \
@@ -97,6 +98,7 @@ RUNNER_SRC := \
 	runner/run/matrix.c \
 	runner/run/original.c \
 	runner/run/origtab.c \
+	runner/run/cmdcase.c \
 	runner/run/runtime.c \
 	runner/run/rtmemo.c \
 	runner/run/libc.c \
@@ -113,6 +115,7 @@ RUNNER_SRC := \
 	runner/run/log.c \
 	runner/run/loop.c \
 	runner/run/measure.c \
+	runner/run/marks.c \
 	runner/run/spawn.c \
 	runner/run/describe.c \
 	runner/run/cgroup.c \
@@ -205,6 +208,7 @@ RUNNER_SRC := \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \
+	runner/out/cmdsum.c \
 	runner/out/corpus.c \
 	runner/out/figtab.c \
 	runner/out/outfile.c \

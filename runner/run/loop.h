@@ -17,6 +17,8 @@
 #include "run/log.h"
 #include "run/spawntypes.h"
 
+struct mr_marks_run;
+
 /* State of one run while it is going on. */
 struct mr_run {
 	const struct mr_spawn_req *rq;
@@ -45,6 +47,7 @@ struct mr_run {
 	uint64_t gap;       /* the longest the loop stood still, ns */
 	int st;             /* the case's wait status */
 	struct rusage ru;   /* and its rusage */
+	struct mr_marks_run *mk; /* a command's marks (run/marks.h), or NULL */
 };
 
 /* Run the loop of r (forked, its exec done).  Returns 0 when the case
