@@ -90,6 +90,13 @@ cell(char *buf, size_t size, int c, double *v, int n)
 	snprintf(buf, size, "%s ±%s", a, b);
 }
 
+/* Config ci's name in the table: the keys that vary, else all. */
+static const char *
+label_of(const struct mr_rd_case *k, int ci)
+{
+	return k->cfg[ci].label[0] ? k->cfg[ci].label : k->conf[ci].str;
+}
+
 /* After a config's row whose runs were not all ok: how many were, and
  * the first other's outcome ("failed: exit 3"). */
 static void
@@ -149,8 +156,8 @@ differences(FILE *f, const struct mr_rd_case *k, int ci, int g, int *few)
 			if (p < MR_ST_ALPHA && fabs(ma - mb) >= mr_st_min_change(cols[c].metric, mb)) {
 				fmt(x, sizeof x, c, fabs(ma - mb));
 				fmt(y, sizeof y, c, mb);
-				fprintf(f, "  %-24s %-10s %s%s (%+.0f%%) against %s, p=%.3f\n",
-					k->cfg[ci].label[0] ? k->cfg[ci].label : k->conf[ci].str,
+				fprintf(f, "  %s: %s %s%s (%+.0f%%) against %s, p=%.3f\n",
+					label_of(k, ci),
 					cols[c].head, ma > mb ? "+" : "-", x,
 					mb > 0 ? 100 * (ma - mb) / mb : 0, y, p);
 				said++;
@@ -167,18 +174,21 @@ mr_cmdsum_print(FILE *f, const char *dir, const char *name)
 {
 	struct mr_rd R;
 	const struct mr_rd_case *k;
-	int ci, c, said = 0, few = 0, any = 0, dash = 0;
+	int ci, c, said = 0, few = 0, any = 0, dash = 0, w = 6;
 
 	if (mr_rd_load(&R, dir) < 0 || !(k = mr_rd_case(&R, name))) {
 		mr_rd_free(&R);
 		return -1;
 	}
-	fprintf(f, "\n%-24s", "config");
+	for (ci = 0; ci < k->ncfg; ci++)
+		if ((int)strlen(label_of(k, ci)) > w)
+			w = (int)strlen(label_of(k, ci));
+	fprintf(f, "\n%-*s", w, "config");
 	for (c = 0; c < NCOL; c++)
 		fprintf(f, " %-19s", cols[c].head);
 	fputc('\n', f);
 	for (ci = 0; ci < k->ncfg; ci++) {
-		const char *label = k->cfg[ci].label[0] ? k->cfg[ci].label : k->conf[ci].str;
+		const char *label = label_of(k, ci);
 		char cells[NCOL][80];
 
 		for (c = 0; c < NCOL; c++) {
@@ -189,7 +199,7 @@ mr_cmdsum_print(FILE *f, const char *dir, const char *name)
 			dash |= !n && k->cfg[ci].nok;
 			free(v);
 		}
-		fprintf(f, "%-24s", label);
+		fprintf(f, "%-*s", w, label);
 		for (c = 0; c < NCOL; c++)
 			fprintf(f, " %-*s", 19 + (strstr(cells[c], "±") ? 1 : 0), cells[c]);
 		if (k->cfg[ci].nok < k->cfg[ci].nrun)

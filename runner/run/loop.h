@@ -48,6 +48,8 @@ struct mr_run {
 	int st;             /* the case's wait status */
 	struct rusage ru;   /* and its rusage */
 	struct mr_marks_run *mk; /* a command's marks (run/marks.h), or NULL */
+	void (*mark_tick)(struct mr_run *r, uint64_t now); /* their tick
+	                                   (set by run/marks.c), or NULL */
 };
 
 /* Run the loop of r (forked, its exec done).  Returns 0 when the case

@@ -92,21 +92,9 @@ tap(void *ctx, const char *buf, size_t n)
 	}
 }
 
-void
-mr_marks_begin(struct mr_run *r)
-{
-	const struct mr_marks *m = r->rq->marks;
-
-	r->mk = ecalloc(1, sizeof *r->mk);
-	r->mk->next_ns = r->t0 + m->every_ms * 1000000u;
-	if (m->on) {
-		r->log.tap = tap;
-		r->log.tap_ctx = r;
-	}
-}
-
-void
-mr_marks_tick(struct mr_run *r, uint64_t now)
+/* A tick of the loop at now (ns): the "every" mark if one is due. */
+static void
+tick(struct mr_run *r, uint64_t now)
 {
 	struct mr_marks_run *mk = r->mk;
 	uint64_t step = r->rq->marks->every_ms * 1000000u;
@@ -120,6 +108,21 @@ mr_marks_tick(struct mr_run *r, uint64_t now)
 	mk->next_ns += step;
 	if (mk->next_ns <= now)
 		mk->next_ns = now + step;
+}
+
+void
+mr_marks_begin(struct mr_run *r)
+{
+	const struct mr_marks *m = r->rq->marks;
+
+	r->mk = ecalloc(1, sizeof *r->mk);
+	r->mk->next_ns = r->t0 + m->every_ms * 1000000u;
+	if (m->every_ms)
+		r->mark_tick = tick;
+	if (m->on) {
+		r->log.tap = tap;
+		r->log.tap_ctx = r;
+	}
 }
 
 void

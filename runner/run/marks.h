@@ -35,11 +35,9 @@ struct mr_marks {
 	                        NULL: none */
 };
 
-/* After the fork: the marks' state in r->mk, the output tap set. */
+/* After the fork: the marks' state in r->mk, the output tap and the
+ * loop's tick (r->mark_tick: the "every" marks due) set. */
 void mr_marks_begin(struct mr_run *r);
-
-/* A tick of the loop at now (ns): the "every" marks due. */
-void mr_marks_tick(struct mr_run *r, uint64_t now);
 
 /* The loop has ended, the tree not yet killed nor reaped: the exit mark
  * when the command is still there to measure. */
