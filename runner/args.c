@@ -7,6 +7,7 @@
 
 #include "core/suggest.h"
 #include "out/format.h"
+#include "run/cmdcase.h"
 #include "run/regparse.h"
 #include "run/resume.h"
 #include "run/shard.h"
@@ -429,6 +430,8 @@ check_args(struct mr_args *o)
 	if (o->resume && o->nnames)
 		usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/env.tsv recorded",
 			    o->resume);
+	if (o->recorded && (o->given & O_COMMAND))
+		usage_error(o, "--resume: the runs of that directory were a command's (run -- CMD): run it again");
 	if ((o->given & O_COMMAND) && !o->command)
 		usage_error(o, "%s applies to a command only: memrepro run [OPTIONS] -- CMD [ARGS...]",
 			    mr_args_first(o->given & O_COMMAND));
@@ -488,6 +491,15 @@ mr_args_parse(struct mr_args *o, const struct mr_command *cmds, int ncmds,
 		/* the profile the command chose, so a resume by another
 		 * command keeps it */
 		mr_resume_record_arg(&o->record, o->quick ? "--profile=quick" : "--profile=full");
+	}
+	if (o->command && !o->cmd_name) {
+		/* its name: what says to --resume that these were a command's */
+		char name[65], *a;
+
+		mr_cmdcase_name(o->command[0], name, sizeof name);
+		a = esprintf("--name=%s", name);
+		mr_resume_record_arg(&o->record, a);
+		free(a);
 	}
 	if (o->nnames)
 		mr_resume_record_arg(&o->record, "--");

@@ -12,6 +12,7 @@
 
 #include "out/cmdsum.h"
 #include "out/report.h"
+#include "run/guest.h"
 #include "core/util.h"
 
 int
@@ -19,6 +20,11 @@ mr_cmd_command_init(const struct mr_args *o, struct mr_cmdcase *cc)
 {
 	struct mr_cmdcase_opts co = { 0 };
 
+	if (o->kernels || mr_guest_wanted(o->axes, o->nax)) {
+		weprintf("%s: the kernel axis does not run a command (yet): run it without",
+			 o->kernels ? "--profile kernels" : "--axis kernel");
+		return MR_USAGE;
+	}
 	co.argv = o->command;
 	co.argc = o->ncommand;
 	co.name = o->cmd_name;

@@ -160,3 +160,21 @@ mrc() {
 	run -0 --separate-stderr mrc --repeat 3 --axis allocator=glibc,jemalloc --out "$BATS_TEST_TMPDIR/three" -- true
 	[[ "$output" == *"none can be called: too few ok runs per config"* ]] || false
 }
+
+@test "a command's results are not resumed, nor does the kernel axis take a command: exit 2 saying so" {
+	run -0 mrc --repeat 1 --axis allocator=glibc -- true
+	run -2 --separate-stderr timeout 60 "$MR" run --resume "$BATS_TEST_TMPDIR/out"
+	[[ "$stderr" == *"the runs of that directory were a command's (run -- CMD): run it again"* ]] || false
+	run -2 --separate-stderr mrc --axis kernel=6.12 --out "$BATS_TEST_TMPDIR/k" -- true
+	[[ "$stderr" == *"--axis kernel: the kernel axis does not run a command"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/k" ]
+}
+
+@test "an interrupted command: 130, its tree killed, no --resume offered" {
+	d="$BATS_TEST_TMPDIR/out"
+	run -130 --separate-stderr signal_when INT "grep -q 'phase: one' $d/logs/*/*.log 2>/dev/null" \
+		"$MR" run --repeat 1 --axis allocator=glibc --out "$d" -- sh -c 'echo "phase: one"; exec sleep 9876.75'
+	[[ "$stderr" == *"interrupted by SIGINT: the runs that ended are in $d"* ]] || false
+	[[ "$stderr" != *"--resume"* ]] || false
+	[ -z "$(ps -e -o args= | grep -F 'sleep 9876.75' | grep -v grep)" ]
+}

@@ -51,8 +51,8 @@ duration_ms(const char *v, long long *ms)
 /* The case name of a command: its base name, lower case, each run of
  * other characters than [a-z0-9] one '-', none at either end; "command"
  * when nothing is left. */
-static void
-name_of(const char *cmd, char *out, size_t size)
+void
+mr_cmdcase_name(const char *cmd, char *out, size_t size)
 {
 	const char *b = strrchr(cmd, '/');
 	size_t n = 0;
@@ -178,7 +178,7 @@ mr_cmdcase_init(struct mr_cmdcase *cc, const struct mr_cmdcase_opts *o)
 	if (o->name)
 		snprintf(cc->name, sizeof cc->name, "%s", o->name);
 	else
-		name_of(o->argv[0], cc->name, sizeof cc->name);
+		mr_cmdcase_name(o->argv[0], cc->name, sizeof cc->name);
 	cc->argv = ecalloc((size_t)o->argc + 1, sizeof *cc->argv);
 	cc->argv[0] = path;
 	for (i = 1; i < o->argc; i++)
@@ -256,7 +256,7 @@ static int
 env_key(const char *key)
 {
 	return !strcmp(key, "allocator") || !strcmp(key, "libc") || !strcmp(key, "pressure") ||
-	       !strcmp(key, "kernel") || !strncmp(key, "glibc.", 6) || mr_matrix_option_key(key);
+	       !strncmp(key, "glibc.", 6) || mr_matrix_option_key(key);
 }
 
 int

@@ -42,6 +42,11 @@ struct mr_cmdcase {
 	struct mr_marks marks;
 };
 
+/* The case name of command cmd (argv[0]) when --name gives none: its
+ * base name, lower case, each run of other characters than [a-z0-9] one
+ * '-', none at either end; "command" when nothing is left.  size > 1. */
+void mr_cmdcase_name(const char *cmd, char *out, size_t size);
+
 /* Check o and make *cc.  Returns 0, or -1 after printing what is wrong,
  * naming the option (a usage error: exit 2). */
 int mr_cmdcase_init(struct mr_cmdcase *cc, const struct mr_cmdcase_opts *o);

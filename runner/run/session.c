@@ -309,8 +309,12 @@ stop:
 		int sig = mr_spawn_interrupted ? (int)mr_spawn_interrupted : SIGINT;
 		const char *abbrev = sigabbrev_np(sig);
 
-		weprintf("interrupted by SIG%s: the runs that ended are in %s; continue them with: memrepro %s --resume %s",
-			 abbrev ? abbrev : "?", s->res.dir, s->o->cmd, s->res.dir);
+		if (s->o->command) /* run -- CMD: no --resume (run/cmdcase.h) */
+			weprintf("interrupted by SIG%s: the runs that ended are in %s",
+				 abbrev ? abbrev : "?", s->res.dir);
+		else
+			weprintf("interrupted by SIG%s: the runs that ended are in %s; continue them with: memrepro %s --resume %s",
+				 abbrev ? abbrev : "?", s->res.dir, s->o->cmd, s->res.dir);
 		return 128 + sig;
 	}
 	return MR_FAILED;
