@@ -81,6 +81,7 @@ RUNNER_SRC := \
 	runner/args.c \
 	runner/cmdcases.c \
 	runner/cmdrun.c \
+	runner/cmdcommand.c \
 	runner/cmdread.c \
 	runner/help.c \
 	runner/cmdversions.c \
@@ -103,6 +104,7 @@ RUNNER_SRC := \
 	runner/proc/log.c \
 	runner/proc/loop.c \
 	runner/proc/measure.c \
+	runner/proc/marks.c \
 	runner/proc/spawn.c \
 	runner/proc/describe.c \
 	runner/proc/cgroup.c \
@@ -130,6 +132,7 @@ RUNNER_SRC := \
 	runner/matrix/matrix.c \
 	runner/matrix/original.c \
 	runner/matrix/origtab.c \
+	runner/matrix/cmdcase.c \
 	runner/matrix/runtime.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
@@ -207,6 +210,7 @@ RUNNER_SRC := \
 	runner/out/doc.c \
 	runner/out/repcase.c \
 	runner/out/report.c \
+	runner/out/cmdsum.c \
 	runner/out/corpus.c \
 	runner/out/figtab.c \
 	runner/out/outfile.c \

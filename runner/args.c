@@ -7,6 +7,7 @@
 
 #include "core/suggest.h"
 #include "out/format.h"
+#include "matrix/cmdcase.h"
 #include "matrix/regparse.h"
 #include "session/resume.h"
 #include "matrix/shard.h"
@@ -45,6 +46,10 @@ static const struct option_def {
 	{ "--plots", O_PLOTS, 1, NULL },
 	{ "--fail-on", O_FAILON, 1, NULL },
 	{ "--no-charts", O_NOCHARTS, 0, NULL },
+	{ "--name", O_NAME, 1, NULL },
+	{ "--mark-every", O_MARKEVERY, 1, NULL },
+	{ "--mark-on", O_MARKON, 1, NULL },
+	{ "--checkpoints", O_CKPTNAMES, 1, NULL },
 	{ "--verbose", O_VERBOSE, 0, "-v" },
 	{ "--help", O_HELP, 0, "-h" },
 	{ "--version", O_VERSION, 0, NULL },
@@ -223,6 +228,10 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 	case O_YES: o->yes = 1; break;
 	case O_PLOTS: o->plots = v; break;
 	case O_NOCHARTS: o->no_charts = 1; break;
+	case O_NAME: o->cmd_name = v; break; /* checked by matrix/cmdcase.c */
+	case O_MARKEVERY: o->mark_every = v; break;
+	case O_MARKON: o->mark_on = v; break;
+	case O_CKPTNAMES: o->ckpt_names = v; break;
 	case O_HELP: o->help = 1; break;
 	case O_VERSION: o->version = 1; break;
 	default: set_word(o, d->bit, v); break;
@@ -338,6 +347,7 @@ scan_args(struct mr_args *o, int argc, char **argv)
 {
 	struct option lo[NOPT + 1];
 	char letters[3 * NOPT + 4] = "-:";
+	const char *last = NULL; /* the last option's value */
 	int i, c;
 
 	memset(lo, 0, sizeof lo);
@@ -366,6 +376,16 @@ scan_args(struct mr_args *o, int argc, char **argv)
 			;
 		if (i < NOPT)
 			set_option(o, &optab[i], given_as(i, argv), optarg ? optarg : "");
+		last = optarg;
+	}
+	/* run [OPTIONS] -- CMD [ARGS...]: a command (matrix/cmdcase.h) */
+	if (o->cmd && o->cmd->command && !o->recorded && optind > 0 && optind <= argc &&
+	    strcmp(argv[optind - 1], "--") == 0 && argv[optind - 1] != last) {
+		o->command = &argv[optind];
+		o->ncommand = argc - optind;
+		if (!o->ncommand)
+			usage_error(o, "-- needs a command after it: memrepro run [OPTIONS] -- CMD [ARGS...]");
+		return;
 	}
 	/* after "--": only positional arguments */
 	for (; optind < argc; optind++)
@@ -410,6 +430,15 @@ check_args(struct mr_args *o)
 	if (o->resume && o->nnames)
 		usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/env.tsv recorded",
 			    o->resume);
+	if (o->recorded && (o->given & O_COMMAND))
+		usage_error(o, "--resume: the runs of that directory were a command's (run -- CMD): run it again");
+	if ((o->given & O_COMMAND) && !o->command)
+		usage_error(o, "%s applies to a command only: memrepro run [OPTIONS] -- CMD [ARGS...]",
+			    mr_args_first(o->given & O_COMMAND));
+	if (o->command && o->nnames)
+		usage_error(o, "case names and a command exclude each other: give the command after --, alone");
+	if (o->command && o->resume)
+		usage_error(o, "--resume does not continue a command's runs: run the command again");
 	for (i = 0; i < o->nnames; i++)
 		if (strpbrk(o->names[i], "\t\n\r"))
 			usage_error(o, "a case name with a tab or a newline");
@@ -463,6 +492,15 @@ mr_args_parse(struct mr_args *o, const struct mr_command *cmds, int ncmds,
 		 * command keeps it */
 		mr_resume_record_arg(&o->record, o->quick ? "--profile=quick" : "--profile=full");
 	}
+	if (o->command && !o->cmd_name) {
+		/* its name: what says to --resume that these were a command's */
+		char name[65], *a;
+
+		mr_cmdcase_name(o->command[0], name, sizeof name);
+		a = esprintf("--name=%s", name);
+		mr_resume_record_arg(&o->record, a);
+		free(a);
+	}
 	if (o->nnames)
 		mr_resume_record_arg(&o->record, "--");
 	for (i = 0; i < o->nnames; i++)
@@ -482,6 +520,7 @@ mr_args_resume(struct mr_args *o)
 		exit(MR_USAGE);
 	}
 	n.owned = argv;
+	n.recorded = 1;
 	mr_args_parse(&n, o->cmds, o->ncmds, argc, argv);
 	n.resume = o->resume;
 	n.resume_lock = lock;

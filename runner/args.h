@@ -39,6 +39,7 @@ struct mr_command {
 	                      reads format_word */
 	int makes_expected; /* --expected DIR may be new (bless writes it);
 	                      other commands refuse one that is not there */
+	int command;       /* takes "-- CMD [ARGS...]" (matrix/cmdcase.h) */
 };
 
 /* Everything the command line says. */
@@ -84,6 +85,14 @@ struct mr_args {
 	struct strbuf record;      /* the options that shape the results, as
 	                              env.tsv's "options" records them */
 	char **owned;              /* argument strings read back by --resume */
+	/* a command (matrix/cmdcase.h): what follows "--" of run, and its
+	   options --name, --mark-every, --mark-on, --checkpoints (NULL:
+	   not given) */
+	char *const *command;
+	int ncommand;
+	const char *cmd_name, *mark_every, *mark_on, *ckpt_names;
+	int recorded;              /* parsing env.tsv's options (--resume):
+	                              "--" comes before case names there */
 };
 
 /* Where things are, from the options or the defaults (owned). */

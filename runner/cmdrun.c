@@ -33,6 +33,7 @@ struct then {
 	const struct mr_paths *p;
 	int (*cmp)(const struct mr_cmp_opts *co); /* check, bless: mr_check or
 	                                             mr_bless */
+	const struct mr_cmdcase *command; /* run -- CMD (cmdcommand.c), or NULL */
 };
 
 /* check/bless options over the results in dir. */
@@ -125,6 +126,7 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.progress = step ? stderr : stdout;
 	so.then = step;
 	so.ctx = t;
+	so.command = t->command;
 	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: guest/guest.h */
 		struct mr_matrix_axis *ax = o->kernels ? mr_guest_profile_axes(o->axes, o->nax, &so.nax) : NULL;
 		int rc;
@@ -138,12 +140,31 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	return mr_session_run(&so);
 }
 
+/* After a command's runs: its summary (cmdcommand.c). */
+static int
+then_command(void *ctx, const char *dir, const char *const *names)
+{
+	const struct then *t = ctx;
+
+	return mr_cmd_command_then(t->o, t->p, dir, names[0]);
+}
+
 int
 mr_cmd_run(const struct mr_args *o, const struct mr_paths *p)
 {
-	struct then t = { o, p, NULL };
+	struct then t = { o, p, NULL, NULL };
+	struct mr_cmdcase cc;
+	int rc;
 
-	return session(&t, NULL);
+	if (!o->command)
+		return session(&t, NULL);
+	/* run -- CMD: a command as a case (cmdcommand.c) */
+	if (mr_cmd_command_init(o, &cc) != MR_OK)
+		return MR_USAGE;
+	t.command = &cc;
+	rc = session(&t, then_command);
+	mr_cmdcase_free(&cc);
+	return rc;
 }
 
 /* check and bless: of the results --from names, or of a run first. */
@@ -151,7 +172,7 @@ static int
 check_or_bless(const struct mr_args *o, const struct mr_paths *p,
 	       int (*cmp)(const struct mr_cmp_opts *co))
 {
-	struct then t = { o, p, cmp };
+	struct then t = { o, p, cmp, NULL };
 
 	if (!o->from)
 		return session(&t, then_check);
@@ -193,7 +214,7 @@ report_dir(const struct mr_args *o, const struct mr_paths *p, const char *dir)
 int
 mr_cmd_report(const struct mr_args *o, const struct mr_paths *p)
 {
-	struct then t = { o, p, NULL };
+	struct then t = { o, p, NULL, NULL };
 
 	if (o->from)
 		return report_dir(o, p, o->from);

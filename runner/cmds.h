@@ -11,6 +11,7 @@
 #define MR_CMDS_H
 
 #include "args.h"
+#include "matrix/cmdcase.h"
 
 int mr_cmd_list(const struct mr_args *o, const struct mr_paths *p);
 int mr_cmd_describe(const struct mr_args *o, const struct mr_paths *p);
@@ -29,5 +30,13 @@ int mr_cmd_platforms(const struct mr_args *o, const struct mr_paths *p);
 
 /* Non-zero when p is a directory (stat, links followed). */
 int mr_cmd_is_dir(const char *p);
+
+/* run -- CMD (cmdcommand.c, matrix/cmdcase.h): the command's case made from
+ * o (MR_OK, or MR_USAGE after printing why), and the step after its runs
+ * (the summary, the report).  Returns MR_OK, or MR_USAGE (the results
+ * could not be read). */
+int mr_cmd_command_init(const struct mr_args *o, struct mr_cmdcase *cc);
+int mr_cmd_command_then(const struct mr_args *o, const struct mr_paths *p, const char *dir,
+			const char *name);
 
 #endif

@@ -24,15 +24,20 @@ const struct mr_help mr_help_describe = {
 };
 
 const struct mr_help mr_help_run = {
-	"memrepro run [OPTIONS] [CASE...]",
+	"memrepro run [OPTIONS] [CASE...]  |  memrepro run [OPTIONS] -- CMD [ARGS...]",
 	"Run every case (or the named ones) under its matrix of configs, each\n"
 	"--repeat times, and write a results directory (docs/formats.md).\n"
 	"Profile: full unless --profile quick.  Progress goes to stdout.\n"
+	"After --, any command is the case (docs/command.md): under every\n"
+	"allocator this machine has unless --axis allocator= says, its marks\n"
+	"(--mark-every, --mark-on, always \"exit\"), then a table of its figures\n"
+	"and the differences against glibc beyond noise (progress to stderr).\n"
 	"Status: 0 when every run was ok or skipped, 1 when one failed, crashed,\n"
 	"timed out, could not exec or wrote bad records, 2 on bad usage/input.\n"
 	"\n"
 	"Example:\n"
 	"  memrepro run fiber-stacks --axis madvise=free,dontneed --repeat 5\n"
+	"  memrepro run --repeat 5 --mark-every 1s -- python3 -c 'x = [0] * 10**7'\n"
 };
 
 const struct mr_help mr_help_check = {
@@ -326,6 +331,18 @@ static const struct {
 	  "  --plots DIR            gnuplot scripts (default: <exe dir>/../plots in\n"
 	  "                         the tree, else <exe dir>/../share/memrepro/plots)\n" },
 	{ O_NOCHARTS, "  --no-charts            the table only: no chart drawn\n" },
+	{ O_NAME,
+	  "  --name NAME            run -- CMD: the case name its results go under\n"
+	  "                         (default: the command's base name, made one)\n" },
+	{ O_MARKEVERY,
+	  "  --mark-every DURATION  run -- CMD: a checkpoint \"every\" so often (500ms,\n"
+	  "                         5s, 2m), measured while it runs\n" },
+	{ O_MARKON,
+	  "  --mark-on REGEX        run -- CMD: a checkpoint \"match\" at each line of\n"
+	  "                         its output the extended regex matches\n" },
+	{ O_CKPTNAMES,
+	  "  --checkpoints NAMES    run -- CMD: the checkpoints it sends on the protocol's\n"
+	  "                         channel (fd 3, docs/originals.md), comma-separated\n" },
 	{ O_FAILON,
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },

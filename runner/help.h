@@ -39,7 +39,15 @@ enum {
 	O_ASLR = 1 << 24,
 	O_ALLOCATORS = 1 << 25,
 	O_NOCHARTS = 1 << 26,
+	/* a command's (matrix/cmdcase.h): run -- CMD */
+	O_NAME = 1 << 19,
+	O_MARKEVERY = 1 << 27,
+	O_MARKON = 1 << 28,
+	O_CKPTNAMES = 1 << 29,
 };
+
+/* The options only a command takes (memrepro run [OPTIONS] -- CMD). */
+#define O_COMMAND (O_NAME | O_MARKEVERY | O_MARKON | O_CKPTNAMES)
 
 /* The options of every command that runs cases. */
 #define O_RUN (O_AXIS | O_PROFILE | O_REPEAT | O_OUT | O_TIMEOUT | O_FACTOR | \

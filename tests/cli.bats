@@ -60,8 +60,11 @@ load test_helper
 	[[ "$stderr" == *"usage: memrepro run"* ]] || false
 	run -2 --separate-stderr "$MR" bogus
 	[[ "$stderr" == *"unknown command 'bogus'"* ]] || false
-	run -2 --separate-stderr "$MR" run --cases "$FIX" -- --repeat
+	run -2 --separate-stderr "$MR" check --cases "$FIX" -- --repeat
 	[[ "$stderr" == *"bad case name '--repeat'"* ]] || false
+	# run's -- is a command's (tests/command.bats)
+	run -2 --separate-stderr "$MR" run --cases "$FIX" -- --repeat
+	[[ "$stderr" == *"-- --repeat: no executable of that name in PATH"* ]] || false
 }
 
 # --- exit statuses and messages CI can rely on ------------------------------

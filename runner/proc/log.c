@@ -22,6 +22,8 @@ log_output(void *ctx, const char *buf, size_t n)
 	struct mr_log *lg = ctx;
 	size_t keep = 0;
 
+	if (lg->tap) /* a command's --mark-on (proc/marks.h) */
+		lg->tap(lg->tap_ctx, buf, n);
 	if (!lg->error && lg->logged < lg->max)
 		keep = n < lg->max - lg->logged ? n : (size_t)(lg->max - lg->logged);
 	while (keep) {

@@ -8,6 +8,7 @@
 #ifndef MR_LOG_H
 #define MR_LOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct mr_log {
@@ -18,6 +19,10 @@ struct mr_log {
 	int errnum;         /* why writing failed, or 0 */
 	uint64_t dropped;   /* output bytes not kept: past max, or lost to a
 	                       failed write */
+	/* a command's --mark-on (proc/marks.h): sees every byte read, kept
+	   or not; NULL: none */
+	void (*tap)(void *ctx, const char *buf, size_t n);
+	void *tap_ctx;
 };
 
 /* Move what the output pipe fd (non-blocking) holds now to the log, at

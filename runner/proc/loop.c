@@ -88,6 +88,8 @@ tick(struct mr_run *r, uint64_t now, uint64_t *next)
 	const struct mr_spawn_req *rq = r->rq;
 
 	sample(r, now);
+	if (r->mark_tick) /* a command's --mark-every (proc/marks.h) */
+		r->mark_tick(r, now);
 	if (mr_run_oom_struck(r))
 		r->memcap = 1;
 	*next += (uint64_t)rq->interval_ms * 1000000u;

@@ -17,6 +17,8 @@
 #include "proc/log.h"
 #include "proc/spawntypes.h"
 
+struct mr_marks_run;
+
 /* State of one run while it is going on. */
 struct mr_run {
 	const struct mr_spawn_req *rq;
@@ -45,6 +47,9 @@ struct mr_run {
 	uint64_t gap;       /* the longest the loop stood still, ns */
 	int st;             /* the case's wait status */
 	struct rusage ru;   /* and its rusage */
+	struct mr_marks_run *mk; /* a command's marks (proc/marks.h), or NULL */
+	void (*mark_tick)(struct mr_run *r, uint64_t now); /* their tick
+	                                   (set by proc/marks.c), or NULL */
 };
 
 /* Run the loop of r (forked, its exec done).  Returns 0 when the case

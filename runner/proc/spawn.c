@@ -17,6 +17,7 @@
 #include "proc/child.h"
 #include "proc/log.h"
 #include "proc/loop.h"
+#include "proc/marks.h"
 #include "proc/measure.h"
 #include "proc/tree.h"
 
@@ -170,6 +171,8 @@ run_start(struct mr_run *r)
 	r->pid = fork();
 	if (r->pid > 0)
 		mr_tree_forked(r->pid);
+	if (r->pid > 0 && rq->marks) /* a command's (proc/marks.h) */
+		mr_marks_begin(r);
 	if (r->pid < 0) {
 		rc = -errno;
 		weprintf("fork:");
@@ -270,7 +273,9 @@ run_end(struct mr_run *r, int rc, uint64_t susp0, sig_atomic_t cont0)
 		r->memcap = 1;
 	if (rc == 0 && !r->timed_out && !r->memcap)
 		res->leftovers = mr_tree_leftovers(r->pid, &r->cg, r->since, r->tree);
+	mr_marks_exit_live(r); /* a command's exit mark (proc/marks.h) */
 	mr_tree_end(r->pid, &r->cg, r->tree, &r->st, &r->ru);
+	mr_marks_exit_reaped(r);
 	snprintf(res->unproved, sizeof res->unproved, "%s", mr_tree_unproved());
 	if (res->unproved[0])
 		weprintf("%s: %s left running: not provably this run's", r->rq->c->name,
@@ -377,6 +382,7 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 		}
 		run_finish(&r);
 	}
+	mr_marks_end(&r);
 	mr_machine_end(&mw, rq->machine, res->machine, sizeof res->machine,
 		       &res->other_cpu_ms);
 	run_close(&r);

@@ -50,6 +50,8 @@ struct mr_spawn_sample {
 	                         MR_NOT_MEASURED */
 };
 
+struct mr_marks;
+
 /* What to run. */
 struct mr_spawn_req {
 	const struct mr_cases_desc *c; /* declares the checkpoint names */
@@ -70,6 +72,8 @@ struct mr_spawn_req {
 	int no_cgroup;        /* do not make a memory cgroup (no cgroup_kb) */
 	const struct mr_machine *machine; /* the machine as env.tsv says it
 	                                     (proc/machine.h), or NULL */
+	const struct mr_marks *marks; /* a command's marks (proc/marks.h),
+	                                 or NULL */
 };
 
 /* What a run gave.  Arrays are owned; mr_spawn_res_free releases them. */

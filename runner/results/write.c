@@ -325,10 +325,11 @@ ckpts_row(struct strbuf *b, const struct mr_results_run *run,
 	/* the other figures the record carries: v[] is indexed like the
 	 * checkpoint metrics (v[0] is t_us, above) */
 	for (m = 1; m < MR_NCKPT_KEYS; m++)
-		mr_row_u64(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
-	mr_row_u64(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
-	mr_row_u64(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
-	mr_row_u64(&w, MR_CKPTS_TREE_PRIVATE_DIRTY_KB, k->tree_private_dirty_kb);
+		row_fig(&w, MR_CKPTS_METRIC_COL(m), k->v[m]);
+	/* "-": a command's exit mark has no figure of them (proc/marks.h) */
+	row_fig(&w, MR_CKPTS_TREE_RSS_KB, k->tree_rss_kb);
+	row_fig(&w, MR_CKPTS_TREE_PSS_KB, k->tree_pss_kb);
+	row_fig(&w, MR_CKPTS_TREE_PRIVATE_DIRTY_KB, k->tree_private_dirty_kb);
 	mr_row_u64(&w, MR_CKPTS_TREE_NPROC, k->tree_nproc);
 	row_fig(&w, MR_CKPTS_CGROUP_KB, k->cgroup_kb);
 	mr_row_end(b, &w);

@@ -9,6 +9,7 @@
 #include "core/tsv.h"
 #include "core/util.h"
 #include "matrix/allocrel.h"
+#include "matrix/cmdcase.h"
 #include "matrix/libc.h"
 #include "matrix/select.h"
 #include "matrix/tunables.h"
@@ -181,7 +182,8 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 	struct strbuf err = { 0 };
 	int i, rc = 0, nax = o->nax;
 
-	*ncases = mr_select_cases(o->cases_dir, o->names, o->nnames, cases);
+	*ncases = o->command ? mr_cmdcase_select(o->command, cases) :
+		  mr_select_cases(o->cases_dir, o->names, o->nnames, cases);
 	if (*ncases < 0) {
 		*ncases = 0;
 		return -1;
@@ -194,7 +196,9 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		mr_matrix_axis_copy(&given[i], &o->axes[i]);
 	if (o->versions && mr_versions_axes(&given, &nax, &err) < 0)
 		rc = -1;
-	if (!o->versions)
+	if (o->command && rc == 0 && mr_cmdcase_axes(&given, &nax, o->self_exe, &err) < 0)
+		rc = -1; /* a command: no runtime axis, its allocators */
+	else if (!o->versions && !o->command)
 		mr_configs_default_axes(&given, &nax, o->originals);
 	if (rc == 0 && mr_matrix_check_axes(*cases, *ncases, given, nax, &err) < 0)
 		rc = -1;

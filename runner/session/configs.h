@@ -30,6 +30,8 @@
  * jemalloc unless an allocator axis is given. */
 void mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals);
 
+struct mr_cmdcase;
+
 struct mr_configs_opts {
 	const char *cases_dir;
 	const char *const *names; /* the cases; nnames 0: all */
@@ -40,6 +42,9 @@ struct mr_configs_opts {
 	int versions;             /* the versions profile */
 	int originals;            /* the originals profile */
 	const char *expected_dir; /* the claims files, or NULL */
+	const struct mr_cmdcase *command; /* a command's session (matrix/cmdcase.h):
+	                                     its case instead of cases_dir's */
+	const char *self_exe;     /* the runner, for a command's allocator probe */
 };
 
 /* The cases (*cases, *ncases of them) and their matrices (*mats, *built

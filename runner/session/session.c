@@ -15,6 +15,7 @@
 #include "results/write.h"
 #include "matrix/allocrel.h"
 #include "proc/cgroup.h"
+#include "matrix/cmdcase.h"
 #include "session/configs.h"
 #include "matrix/envfp.h"
 #include "matrix/libc.h"
@@ -115,7 +116,8 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 		j->extra[nx++] = esprintf("GLIBC_TUNABLES=%s", j->cf->tunables);
 	for (i = 0; j->cf->optenv && j->cf->optenv[i]; i++)
 		j->extra[nx++] = estrdup(j->cf->optenv[i]);
-	j->argv = oargv ? oargv : mr_matrix_argv(j->c, j->cf);
+	j->argv = oargv ? oargv : o->command ? mr_cmdcase_argv(o->command) : /* matrix/cmdcase.h */
+		  mr_matrix_argv(j->c, j->cf);
 	if (l && !l->host && !oargv) {
 		char **argv = mr_libc_argv(l, j->argv, a->preload ? a->path : NULL,
 					   &j->extra[nx]);
@@ -145,6 +147,7 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 	j->rq.cap_kb = (uint64_t)o->mem_cap_mib * 1024;
 	j->rq.pressure_kb = (uint64_t)j->cf->pressure_mib * 1024;
 	j->rq.machine = &s->machine;
+	j->rq.marks = o->command ? &o->command->marks : NULL; /* proc/marks.h */
 	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
 	return 0;
 }
@@ -306,8 +309,12 @@ stop:
 		int sig = mr_spawn_interrupted ? (int)mr_spawn_interrupted : SIGINT;
 		const char *abbrev = sigabbrev_np(sig);
 
-		weprintf("interrupted by SIG%s: the runs that ended are in %s; continue them with: memrepro %s --resume %s",
-			 abbrev ? abbrev : "?", s->res.dir, s->o->cmd, s->res.dir);
+		if (s->o->command) /* run -- CMD: no --resume (matrix/cmdcase.h) */
+			weprintf("interrupted by SIG%s: the runs that ended are in %s",
+				 abbrev ? abbrev : "?", s->res.dir);
+		else
+			weprintf("interrupted by SIG%s: the runs that ended are in %s; continue them with: memrepro %s --resume %s",
+				 abbrev ? abbrev : "?", s->res.dir, s->o->cmd, s->res.dir);
 		return 128 + sig;
 	}
 	return MR_FAILED;
@@ -484,7 +491,7 @@ mr_session_run(const struct mr_session_opts *o)
 	rc = mr_configs_build(&(struct mr_configs_opts){ .cases_dir = o->cases_dir,
 		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
 		.quick = o->quick, .versions = o->versions, .originals = o->originals,
-		.expected_dir = o->expected_dir },
+		.expected_dir = o->expected_dir, .command = o->command, .self_exe = o->self_exe },
 		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
 	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE :
 	     session_open(&s);

@@ -19,6 +19,8 @@
 /* A run's timeout when neither --timeout nor the case sets one. */
 #define MR_SESSION_DEFAULT_TIMEOUT_S 60
 
+struct mr_cmdcase;
+
 /* What the command line says a session does.  Borrowed: the session owns
  * none of it. */
 struct mr_session_opts {
@@ -53,6 +55,8 @@ struct mr_session_opts {
 	 * names of the cases run.  Returns its status.  NULL: none. */
 	int (*then)(void *ctx, const char *dir, const char *const *names);
 	void *ctx;
+	const struct mr_cmdcase *command; /* a command's session (matrix/cmdcase.h),
+	                                     or NULL: the cases' */
 };
 
 /* Run the session o describes.  Returns MR_OK, MR_FAILED (a run or the
