@@ -90,7 +90,7 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 					     &oargv, oenv, &noenv);
 	if (skip) {
 		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0,
+					      MR_OUTCOME_SKIPPED, skip, NULL, "-", 0,
 					      j->waited[0] ? j->waited : NULL };
 		int rc = mr_results_add(&s->res, &row);
 
@@ -175,7 +175,7 @@ mr_sess_job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res
 	   int overlap)
 {
 	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap,
+				      MR_OUTCOME_SKIPPED, NULL, NULL, "-", overlap,
 				      j->waited[0] ? j->waited : NULL };
 	char detail[512];
 
