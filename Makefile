@@ -163,6 +163,7 @@ RUNNER_SRC := \
 	runner/results/merge.c \
 	runner/results/mergechk.c \
 	runner/check/claims.c \
+	runner/check/casetab.c \
 	runner/check/figures.c \
 	runner/check/figline.c \
 	runner/check/config.c \

@@ -14,6 +14,8 @@
 #include "proto/cases.h"
 #include "run/matrix.h"
 
+struct mr_casetab;
+
 /* The runtime axis where --axis runtime= gives none: the model and the
  * host's interpreters, of these those in PATH (a case runs those it has
  * an original for). */
@@ -40,6 +42,11 @@ struct mr_configs_opts {
 	int versions;             /* the versions profile */
 	int originals;            /* the originals profile */
 	const char *expected_dir; /* the claims files, or NULL */
+	struct mr_casetab *tab;   /* the command's table over cases_dir and
+	                             expected_dir (check/casetab.h): the
+	                             cases' descriptions are entered in it,
+	                             their claims read through it; NULL: one
+	                             of the build's own */
 };
 
 /* The cases (*cases, *ncases of them) and their matrices (*mats, *built

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/casetab.h"
 #include "core/safeio.h"
 #include "proto/cases.h"
 #include "proto/schema.h"
@@ -416,7 +417,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
 				   o->shard_n, &fp, &s->skip);
 	if (rc == MR_OK && o->jobs > 1)
-		rc = mr_plan_timed(cases, ncases, mats, o->expected_dir,
+		rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
 				   mr_envfp_get(&fp, "platform"), &s->timed);
 	if (rc == MR_OK && o->jobs > 1)
 		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, "platform"));
@@ -475,16 +476,20 @@ int
 mr_session_run(const struct mr_session_opts *o)
 {
 	struct session s = { 0 };
+	struct mr_casetab owntab;
 	struct mr_cases_desc *cases = NULL;
 	struct mr_matrix *mats = NULL;
 	int ncases, i, rc, built = 0;
 
 	s.o = o;
 	s.progress = o->progress;
+	s.tab = o->tab ? o->tab : &owntab;
+	if (!o->tab)
+		mr_casetab_init(&owntab, o->cases_dir, o->expected_dir);
 	rc = mr_configs_build(&(struct mr_configs_opts){ .cases_dir = o->cases_dir,
 		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
 		.quick = o->quick, .versions = o->versions, .originals = o->originals,
-		.expected_dir = o->expected_dir },
+		.expected_dir = o->expected_dir, .tab = s.tab },
 		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
 	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE :
 	     session_open(&s);
@@ -513,7 +518,11 @@ mr_session_run(const struct mr_session_opts *o)
 	free(mats);
 	mr_allocrel_free();
 	mr_libc_free_all();
-	if (cases)
+	if (!o->tab)
+		mr_casetab_free(&owntab);
+	if (cases && o->tab) /* entered in the command's table: its to free */
+		mr_casetab_keep(o->tab, cases, ncases);
+	else if (cases)
 		mr_select_free(cases, ncases);
 	/* interrupted before the results directory was made (a case's
 	 * --describe, a fetch): nothing to resume, the status names the
