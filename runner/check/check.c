@@ -419,9 +419,9 @@ int
 mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 {
 	const char *exp = o->expected_dir ? o->expected_dir : "expected";
-	struct mr_rd own;
+	struct mr_rd own = { 0 };
 	const struct mr_rd *R = o->rd ? o->rd : &own;
-	struct mr_casetab owntab, *tab = o->tab ? o->tab : &owntab;
+	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct expect *e = NULL;
 	int *sel = NULL, nsel = 0, i, rc = MR_USAGE;
 

@@ -306,7 +306,7 @@ int
 mr_report(const struct mr_report_opts *o)
 {
 	struct mr_cmp_opts co = {0};
-	struct mr_casetab owntab, *tab = o->tab ? o->tab : &owntab;
+	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct mr_vds vs;
 	struct mr_rd R;
 	struct about *ab = NULL;

@@ -169,7 +169,7 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		 int *ncases, struct mr_matrix **mats, int *built)
 {
 	struct mr_matrix_axis *axes = NULL, *given = NULL;
-	struct mr_casetab owntab, *tab = o->tab ? o->tab : &owntab;
+	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct strbuf err = { 0 };
 	int i, rc = 0, nax = o->nax;
 

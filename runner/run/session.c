@@ -476,7 +476,7 @@ int
 mr_session_run(const struct mr_session_opts *o)
 {
 	struct session s = { 0 };
-	struct mr_casetab owntab;
+	struct mr_casetab owntab = { 0 };
 	struct mr_cases_desc *cases = NULL;
 	struct mr_matrix *mats = NULL;
 	int ncases, i, rc, built = 0;
