@@ -155,6 +155,7 @@ RUNNER_SRC := \
 	runner/results/config.c \
 	runner/check/values.c \
 	runner/check/claims.c \
+	runner/check/casetab.c \
 	runner/check/figures.c \
 	runner/check/figline.c \
 	runner/check/version.c \

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/casetab.h"
 #include "check/check.h"
 #include "out/bless.h"
 #include "out/format.h"
@@ -34,6 +35,8 @@ struct then {
 	int (*cmp)(const struct mr_cmp_opts *co); /* check, bless: mr_check or
 	                                             mr_bless */
 	const struct mr_cmdcase *command; /* run -- CMD (cmdcommand.c), or NULL */
+	struct mr_casetab *tab; /* the session's descriptions and claims, for
+	                           the step; NULL: the step reads its own */
 };
 
 /* check/bless options over the results in dir. */
@@ -61,15 +64,17 @@ then_check(void *ctx, const char *dir, const char *const *names)
 	struct mr_cmp_opts co;
 
 	cmp_opts(&co, t->o, t->p, dir, names);
+	co.tab = t->tab;
 	return t->cmp(&co);
 }
 
 static int
 report(const struct mr_args *o, const struct mr_paths *p, const char *dir,
-       const char *const *names)
+       const char *const *names, struct mr_casetab *tab)
 {
 	struct mr_report_opts ro = { 0 };
 
+	ro.tab = tab;
 	ro.results_dir = dir;
 	ro.expected_dir = p->expected_dir;
 	ro.cases_dir = p->cases_dir;
@@ -85,7 +90,7 @@ then_report(void *ctx, const char *dir, const char *const *names)
 {
 	const struct then *t = ctx;
 
-	return report(t->o, t->p, dir, names);
+	return report(t->o, t->p, dir, names, t->tab);
 }
 
 /* Run the cases (a session), then step over the results with t (step
@@ -96,6 +101,8 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	const struct mr_args *o = t->o;
 	const struct mr_paths *p = t->p;
 	struct mr_session_opts so = { 0 };
+	struct mr_casetab tab; /* each case described, its claims read, once */
+	int rc;
 
 	so.cmd = o->cmd->name;
 	so.cases_dir = p->cases_dir;
@@ -127,17 +134,21 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.then = step;
 	so.ctx = t;
 	so.command = t->command;
+	mr_casetab_init(&tab, p->cases_dir, p->expected_dir);
+	so.tab = t->tab = &tab;
 	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: guest/guest.h */
 		struct mr_matrix_axis *ax = o->kernels ? mr_guest_profile_axes(o->axes, o->nax, &so.nax) : NULL;
-		int rc;
 
 		if (ax)
 			so.axes = ax;
 		rc = mr_guest_session(&so);
 		free(ax);
-		return rc;
+	} else {
+		rc = mr_session_run(&so);
 	}
-	return mr_session_run(&so);
+	t->tab = NULL;
+	mr_casetab_free(&tab);
+	return rc;
 }
 
 /* After a command's runs: its summary (cmdcommand.c). */
@@ -152,7 +163,7 @@ then_command(void *ctx, const char *dir, const char *const *names)
 int
 mr_cmd_run(const struct mr_args *o, const struct mr_paths *p)
 {
-	struct then t = { o, p, NULL, NULL };
+	struct then t = { o, p, NULL, NULL, NULL };
 	struct mr_cmdcase cc;
 	int rc;
 
@@ -172,7 +183,7 @@ static int
 check_or_bless(const struct mr_args *o, const struct mr_paths *p,
 	       int (*cmp)(const struct mr_cmp_opts *co))
 {
-	struct then t = { o, p, cmp, NULL };
+	struct then t = { o, p, cmp, NULL, NULL };
 
 	if (!o->from)
 		return session(&t, then_check);
@@ -208,13 +219,13 @@ report_dir(const struct mr_args *o, const struct mr_paths *p, const char *dir)
 		weprintf("results directory %s:", dir);
 		return MR_USAGE;
 	}
-	return report(o, p, dir, o->from && o->nnames ? o->names : NULL);
+	return report(o, p, dir, o->from && o->nnames ? o->names : NULL, NULL);
 }
 
 int
 mr_cmd_report(const struct mr_args *o, const struct mr_paths *p)
 {
-	struct then t = { o, p, NULL, NULL };
+	struct then t = { o, p, NULL, NULL, NULL };
 
 	if (o->from)
 		return report_dir(o, p, o->from);

@@ -7,6 +7,7 @@
 #include "check/baseline.h"
 #include "check/values.h"
 #include "proc/caseload.h"
+#include "check/casetab.h"
 #include "proto/cases.h"
 #include "check/claims.h"
 #include "check/upgrade.h"
@@ -52,7 +53,7 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 
 /* What the expected directory says about one case. */
 struct expect {
-	struct mr_claims claims;
+	const struct mr_claims *claims; /* the table's */
 	struct mr_baseline bl;
 };
 
@@ -65,11 +66,10 @@ struct expect {
  * they are, and a checkpoint no run recorded skips them with
  * "no checkpoint NAME recorded".  Returns 0 or -1 (printed). */
 static int
-check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, const char *cases_dir,
+check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, struct mr_casetab *tab,
 	    const char *name)
 {
-	struct mr_cases_desc desc;
-	struct strbuf err = {0};
+	const struct mr_cases_desc *desc;
 	const char **names;
 	int i, j, any = 0, rc = 0;
 
@@ -77,28 +77,23 @@ check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, const char *ca
 		for (j = 0; j < cs->v[i].nref && !any; j++)
 			any = cs->v[i].ref[j].checkpoint != NULL;
 	any |= fs->n > 0 || fs->key_checkpoint;
-	/* the name comes from runs.tsv: never a path out of cases_dir */
-	if (!any || !cases_dir || !mr_cases_valid_name(name))
+	/* the table takes no name that is a path out of cases_dir (the
+	 * name comes from runs.tsv) */
+	if (!any || !(desc = mr_casetab_desc(tab, name, NULL, NULL)))
 		return 0;
-	if (mr_cases_load(cases_dir, name, &desc, &err) < 0) {
-		sb_free(&err);
-		return 0;
-	}
-	names = ecalloc((size_t)desc.nckpts + 1, sizeof *names);
-	for (i = 0; i < desc.nckpts; i++)
-		names[i] = desc.ckpts[i].name;
-	if (mr_claims_check_ckpts(cs, name, names, desc.nckpts) < 0 ||
-	    mr_figs_check(fs, NULL, 0, names, desc.nckpts) < 0)
+	names = ecalloc((size_t)desc->nckpts + 1, sizeof *names);
+	for (i = 0; i < desc->nckpts; i++)
+		names[i] = desc->ckpts[i].name;
+	if (mr_claims_check_ckpts(cs, name, names, desc->nckpts) < 0 ||
+	    mr_figs_check(fs, NULL, 0, names, desc->nckpts) < 0)
 		rc = -1;
 	free(names);
-	mr_cases_free(&desc);
-	sb_free(&err);
 	return rc;
 }
 
 static int
 load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
-	      const char *exp, const char *cases_dir, struct mr_vd_case *vk,
+	      const char *exp, struct mr_casetab *tab, struct mr_vd_case *vk,
 	      struct expect *e)
 {
 	char *dir;
@@ -107,16 +102,16 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	dir = mr_rd_path(exp, k->name);
 	vk->claims_path = esprintf("%s.claims", dir);
 	free(dir);
-	rc = mr_claims_read(vk->claims_path, &e->claims);
+	rc = mr_casetab_claims(tab, k->name, &e->claims);
 	if (rc == -1)
 		return -1;
 	vk->has_claims = rc == 0;
 	if ((rc = mr_figs_load(exp, k->name, &vk->figs)) < 0)
 		return -1;
 	vk->has_figs = rc == 0;
-	if ((vk->has_claims && mr_claims_check_keys(&e->claims, k->conf, k->ncfg) < 0) ||
+	if ((vk->has_claims && mr_claims_check_keys(e->claims, k->conf, k->ncfg) < 0) ||
 	    mr_figs_check(&vk->figs, k->conf, k->ncfg, NULL, 0) < 0 ||
-	    check_ckpts(&e->claims, &vk->figs, cases_dir, k->name) < 0)
+	    check_ckpts(e->claims, &vk->figs, tab, k->name) < 0)
 		return -1;
 	dir = mr_rd_path(exp, R->platform);
 	vk->bl_path = esprintf("%s/%s.tsv", dir, k->name);
@@ -426,19 +421,23 @@ int
 mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 {
 	const char *exp = o->expected_dir ? o->expected_dir : "expected";
-	struct mr_rd R;
+	struct mr_rd own = { 0 };
+	const struct mr_rd *R = o->rd ? o->rd : &own;
+	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct expect *e = NULL;
 	int *sel = NULL, nsel = 0, i, rc = MR_USAGE;
 
 	memset(vs, 0, sizeof *vs);
-	if (mr_rd_load(&R, o->results_dir) < 0 ||
-	    (nsel = mr_rd_select(&R, o->cases, &sel)) < 0)
+	if (!o->tab)
+		mr_casetab_init(&owntab, o->cases_dir, exp);
+	if ((!o->rd && mr_rd_load(&own, o->results_dir) < 0) ||
+	    (nsel = mr_rd_select(R, o->cases, &sel)) < 0)
 		goto out;
-	vs->results = estrdup(R.dir);
-	vs->platform = estrdup(R.platform);
+	vs->results = estrdup(R->dir);
+	vs->platform = estrdup(R->platform);
 	vs->expected = estrdup(exp);
-	machine_notes(vs, &R, sel, nsel);
-	if (R.nk == 0) {
+	machine_notes(vs, R, sel, nsel);
+	if (R->nk == 0) {
 		/* A runner that ran nothing must not pass. */
 		vs->norun = 1;
 		vs->status = MR_FAILED;
@@ -450,14 +449,14 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 	vs->k = ecalloc(nsel + 1, sizeof *vs->k);
 	e = ecalloc(nsel + 1, sizeof *e);
 	for (i = 0; i < nsel; i++, vs->nk++) {
-		vs->k[i].name = estrdup(R.k[sel[i]].name);
-		if (load_expected(&R, &R.k[sel[i]], exp, o->cases_dir, &vs->k[i], &e[i]) < 0) {
+		vs->k[i].name = estrdup(R->k[sel[i]].name);
+		if (load_expected(R, &R->k[sel[i]], exp, tab, &vs->k[i], &e[i]) < 0) {
 			vs->nk++;
 			goto out;
 		}
 	}
 	for (i = 0; i < nsel; i++) {
-		const struct mr_rd_case *k = &R.k[sel[i]];
+		const struct mr_rd_case *k = &R->k[sel[i]];
 		struct mr_vd_case *vk = &vs->k[i];
 
 		int j;
@@ -472,8 +471,8 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 			vk->cfg[j].wall_ms = cfg_wall_ms(k, j);
 		}
 		vk->t.has_claims = vk->has_claims;
-		eval_claims(vk, &R, k, &e[i].claims);
-		eval_runs(vk, &R, k);
+		eval_claims(vk, R, k, e[i].claims);
+		eval_runs(vk, R, k);
 		eval_baseline(vk, k, &e[i].bl);
 		mr_vd_totals_add(&vs->all, &vk->t);
 	}
@@ -481,13 +480,14 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 		     ? MR_FAILED : MR_OK;
 	rc = MR_OK;
 out:
-	for (i = 0; e && i < vs->nk; i++) {
-		mr_claims_free(&e[i].claims);
+	for (i = 0; e && i < vs->nk; i++)
 		mr_baseline_free(&e[i].bl);
-	}
 	free(e);
 	free(sel);
-	mr_rd_free(&R);
+	if (!o->rd)
+		mr_rd_free(&own);
+	if (!o->tab)
+		mr_casetab_free(&owntab);
 	if (rc != MR_OK)
 		mr_vds_free(vs);
 	return rc;

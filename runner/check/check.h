@@ -15,8 +15,17 @@
 
 #include "check/verdict.h"
 
+struct mr_rd;
+struct mr_casetab;
+
 struct mr_cmp_opts {
 	const char *results_dir;  /* a results directory written by run */
+	const struct mr_rd *rd;   /* results_dir as the command read it
+	                             (results/read.h), or NULL: read here */
+	struct mr_casetab *tab;   /* the command's descriptions and claims
+	                             (casetab.h) over cases_dir and
+	                             expected_dir, or NULL: a table of the
+	                             check's own */
 	const char *expected_dir; /* usually "expected" */
 	const char *cases_dir;    /* where the case binaries are, whose
 	                             --describe lists the checkpoints a claim

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/casetab.h"
 #include "check/check.h"
 #include "check/stats.h"
 #include "check/version.h"
@@ -195,19 +196,14 @@ static const struct {
 
 /* Which of groups[] case name is in. */
 static size_t
-group_of(const char *cases_dir, const char *name)
+group_of(struct mr_casetab *tab, const char *name)
 {
-	struct mr_cases_desc desc;
-	struct strbuf err = { 0 };
+	const struct mr_cases_desc *desc = mr_casetab_desc(tab, name, NULL, NULL);
 	size_t g = sizeof groups / sizeof *groups - 1;
 
-	if (cases_dir && mr_cases_valid_name(name) && mr_cases_load(cases_dir, name, &desc, &err) == 0) {
-		for (size_t i = 0; desc.mechanism && groups[i].mechanism; i++)
-			if (strcmp(groups[i].mechanism, desc.mechanism) == 0)
-				g = i;
-		mr_cases_free(&desc);
-	}
-	sb_free(&err);
+	for (size_t i = 0; desc && desc->mechanism && groups[i].mechanism; i++)
+		if (strcmp(groups[i].mechanism, desc->mechanism) == 0)
+			g = i;
 	return g;
 }
 
@@ -241,21 +237,23 @@ int
 mr_corpus(const struct mr_corpus_opts *o)
 {
 	struct src *s = ecalloc((size_t)o->ndirs + 1, sizeof *s);
+	struct mr_casetab tab; /* each case described, its claims read, once */
 	const char **names = NULL;
 	const struct mr_rd **R = NULL;
 	int nnames = 0, rc = MR_USAGE, i, j, l, loaded = 0, shown, headings = 0;
 	size_t g, *group = NULL;
 
+	mr_casetab_init(&tab, o->cases_dir, o->expected_dir ? o->expected_dir : "expected");
 	for (i = 0; i < o->ndirs; i++, loaded++) {
 		struct mr_cmp_opts co = {0};
 
 		co.results_dir = o->dirs[i];
+		co.rd = &s[i].R; /* read once: check judges what the table shows */
+		co.tab = &tab;
 		co.expected_dir = o->expected_dir;
 		co.cases_dir = o->cases_dir;
-		if (mr_check_eval(&co, &s[i].vs) != MR_OK)
-			goto out;
-		if (mr_rd_load(&s[i].R, o->dirs[i]) < 0) {
-			mr_vds_free(&s[i].vs);
+		if (mr_rd_load(&s[i].R, o->dirs[i]) < 0 || mr_check_eval(&co, &s[i].vs) != MR_OK) {
+			mr_rd_free(&s[i].R);
 			goto out;
 		}
 		for (j = 0; j < s[i].vs.nk; j++) {
@@ -274,7 +272,7 @@ mr_corpus(const struct mr_corpus_opts *o)
 		R[i] = &s[i].R;
 	group = ecalloc((size_t)nnames + 1, sizeof *group);
 	for (l = 0; l < nnames; l++)
-		group[l] = group_of(o->cases_dir, names[l]);
+		group[l] = group_of(&tab, names[l]);
 	for (g = 0; g < sizeof groups / sizeof *groups; g++)
 		for (l = 0, shown = 0; l < nnames; l++)
 			if (group[l] == g)
@@ -297,6 +295,7 @@ out:
 		mr_vds_free(&s[i].vs);
 		mr_rd_free(&s[i].R);
 	}
+	mr_casetab_free(&tab);
 	free(names);
 	free(group);
 	free(R);

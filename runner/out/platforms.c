@@ -70,10 +70,8 @@ load_one(const struct mr_plat_opts *o, int i, struct plat *P)
 	co.results_dir = o->dirs[i];
 	co.expected_dir = o->expected_dir;
 	co.cases_dir = o->cases_dir;
-	if (mr_check_eval(&co, &P->vs) != MR_OK)
-		return MR_USAGE;
-	if (mr_rd_load(&P->R, o->dirs[i]) < 0) {
-		mr_vds_free(&P->vs);
+	co.rd = &P->R; /* read once */
+	if (mr_rd_load(&P->R, o->dirs[i]) < 0 || mr_check_eval(&co, &P->vs) != MR_OK) {
 		mr_rd_free(&P->R);
 		return MR_USAGE;
 	}

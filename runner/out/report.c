@@ -9,6 +9,7 @@
 #include "proc/caseload.h"
 #include "proto/cases.h"
 #include "out/charts.h"
+#include "check/casetab.h"
 #include "check/check.h"
 #include "check/finding.h"
 #include "out/doc.h"
@@ -29,23 +30,22 @@ struct about {
 };
 
 static void
-describe_cases(const struct mr_report_opts *o, const struct mr_vds *vs,
-	       struct about *ab)
+describe_cases(const struct mr_report_opts *o, struct mr_casetab *tab,
+	       const struct mr_vds *vs, struct about *ab)
 {
 	int i;
 
 	for (i = 0; i < vs->nk && o->cases_dir; i++) {
-		struct mr_cases_desc c;
-		struct strbuf err = {0};
+		const struct strbuf *err;
+		const struct mr_cases_desc *c = mr_casetab_desc(tab, vs->k[i].name, NULL, &err);
 
-		if (mr_cases_load(o->cases_dir, vs->k[i].name, &c, &err) == 0) {
-			ab[i].title = estrdup(c.title);
-			ab[i].source = estrdup(c.source);
-			mr_cases_free(&c);
+		if (c) {
+			ab[i].title = estrdup(c->title);
+			ab[i].source = estrdup(c->source);
 		} else if (o->verbose) {
-			weprintf("%s: no title and source: %s", vs->k[i].name, err.s);
+			weprintf("%s: no title and source: %s", vs->k[i].name,
+				 err && err->s ? err->s : "not a case name");
 		}
-		sb_free(&err);
 	}
 }
 
@@ -307,6 +307,7 @@ int
 mr_report(const struct mr_report_opts *o)
 {
 	struct mr_cmp_opts co = {0};
+	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct mr_vds vs;
 	struct mr_rd R;
 	struct about *ab = NULL;
@@ -318,12 +319,20 @@ mr_report(const struct mr_report_opts *o)
 	co.expected_dir = o->expected_dir;
 	co.cases_dir = o->cases_dir;
 	co.cases = o->cases;
-	if (mr_check_eval(&co, &vs) != MR_OK)
+	co.rd = &R;
+	co.tab = tab;
+	if (!o->tab)
+		mr_casetab_init(&owntab, o->cases_dir,
+				o->expected_dir ? o->expected_dir : "expected");
+	/* read once: check judges the results the charts draw */
+	if (mr_rd_load(&R, o->results_dir) < 0 || mr_check_eval(&co, &vs) != MR_OK) {
+		mr_rd_free(&R);
+		if (!o->tab)
+			mr_casetab_free(&owntab);
 		return MR_USAGE;
-	if (mr_rd_load(&R, o->results_dir) < 0)
-		goto out;
+	}
 	ab = ecalloc(vs.nk + 1, sizeof *ab);
-	describe_cases(o, &vs, ab);
+	describe_cases(o, tab, &vs, ab);
 	outdir = mr_rd_path(o->results_dir, "plots");
 	if ((i = mr_mkdir_out(outdir)) < 0) {
 		errno = -i;
@@ -368,5 +377,7 @@ out:
 	free(outdir);
 	mr_rd_free(&R);
 	mr_vds_free(&vs);
+	if (!o->tab)
+		mr_casetab_free(&owntab);
 	return rc;
 }

@@ -16,6 +16,8 @@
 
 #include <stdio.h>
 
+struct mr_casetab;
+
 struct mr_report_opts {
 	const char *results_dir;  /* a results directory written by run */
 	const char *expected_dir; /* claims and baselines */
@@ -24,6 +26,9 @@ struct mr_report_opts {
 	                             there is reported without them */
 	const char *plots_dir;    /* the gnuplot scripts */
 	const char *const *cases; /* NULL-terminated; NULL or empty: all */
+	struct mr_casetab *tab;   /* the command's descriptions and claims
+	                             (check/casetab.h) over cases_dir and
+	                             expected_dir, or NULL: the report's own */
 	int verbose;              /* gnuplot command lines */
 	FILE *out;                /* "wrote ..." lines */
 };

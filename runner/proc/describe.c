@@ -1,4 +1,4 @@
-/* describe: a run's outcome in runs.tsv's words — see spawn.h
+/* describe: a run's outcome and its detail for runs.tsv — see spawn.h
  * (mr_spawn_describe). */
 #include "proc/spawn.h"
 
@@ -52,7 +52,7 @@ clean_detail(char *s)
 			*s = ' ';
 }
 
-const char *
+enum mr_outcome
 mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 		 const char *log_path, char *detail, size_t size)
 {
@@ -164,5 +164,5 @@ mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
 	clean_detail(detail);
 	if (!detail[0])
 		snprintf(detail, size, "-");
-	return mr_outcomes[o];
+	return o;
 }

@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "core/util.h"
+#include "proto/schema.h"
 #include "proc/env.h"
 #include "proc/self.h"
 #include "proc/spawntypes.h"
@@ -46,12 +47,12 @@ int mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res);
 
 void mr_spawn_res_free(struct mr_spawn_res *res);
 
-/* The outcome word of runs.tsv (ok, failed, crashed, timeout, exec-failed,
- * skipped, bad-output, memory-cap) and its detail ("exit 1", "SIGSEGV",
+/* The outcome of runs.tsv (ok, failed, crashed, timeout, exec-failed,
+ * skipped, bad-output, memory-cap; its word is mr_outcomes[]) and its detail ("exit 1", "SIGSEGV",
  * "exceeded memory cap (64 MiB)", the skip reason read from the log's last
  * non-empty line, ...; "-" if none; "; killed 2 leftover processes"
  * appended when the case left some) into detail, with no tab or newline. */
-const char *mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
-			     const char *log_path, char *detail, size_t size);
+enum mr_outcome mr_spawn_describe(const struct mr_spawn_res *res, long timeout_ms,
+				  const char *log_path, char *detail, size_t size);
 
 #endif

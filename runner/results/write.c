@@ -268,7 +268,7 @@ runs_row(struct strbuf *b, const struct mr_results_run *run)
 	int m;
 
 	row_lead(&w, MR_RUNS_NCOLS, run);
-	mr_row_str(&w, MR_RUNS_OUTCOME, run->outcome);
+	mr_row_str(&w, MR_RUNS_OUTCOME, mr_outcomes[run->outcome]);
 	mr_row_str(&w, MR_RUNS_DETAIL, run->detail);
 	mr_row_str(&w, MR_RUNS_LOG, run->log);
 	if (!res) {
@@ -426,7 +426,7 @@ mr_results_progress(FILE *out, const struct mr_results_run *run,
 	const struct mr_spawn_res *res = run->res;
 
 	fprintf(out, "%s%s%s #%d/%d %s", run->casename, *shortc ? " " : "", shortc,
-		run->repeat, nrepeat, run->outcome);
+		run->repeat, nrepeat, mr_outcomes[run->outcome]);
 	if (strcmp(run->detail, "-") != 0)
 		fprintf(out, " (%s)", run->detail);
 	if (res) {

@@ -31,7 +31,7 @@ struct mr_results_run {
 	const char *casename;
 	const char *config;    /* canonical */
 	int repeat;            /* 1..N */
-	const char *outcome;   /* the runs.tsv word */
+	enum mr_outcome outcome; /* written as its word (mr_outcomes) */
 	const char *detail;    /* "-" when none */
 	const struct mr_spawn_res *res; /* NULL: never started (skipped) */
 	const char *log;       /* relative to the directory, or "-" */

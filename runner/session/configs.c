@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/casetab.h"
 #include "check/claims.h"
 #include "core/tsv.h"
 #include "core/util.h"
@@ -23,28 +24,19 @@
  * of an allocator no config of m has adds nothing.  Returns 0, or -1
  * after printing "path:line:col: ..." (a bad directive). */
 static int
-claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
+claim_axes(struct mr_casetab *tab, const struct mr_cases_desc *c,
 	   const struct mr_matrix_axis *ax, int nax, int quick, struct mr_matrix *m)
 {
-	struct mr_claims cs;
-	char *path;
+	const struct mr_claims *cs;
 	int rc = 0, crc, d, i, k;
 
-	if (!expected_dir)
+	crc = mr_casetab_claims(tab, c->name, &cs);
+	if (crc == -ENOENT || (crc == 0 && cs->naxis == 0))
 		return 0;
-	path = esprintf("%s/%s.claims", expected_dir, c->name);
-	crc = mr_claims_read(path, &cs);
-	free(path);
-	if (crc == -ENOENT || (crc == 0 && cs.naxis == 0)) {
-		mr_claims_free(&cs);
-		return 0;
-	}
-	if (crc < 0) {
-		mr_claims_free(&cs);
+	if (crc < 0)
 		return -1;
-	}
-	for (d = 0; rc == 0 && d < cs.naxis; d++) {
-		const struct mr_claims_axis *ca = &cs.axis[d];
+	for (d = 0; rc == 0 && d < cs->naxis; d++) {
+		const struct mr_claims_axis *ca = &cs->axis[d];
 		struct mr_matrix_axis *all = ecalloc((size_t)nax + 2, sizeof *all);
 		struct strbuf err = { 0 };
 		struct mr_matrix extra;
@@ -80,12 +72,11 @@ claim_axes(const char *expected_dir, const struct mr_cases_desc *c,
 			mr_matrix_merge(m, &extra, &key, 1);
 		}
 		if (rc < 0)
-			mr_errat(cs.path, ca->line, ca->col, "%s",
+			mr_errat(cs->path, ca->line, ca->col, "%s",
 				 strncmp(err.s, "--axis ", 7) == 0 ? err.s + 7 : err.s);
 		sb_free(&err);
 		free(all);
 	}
-	mr_claims_free(&cs);
 	return rc;
 }
 
@@ -179,6 +170,7 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		 int *ncases, struct mr_matrix **mats, int *built)
 {
 	struct mr_matrix_axis *axes = NULL, *given = NULL;
+	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct strbuf err = { 0 };
 	int i, rc = 0, nax = o->nax;
 
@@ -188,6 +180,10 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		*ncases = 0;
 		return -1;
 	}
+	if (!o->tab)
+		mr_casetab_init(&owntab, o->cases_dir, o->expected_dir);
+	for (i = 0; i < *ncases; i++) /* described once: the command's later steps ask the table */
+		mr_casetab_put(tab, &(*cases)[i]);
 	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
 	/* the versions profile: the releases' allocators and glibcs, where
 	 * the command line names none */
@@ -223,8 +219,7 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 	for (i = 0; rc == 0 && i < *ncases; i++, (*built)++)
 		if (mr_matrix_build(&(*cases)[i], axes, nax, o->quick, &(*mats)[i], &err) < 0)
 			rc = -1;
-		else if (claim_axes(o->expected_dir, &(*cases)[i], axes, nax, o->quick,
-				    &(*mats)[i]) < 0)
+		else if (claim_axes(tab, &(*cases)[i], axes, nax, o->quick, &(*mats)[i]) < 0)
 			rc = -2;
 	if (rc == 0 && check_selected(*cases, *ncases, *mats, axes, nax, &err) < 0)
 		rc = -1;
@@ -240,6 +235,8 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 	}
 	free(axes);
 	free(given);
+	if (!o->tab)
+		mr_casetab_free(&owntab);
 	return rc;
 }
 

@@ -14,6 +14,8 @@
 #include "proto/cases.h"
 #include "matrix/matrix.h"
 
+struct mr_casetab;
+
 /* The runtime axis where --axis runtime= gives none: the model and the
  * host's interpreters, of these those in PATH (a case runs those it has
  * an original for). */
@@ -45,6 +47,11 @@ struct mr_configs_opts {
 	const struct mr_cmdcase *command; /* a command's session (matrix/cmdcase.h):
 	                                     its case instead of cases_dir's */
 	const char *self_exe;     /* the runner, for a command's allocator probe */
+	struct mr_casetab *tab;   /* the command's table over cases_dir and
+	                             expected_dir (check/casetab.h): the
+	                             cases' descriptions are entered in it,
+	                             their claims read through it; NULL: one
+	                             of the build's own */
 };
 
 /* The cases (*cases, *ncases of them) and their matrices (*mats, *built

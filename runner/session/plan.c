@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/baseline.h"
+#include "check/casetab.h"
 #include "check/claims.h"
 #include "session/schedule.h"
 #include "matrix/shard.h"
@@ -14,32 +15,30 @@
 
 int
 mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
-	      const struct mr_matrix *mats, const char *expected_dir,
-	      const char *platform, unsigned char ***timed)
+	      const struct mr_matrix *mats, struct mr_casetab *tab,
+	      const char *expected_dir, const char *platform,
+	      unsigned char ***timed)
 {
 	unsigned char **t = ecalloc((size_t)ncases + 1, sizeof *t);
 	int i, k, rc = MR_OK;
 
 	*timed = t;
 	for (i = 0; i < ncases && rc == MR_OK; i++) {
-		char *cpath = esprintf("%s/%s.claims", expected_dir, cases[i].name);
 		char *bpath = platform ? esprintf("%s/%s/%s.tsv", expected_dir, platform,
 						  cases[i].name) : NULL;
-		struct mr_claims cs;
-		int crc = mr_claims_read(cpath, &cs);
+		const struct mr_claims *cs;
+		int crc = mr_casetab_claims(tab, cases[i].name, &cs);
 
 		t[i] = ecalloc((size_t)mats[i].n + 1, 1);
 		if (crc < 0 && crc != -ENOENT)
 			rc = MR_USAGE;
 		for (k = 0; k < mats[i].n && rc == MR_OK; k++) {
-			int x = mr_sched_timed(&cs, bpath, mats[i].cfg[k].canon);
+			int x = mr_sched_timed(cs, bpath, mats[i].cfg[k].canon);
 
 			if (x < 0)
 				rc = MR_USAGE;
 			t[i][k] = x != 0;
 		}
-		mr_claims_free(&cs);
-		free(cpath);
 		free(bpath);
 	}
 	return rc;

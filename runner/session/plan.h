@@ -19,12 +19,15 @@
 #include "matrix/matrix.h"
 
 /* -j: *timed[i][k] non-zero when the times of config k of case i are
- * compared by <expected_dir>/<case>.claims or the baseline of platform
- * (NULL: none).  Returns MR_OK, or MR_USAGE after printing what is wrong
- * with the expectations (*timed is set either way). */
+ * compared by its claims (read through tab, check/casetab.h) or the
+ * baseline of platform (NULL: none) under expected_dir.  Returns MR_OK,
+ * or MR_USAGE after printing what is wrong with the expectations
+ * (*timed is set either way). */
+struct mr_casetab;
 int mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
-		  const struct mr_matrix *mats, const char *expected_dir,
-		  const char *platform, unsigned char ***timed);
+		  const struct mr_matrix *mats, struct mr_casetab *tab,
+		  const char *expected_dir, const char *platform,
+		  unsigned char ***timed);
 
 /* --shard K/N: *skip[i][k] non-zero when config k of case i is another
  * shard's.  A pair's cost is its baseline's wall_ms where known, else the

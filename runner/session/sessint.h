@@ -19,6 +19,7 @@ struct mr_session_opts;
 /* The state shared by the runs of one invocation. */
 struct session {
 	const struct mr_session_opts *o;
+	struct mr_casetab *tab;     /* o->tab, or one of the session's own */
 	struct mr_results res;
 	struct mr_alloc_tab allocs; /* one per allocator the configs name */
 	struct mr_origtab origs;    /* the runtimes and originals they name */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/casetab.h"
 #include "core/safeio.h"
 #include "proto/cases.h"
 #include "proto/schema.h"
@@ -91,7 +92,7 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 					     &oargv, oenv, &noenv);
 	if (skip) {
 		struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-					      mr_outcomes[MR_OUTCOME_SKIPPED], skip, NULL, "-", 0,
+					      MR_OUTCOME_SKIPPED, skip, NULL, "-", 0,
 					      j->waited[0] ? j->waited : NULL };
 		int rc = mr_results_add(&s->res, &row);
 
@@ -178,7 +179,7 @@ mr_sess_job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res
 	   int overlap)
 {
 	struct mr_results_run row = { j->c->name, j->cf->canon, j->repeat,
-				      mr_outcomes[MR_OUTCOME_SKIPPED], NULL, NULL, "-", overlap,
+				      MR_OUTCOME_SKIPPED, NULL, NULL, "-", overlap,
 				      j->waited[0] ? j->waited : NULL };
 	char detail[512];
 
@@ -423,7 +424,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
 				   o->shard_n, &fp, &s->skip);
 	if (rc == MR_OK && o->jobs > 1)
-		rc = mr_plan_timed(cases, ncases, mats, o->expected_dir,
+		rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
 				   mr_envfp_get(&fp, "platform"), &s->timed);
 	if (rc == MR_OK && o->jobs > 1)
 		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, "platform"));
@@ -482,16 +483,21 @@ int
 mr_session_run(const struct mr_session_opts *o)
 {
 	struct session s = { 0 };
+	struct mr_casetab owntab = { 0 };
 	struct mr_cases_desc *cases = NULL;
 	struct mr_matrix *mats = NULL;
 	int ncases, i, rc, built = 0;
 
 	s.o = o;
 	s.progress = o->progress;
+	s.tab = o->tab ? o->tab : &owntab;
+	if (!o->tab)
+		mr_casetab_init(&owntab, o->cases_dir, o->expected_dir);
 	rc = mr_configs_build(&(struct mr_configs_opts){ .cases_dir = o->cases_dir,
 		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
 		.quick = o->quick, .versions = o->versions, .originals = o->originals,
-		.expected_dir = o->expected_dir, .command = o->command, .self_exe = o->self_exe },
+		.expected_dir = o->expected_dir, .command = o->command, .self_exe = o->self_exe,
+		.tab = s.tab },
 		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
 	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE :
 	     session_open(&s);
@@ -520,7 +526,11 @@ mr_session_run(const struct mr_session_opts *o)
 	free(mats);
 	mr_allocrel_free();
 	mr_libc_free_all();
-	if (cases)
+	if (!o->tab)
+		mr_casetab_free(&owntab);
+	if (cases && o->tab) /* entered in the command's table: its to free */
+		mr_casetab_keep(o->tab, cases, ncases);
+	else if (cases)
 		mr_select_free(cases, ncases);
 	/* interrupted before the results directory was made (a case's
 	 * --describe, a fetch): nothing to resume, the status names the

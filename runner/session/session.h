@@ -16,6 +16,8 @@
 #include "matrix/alloc.h"
 #include "matrix/matrix.h"
 
+struct mr_casetab;
+
 /* A run's timeout when neither --timeout nor the case sets one. */
 #define MR_SESSION_DEFAULT_TIMEOUT_S 60
 
@@ -49,6 +51,12 @@ struct mr_session_opts {
 	long jobs;                /* runs at once */
 	int aslr;                 /* leave the cases' layout random */
 	const char *record;       /* env.tsv's "options" (resume.h) */
+	struct mr_casetab *tab;   /* the command's table of descriptions and
+	                             claims over cases_dir and expected_dir
+	                             (check/casetab.h): the session enters the
+	                             cases it describes and hands them over
+	                             (mr_casetab_keep); NULL: a table of its
+	                             own */
 	FILE *progress;           /* where progress goes */
 	/* After the runs, before the results are closed: the command's own
 	 * step (check, bless, report) over the results directory and the

@@ -124,10 +124,8 @@ mr_term_tick(void *p)
 }
 
 int
-mr_term_failing(const char *outcome)
+mr_term_failing(enum mr_outcome o)
 {
-	int o = mr_outcome(outcome);
-
 	return o != MR_OUTCOME_OK && o != MR_OUTCOME_SKIPPED;
 }
 
@@ -142,11 +140,11 @@ mr_term_end(struct mr_term *t, const struct mr_results_run *run,
 	else if (run->res)
 		t->tdone += mr_now_ns() - t->trun;
 	t->done++;
-	/* counted by the word runs.tsv gets, as check counts them: a case
+	/* counted by the outcome runs.tsv gets, as check counts them: a case
 	 * that said "skipped" (exit 4) was measured, and is still skipped */
 	if (failing)
 		t->nfailed++;
-	else if (mr_outcome(run->outcome) == MR_OUTCOME_SKIPPED)
+	else if (run->outcome == MR_OUTCOME_SKIPPED)
 		t->nskipped++;
 	/* On a terminal only what went wrong stays on the screen; in a log
 	 * every run has its line. */

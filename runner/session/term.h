@@ -49,12 +49,12 @@ void mr_term_start(struct mr_term *t, const char *casename, const char *shortc,
 /* Redraw the live line (at most 4 times a second); for spawn's tick. */
 void mr_term_tick(void *t);
 
-/* Non-zero when a run whose runs.tsv outcome is the word outcome failed:
- * it neither ended ok nor was skipped. */
-int mr_term_failing(const char *outcome);
+/* Non-zero when a run of outcome o failed: it neither ended ok nor was
+ * skipped. */
+int mr_term_failing(enum mr_outcome o);
 
 /* A run ended: its line (see the top), counted in the totals by its
- * outcome word, the one runs.tsv records (mr_term_failing). */
+ * outcome, the one runs.tsv records (mr_term_failing). */
 void mr_term_end(struct mr_term *t, const struct mr_results_run *run,
 		 const char *shortc, int nrepeat);
 
