@@ -204,6 +204,8 @@ RUNNER_SRC := \
 	runner/out/chfiglab.c \
 	runner/out/doc.c \
 	runner/out/repcase.c \
+	runner/out/repfigs.c \
+	runner/out/repstatus.c \
 	runner/out/report.c \
 	runner/out/corpus.c \
 	runner/out/figtab.c \
