@@ -505,7 +505,7 @@ check-aarch64: deps
 report: deps all
 	$(B)/memrepro report $(MEMREPRO_FLAGS)
 
-# The README's corpus table, from the corpus results in docs/corpus/
+# The corpus table of docs/corpus.md, from the corpus results in docs/corpus/
 # (tools/corpus-run.sh docs/corpus measures them anew).
 corpus-table: all
 	MEMREPRO=$(B)/memrepro tools/corpus-table.sh
