@@ -210,6 +210,8 @@ RUNNER_SRC := \
 	runner/out/chfiglab.c \
 	runner/out/doc.c \
 	runner/out/repcase.c \
+	runner/out/repfigs.c \
+	runner/out/repstatus.c \
 	runner/out/report.c \
 	runner/out/cmdsum.c \
 	runner/out/corpus.c \
@@ -511,7 +513,7 @@ check-aarch64: deps
 report: deps all
 	$(B)/memrepro report $(MEMREPRO_FLAGS)
 
-# The README's corpus table, from the corpus results in docs/corpus/
+# The corpus table of docs/corpus.md, from the corpus results in docs/corpus/
 # (tools/corpus-run.sh docs/corpus measures them anew).
 corpus-table: all
 	MEMREPRO=$(B)/memrepro tools/corpus-table.sh

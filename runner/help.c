@@ -164,7 +164,7 @@ const struct mr_help mr_help_corpus = {
 	"beside the medians measured here for the configs that match (their\n"
 	"median and range when several do), and the case's claim verdicts.\n"
 	"A case is taken from the first results directory DIR that has it.\n"
-	"The README's corpus table is what this writes from docs/corpus/.\n"
+	"The corpus table of docs/corpus.md is what this writes from docs/corpus/.\n"
 	"Status: 0, 2 on bad usage/input.\n"
 	"\n"
 	"Example:\n"

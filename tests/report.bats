@@ -258,3 +258,115 @@ report: $d/report.html" ]] || false
 	# a ratio, in a cell of its own
 	awk -F'\t' '$1 == "ok" && $3 == "jemalloc@9.0" { r = $6 } END { exit !(r > 0) }' "$a"
 }
+
+# A copy of the fixtures' results whose jemalloc runs of touch take 20 %
+# more RSS than the baseline blessed from them, with a figures file of
+# two figures for ok; $1: where.  Sets EXP2 and writes the report.
+regressed_report() {
+	d=$(results base "$1")
+	EXP2=$BATS_TEST_TMPDIR/exp2
+	cp -R "$EXP" "$EXP2"
+	run -0 "$MR" bless --from "$d" --expected "$EXP2" touch
+	scale_rss "$d" touch 'allocator=jemalloc' 1.2
+	cat > "$EXP2/ok.figures" <<'FIG'
+source seeds/000_fixture.txt "the fixture's report"
+figure done mode=a rss_kb 8 MiB
+figure done mode=c rss_kb 32 MiB "the big one"
+figure - mode=a wall_ms 10 ms
+figure - mode=c wall_ms 20 ms
+FIG
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP2" --from "$d" ok touch
+	echo "$output"
+}
+
+@test "report.md opens with the status, then what changed, then the cases" {
+	regressed_report top
+	md=$d/report.md
+	# the title, then the status line, before any other section
+	[ "$(sed -n 1p "$md")" = "# memrepro report: $(awk -F'\t' '$1 == "platform" { print $2 }' "$d/env.tsv")" ] ||
+		[[ "$(sed -n 1p "$md")" == "# memrepro report: "* ]] || false
+	[ "$(grep -m1 '^## ' "$md")" = "## Status: failed" ]
+	[[ "$(grep -v '^$' "$md" | sed -n 3p)" == "**failed** Claims: "*". Baseline: **"*"1 regressed**. Runs: 24 ok." ]] || false
+	# what changed: a row per case that changed, what its rows share
+	[ "$(grep -v '^$' "$md" | sed -n 4p)" = "**What changed**, per case:" ]
+	row=$(grep '^| \[touch\](#case-touch) |' "$md" | head -1)
+	[[ "$row" == "| [touch](#case-touch) | - | "*"**18 held, 1 regressed**: \`allocator=jemalloc\` \`rss_kb@touched\` regressed "*" vs "*" (+20."*" %) | 6 ok |" ]] || false
+	# ... above every other section and case
+	status=$(grep -n '^## Status' "$md" | cut -d: -f1)
+	changed=$(grep -n '^| \[touch\](#case-touch) | - |' "$md" | cut -d: -f1)
+	verdicts=$(grep -n '^## Verdicts' "$md" | cut -d: -f1)
+	first_case=$(grep -n '^## ok\|^## touch' "$md" | head -1 | cut -d: -f1)
+	[ "$status" -lt "$changed" ]
+	[ "$changed" -lt "$verdicts" ]
+	[ "$verdicts" -lt "$first_case" ]
+	# a report where nothing moved says so at the same place
+	grep -v '^$' "$REP/report.md" | sed -n 4p | grep -qx 'Nothing changed against the baseline, and no claim failed.'
+}
+
+@test "report: a table per figure the report printed, a row per config, the report's value beside ours" {
+	regressed_report figs
+	md=$d/report.md
+	[ "$(grep -c '^#### ' "$md")" -eq 2 ]
+	grep -qx '#### RSS at done' "$md"
+	grep -qx '#### wall time' "$md"
+	grep -A2 -x '#### RSS at done' "$md" | grep -qxF '| config | the report | the model, here |'
+	grep -qE '^\| mode=a \| 8 MiB \| [0-9.]+ MiB \|$' "$md"
+	grep -qE '^\| mode=c \| 32 MiB \(the big one\) \| [0-9.]+ MiB \|$' "$md"
+	# (a time on a busy machine is not measured, and says why)
+	grep -qE '^\| mode=c \| 20 ms \| ([0-9.,]+ (ms|s)|not measured \(.*\)) \|$' "$md"
+	# no figure run together in a paragraph
+	run ! grep -q 'mode=a 8 MiB; mode=c' "$md"
+	[ "$(grep -c '<h4>' "$d/report.html")" -eq 2 ]
+}
+
+# The HTML page as a browser builds it (chromium's DOM).
+dom() {
+	command -v chromium >/dev/null || skip "no chromium (Debian package chromium) to load the page"
+	timeout -k 5 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$1" 2>/dev/null
+}
+
+@test "report.html in chromium: the status first, every link inside the page" {
+	regressed_report html
+	dom "$d/report.html" > "$BATS_TEST_TMPDIR/dom.html"
+	cd "$BATS_TEST_TMPDIR"
+	run -0 python3 - dom.html <<'PY'
+import sys
+from html.parser import HTMLParser
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.heads, self.ids, self.hrefs, self.srcs, self.cur = [], set(), [], [], None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if "href" in a:
+            self.hrefs.append(a["href"])
+        if "src" in a:
+            self.srcs.append(a["src"])
+        if tag in ("h1", "h2"):
+            self.cur = [tag, a.get("id"), ""]
+            self.heads.append(self.cur)
+    def handle_endtag(self, tag):
+        if tag in ("h1", "h2"):
+            self.cur = None
+    def handle_data(self, data):
+        if self.cur is not None:
+            self.cur[2] += data
+
+p = P()
+p.feed(open(sys.argv[1]).read())
+assert p.heads[0][0] == "h1", p.heads[:2]
+assert p.heads[1][:2] == ["h2", "status"], p.heads[:2]
+assert p.heads[1][2] == "Status: failed", p.heads[1]
+assert p.heads[2][2] == "Verdicts", p.heads[2]
+bad = [h for h in p.hrefs if not (h.startswith("#") and h[1:] in p.ids)]
+assert not bad, bad
+bad = [s for s in p.srcs if not s.startswith("data:")]
+assert not bad, bad
+print(len(p.hrefs), "links", len(p.srcs), "images")
+PY
+	echo "$output"
+	[[ "$output" == *" links 6 images" ]] || false
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # corpus-run.sh OUT: measure the corpus at its reports' sizes into OUT/ and
 # keep what the corpus table reads (env.tsv, runs.tsv, checkpoints.tsv; no
-# samples, no logs): the README's table is `memrepro corpus OUT/*`
+# samples, no logs): docs/corpus.md's table is `memrepro corpus OUT/*`
 # (make corpus-table), from the directories this writes into docs/corpus/.
 #
 # Three runs of the models, because the reports measured glibc and

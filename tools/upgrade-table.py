@@ -7,7 +7,7 @@
 One row per claim that some version judged, one column per version
 (each allocator's versions old to new in the order of the registry's
 default axis, then the glibcs), cells as check gives them.  What the
-README's "Across releases" section shows.
+"Across releases" table of docs/upgrades.md shows.
 """
 import json
 import sys

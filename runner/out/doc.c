@@ -139,6 +139,18 @@ mr_doc_link(struct mr_doc *d, const char *s, const char *href)
 	fprintf(d->html, "</a>");
 }
 
+/* The HTML page holds no file of the results: a path, not a link. */
+void
+mr_doc_file(struct mr_doc *d, const char *rel)
+{
+	fputc('[', d->md);
+	md_esc(d, rel);
+	fprintf(d->md, "](%s)", rel);
+	fputs("<code>", d->html);
+	mr_esc_xml(d->html, rel);
+	fputs("</code>", d->html);
+}
+
 void
 mr_doc_heading(struct mr_doc *d, int level, const char *id, const char *s)
 {

@@ -54,6 +54,11 @@ void mr_doc_details_end(struct mr_doc *d);
  * "#anchor". */
 void mr_doc_link(struct mr_doc *d, const char *s, const char *href);
 
+/* A file rel of the results (relative to d->dir): a link in Markdown,
+ * which sits beside it; in the self-contained HTML page, which holds no
+ * such file, its path as code, not a link. */
+void mr_doc_file(struct mr_doc *d, const char *rel);
+
 /* A heading of level 1..6; id (NULL: none) is its HTML anchor. */
 void mr_doc_heading(struct mr_doc *d, int level, const char *id, const char *s);
 

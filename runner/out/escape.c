@@ -1,5 +1,9 @@
 #include "out/escape.h"
 
+#include <string.h>
+
+#include "core/util.h"
+
 /* Length of the valid UTF-8 sequence at s, or 0. */
 static int
 utf8_len(const unsigned char *s)
@@ -93,4 +97,17 @@ mr_esc_xml(FILE *f, const char *s)
 		}
 		p += n;
 	}
+}
+
+/* A column head from the results: only what a version label is made of. */
+char *
+mr_esc_head(const char *s)
+{
+	char *h = estrdup(s), *p;
+
+	for (p = h; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("@.+~-_ ()", *p)))
+			*p = '?';
+	return h;
 }

@@ -21,4 +21,9 @@ void mr_esc_json(FILE *f, const char *s);
  * UTF-8 as U+FFFD. */
 void mr_esc_xml(FILE *f, const char *s);
 
+/* A fresh copy of s (a label from the results: a version, a runtime)
+ * with only the characters a version label is made of, others '?': safe
+ * to write unescaped in Markdown and HTML (a table's column head). */
+char *mr_esc_head(const char *s);
+
 #endif

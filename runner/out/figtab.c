@@ -71,10 +71,10 @@ mr_ft_metric_name(const struct mr_fig *f)
 	return mr_words_row_noun(f->ckpt ? mr_ckpt_metrics[f->metric] : mr_run_metrics[f->metric]);
 }
 
-/* How a config of the report is named in a cell: the values of its
- * allocator and of a key other than the row's one, key=value otherwise. */
-static void
-cfg_label(struct strbuf *b, const struct mr_config *c)
+/* How a config of the report is named: the value of its allocator,
+ * key=value for the other keys. */
+void
+mr_ft_cfg_label(struct strbuf *b, const struct mr_config *c)
 {
 	int i;
 
@@ -223,25 +223,37 @@ mr_ft_cell(struct strbuf *b, const struct mr_figs *fs, int i, const struct mr_ft
 	}
 	for (j = i; j < fs->n; j++) {
 		const struct mr_fig *g = &fs->f[j];
-		const struct mr_fig *base = fs->growth && g->at ? mr_ft_growth_base(fs, g) : g;
 
 		if (!mr_ft_same_row(f, g))
 			continue;
 		if (any++)
 			sb_add(b, "; ");
-		cfg_label(b, &g->cfg);
+		mr_ft_cfg_label(b, &g->cfg);
 		if (g->cfg.n)
 			sb_add(b, " ");
-		if (!c->report) {
+		mr_ft_one(b, fs, j, c);
+	}
+}
+
+/* Figure j of fs alone, in column c. */
+void
+mr_ft_one(struct strbuf *b, const struct mr_figs *fs, int j, const struct mr_ft_col *c)
+{
+	const struct mr_fig *g = &fs->f[j];
+	const struct mr_fig *base = fs->growth && g->at ? mr_ft_growth_base(fs, g) : g;
+
+	if (!c->report) {
+		if (c->spec && !c->k)
+			sb_add(b, "not run");
+		else
 			ours(b, c->k, g, base, c->spec);
-			continue;
-		}
-		theirs(b, g, base);
-		if (g->note) {
-			sb_add(b, " (");
-			sb_add(b, g->note);
-			sb_add(b, ")");
-		}
+		return;
+	}
+	theirs(b, g, base);
+	if (g->note) {
+		sb_add(b, " (");
+		sb_add(b, g->note);
+		sb_add(b, ")");
 	}
 }
 

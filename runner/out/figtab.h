@@ -44,6 +44,15 @@ void mr_ft_row_name(struct strbuf *b, const struct mr_fig *f, const struct mr_fi
  * the row ("glibc 697 MiB (Normal); jemalloc 37 MiB (jemalloc)"). */
 void mr_ft_cell(struct strbuf *b, const struct mr_figs *fs, int i, const struct mr_ft_col *c);
 
+/* Figure j of fs alone in column c, without its config: the report's
+ * value as printed (and its note), or ours ("not run", "not measured
+ * (why)"). */
+void mr_ft_one(struct strbuf *b, const struct mr_figs *fs, int j, const struct mr_ft_col *c);
+
+/* How a config of the report is named ("jemalloc, size=1000000"); ""
+ * for the config "-". */
+void mr_ft_cfg_label(struct strbuf *b, const struct mr_config *c);
+
 /* The original columns of case name over results R[0..n-1]: orig[0]
  * the report's runtime (fs->runtime) where some results ran it (spec
  * set, k NULL: "not run"), orig[1] the newest other runtime version run

@@ -8,8 +8,8 @@
 #include "check/verdict.h"
 #include "core/numfmt.h"
 #include "core/util.h"
-#include "out/figtab.h"
-#include "proto/schema.h"
+#include "out/escape.h"
+#include "out/repfigs.h"
 
 /* A verdict word: loud when it fails or asks for attention. */
 void
@@ -140,19 +140,6 @@ write_claims(struct mr_doc *d, const struct mr_vd_case *k)
 	mr_doc_table_end(d);
 }
 
-/* A column head from the results: only the characters a version label
- * is made of, so it can be written unescaped. */
-static char *
-safe_head(const char *s)
-{
-	char *h = estrdup(s), *p;
-
-	for (p = h; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr("@.+~-_ ()", *p)))
-			*p = '?';
-	return h;
-}
 
 /* The upgrade table: per claim, its verdict at each version in the
  * results, old to new ("-": not evaluated there). */
@@ -168,7 +155,7 @@ write_upgrade(struct mr_doc *d, const struct mr_vd_case *k)
 	head = ecalloc(k->ncol + 2, sizeof *head);
 	head[0] = "claim";
 	for (j = 0; j < k->ncol; j++)
-		head[j + 1] = safe_head(k->col[j].label);
+		head[j + 1] = mr_esc_head(k->col[j].label);
 	mr_doc_table(d, head);
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
@@ -226,7 +213,7 @@ write_runs(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_case *k
 				size_t n = strlen(vs->results);
 
 				if (!strncmp(v->log, vs->results, n) && v->log[n] == '/')
-					mr_doc_link(d, v->log + n + 1, v->log + n + 1);
+					mr_doc_file(d, v->log + n + 1);
 				else
 					mr_doc_code(d, v->log);
 			}
@@ -317,104 +304,6 @@ write_baseline(struct mr_doc *d, const struct mr_vds *vs, const struct mr_vd_cas
 	}
 }
 
-/* The case's key figure, the report's figures and the notes on them
- * (expected/<case>.figures). */
-static void
-write_figures(struct mr_doc *d, const struct mr_vd_case *k)
-{
-	const struct mr_figs *fs = &k->figs;
-	int i;
-
-	mr_doc_para(d);
-	mr_doc_bold(d, "Key figure:");
-	mr_doc_text(d, " ");
-	if (fs->has_key) {
-		const char *m = fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric]
-					     : mr_run_metrics[fs->key_metric];
-		char *ref = fs->key_ckpt ? esprintf("%s@%s", m, fs->key_checkpoint ?
-						    fs->key_checkpoint : "(the last checkpoint)")
-					 : estrdup(m);
-
-		mr_doc_code(d, ref);
-		mr_doc_textf(d, ", %s is better (", fs->key_lower ? "lower" : "higher");
-		free(ref);
-	} else {
-		mr_doc_text(d, "none declared: the allocator matrix takes RSS at the last "
-			    "checkpoint (");
-	}
-	mr_doc_code(d, fs->path ? fs->path : "expected/<case>.figures");
-	mr_doc_text(d, ").");
-	if (fs->n) {
-		mr_doc_textf(d, " %d figure%s the report printed, from ", fs->n, fs->n == 1 ? "" : "s");
-		for (i = 0; i < fs->nsrc; i++) {
-			if (i)
-				mr_doc_text(d, i + 1 < fs->nsrc ? ", " : " and ");
-			mr_doc_code(d, fs->src[i]);
-			mr_doc_textf(d, " (%s)", fs->src_label[i]);
-		}
-		mr_doc_text(d, ", stand beside ours in the first chart below.");
-	}
-	mr_doc_para_end(d);
-	for (i = 0; i < fs->nnote; i++) {
-		mr_doc_para(d);
-		mr_doc_bold(d, "Note:");
-		mr_doc_textf(d, " %s", fs->note[i]);
-		mr_doc_para_end(d);
-	}
-}
-
-/* The report's figures beside its program's (on the report's runtime
- * and today's) and the model's: one row per figure the report printed. */
-static void
-write_figtab(struct mr_doc *d, const struct mr_rd *R, const struct mr_vd_case *k)
-{
-	static const char *const head[] = {
-		"figure", "the report", "its program, on the report's runtime",
-		"its program, today", "the model", NULL,
-	};
-	const struct mr_figs *fs = &k->figs;
-	struct mr_ft_col orig[2], report = { .report = 1 }, model = { .k = mr_rd_case(R, k->name) };
-	const struct mr_ft_col *cols[] = { &report, &orig[0], &orig[1], &model };
-	char *done;
-	int i, j;
-	size_t c;
-
-	if (!fs->n)
-		return;
-	mr_ft_orig_cols(&R, 1, k->name, fs, orig);
-	done = ecalloc((size_t)fs->n + 1, 1);
-	mr_doc_table(d, head);
-	for (i = 0; i < fs->n; i++) {
-		const struct mr_fig *f = &fs->f[i];
-		const struct mr_fig *base = fs->growth && f->at ? mr_ft_growth_base(fs, f) : f;
-		struct strbuf b = {0};
-
-		if (done[i])
-			continue;
-		for (j = i; j < fs->n; j++)
-			done[j] |= mr_ft_same_row(f, &fs->f[j]);
-		if (fs->growth && f->at && base == f)
-			continue; /* where the growth starts */
-		mr_doc_row(d);
-		mr_doc_cell(d);
-		mr_ft_row_name(&b, f, base);
-		mr_doc_text(d, b.s);
-		for (c = 0; c < sizeof cols / sizeof *cols; c++) {
-			mr_doc_cell(d);
-			sb_free(&b);
-			if ((c == 1 || c == 2) && !orig[c - 1].spec)
-				sb_add(&b, orig[0].spec || orig[1].spec ? "not run" : "no original");
-			else
-				mr_ft_cell(&b, fs, i, cols[c]);
-			mr_doc_text(d, b.s ? b.s : "");
-		}
-		sb_free(&b);
-		mr_doc_row_end(d);
-	}
-	mr_doc_table_end(d);
-	free(done);
-}
-
 void
 mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_rd *R,
 		 const struct mr_vd_case *k, const char *title, const char *source)
@@ -432,8 +321,7 @@ mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_rd *
 		mr_doc_text(d, source);
 		mr_doc_para_end(d);
 	}
-	write_figures(d, k);
-	write_figtab(d, R, k);
+	mr_repfigs_write(d, R, k);
 	write_claims(d, k);
 	write_upgrade(d, k);
 	write_runs(d, vs, k);

@@ -11,11 +11,11 @@
 #include "out/charts.h"
 #include "check/casetab.h"
 #include "check/check.h"
-#include "check/finding.h"
 #include "out/doc.h"
 #include "out/format.h"
 #include "out/plot.h"
 #include "out/repcase.h"
+#include "out/repstatus.h"
 #include "results/read.h"
 #include "core/safeio.h"
 #include "core/util.h"
@@ -127,7 +127,7 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 	mr_doc_table_end(d);
 	mr_doc_para(d);
 	mr_doc_text(d, "Every key: ");
-	mr_doc_link(d, "env.tsv", "env.tsv");
+	mr_doc_file(d, "env.tsv");
 	mr_doc_text(d, ".");
 	mr_doc_para_end(d);
 }
@@ -177,7 +177,7 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	char now[64];
 	time_t t = time(NULL);
 	struct tm tm;
-	char *title, *lead;
+	char *title;
 	int i;
 
 	gmtime_r(&t, &tm);
@@ -186,6 +186,7 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	mr_doc_begin(d, title);
 	free(title);
 
+	mr_repstatus_write(d, vs);
 	mr_doc_para(d);
 	mr_doc_text(d, "Results ");
 	mr_doc_code(d, o->results_dir);
@@ -194,33 +195,18 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	      mr_rd_env(R, "repeat") ? mr_rd_env(R, "repeat") : "?",
 	      started ? started : "?");
 	mr_doc_code(d, vs->expected);
-	mr_doc_text(d, ". Status: ");
-	mr_doc_bold(d, vs->status ? "failed" : "passed");
 	mr_doc_textf(d, ". Written by memrepro %s on %s.",
 	      mr_rd_env(R, "memrepro_version") ? mr_rd_env(R, "memrepro_version") : "",
 	      now);
 	mr_doc_para_end(d);
-	for (i = 0; i < vs->nchanged; i++) {
-		mr_doc_para(d);
-		mr_doc_bold(d, "Not judged:");
-		mr_doc_textf(d, " %s.", vs->changed[i]);
-		mr_doc_para_end(d);
-	}
-	if ((lead = mr_finding(vs, -1))) {
-		mr_doc_para(d);
-		mr_doc_bold(d, "Regressed together:");
-		mr_doc_textf(d, " %s.", lead);
-		mr_doc_para_end(d);
-		free(lead);
-	}
 	if (charts_note) {
 		mr_doc_para(d);
 		mr_doc_bold(d, "Charts:");
 		mr_doc_textf(d, " %s", charts_note);
 		mr_doc_para_end(d);
 	}
-	write_env(d, R);
 	write_verdicts(d, vs);
+	write_env(d, R);
 	mr_doc_heading(d, 2, "allocators", "Allocators");
 	mr_doc_para(d);
 	mr_doc_text(d, "Each cell: the case's key figure (declared in ");
