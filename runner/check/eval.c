@@ -11,6 +11,7 @@
 
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "run/self.h"
 
 
 /* Whether r names key: a pair of it fixes its value.  A libc range
@@ -354,10 +355,11 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	 * have: they are then skipped, saying so (the odometer is back at
 	 * zero after a pass). */
 again:
+	/* SIGINT/SIGTERM: the result is cut short (check.c stops) */
 	do
 		comb_one(&e, vcon, val, took, replay, r, &t, &nout, &nabsent);
-	while (odometer_next(&e, idx, vidx));
-	if (r->ncomb == 0 && nabsent && !replay) {
+	while (!mr_spawn_interrupted && odometer_next(&e, idx, vidx));
+	if (r->ncomb == 0 && nabsent && !replay && !mr_spawn_interrupted) {
 		replay = 1;
 		goto again;
 	}
