@@ -45,3 +45,59 @@ interrupt_check() {
 @test "SIGTERM stops check --from while it reads the results: exit 143" {
 	interrupt_check TERM 143
 }
+
+# evaluating PID DIR: process PID has read DIR's runs.tsv and
+# checkpoints.tsv to their ends (its read bytes, /proc/PID/io's rchar, are
+# their sizes or more) and holds neither open: it evaluates them.
+evaluating() {
+	local need rchar f
+	need=$(($(stat -c %s "$2/runs.tsv") + $(stat -c %s "$2/checkpoints.tsv")))
+	rchar=$(awk '$1 == "rchar:" { print $2 }' "/proc/$1/io" 2>/dev/null) || return 1
+	[ -n "$rchar" ] && [ "$rchar" -ge "$need" ] || return 1
+	for f in "/proc/$1/fd/"*; do
+		case $(readlink "$f" 2>/dev/null) in
+		"$2/runs.tsv" | "$2/checkpoints.tsv") return 1 ;;
+		esac
+	done
+}
+
+# eval_interrupt_check SIG STATUS: check --from a big directory with 100
+# claims (seconds of evaluation after a second of reading), sent SIG once
+# the reading is done, exits STATUS within 10 s of it, printing no
+# verdicts.
+eval_interrupt_check() {
+	local d=$BATS_TEST_TMPDIR/big exp=$BATS_TEST_TMPDIR/exp i bg pid rc t0 t1
+	big "$d" 100000
+	mkdir "$exp"
+	for i in $(seq 1 100); do
+		printf 'returns-%d holds rss_kb@cleared[madvise=dontneed] < 0.6 * rss_kb@cleared[madvise=free] "copy %d"\n' "$i" "$i"
+	done > "$exp/fixture-stacks.claims"
+	timeout -k 10 300 "$MR" check --from "$d" --expected "$exp" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	bg=$!
+	# the runner itself, as a terminal's ^C reaches it (not timeout)
+	wait_for 10 pgrep -P "$bg" >/dev/null || true
+	pid=$(pgrep -P "$bg" | head -n 1)
+	[ -n "$pid" ] || { echo "check ended before it was signalled"; return 1; }
+	wait_for 60 eval "evaluating $pid $(printf %q "$d") || ! kill -0 $pid 2>/dev/null" || true
+	kill -0 "$pid" || { echo "check ended before it was signalled"; return 1; }
+	t0=$(date +%s)
+	kill -s "$1" "$pid"
+	rc=0
+	wait "$bg" || rc=$?
+	t1=$(date +%s)
+	echo "exit $rc after $((t1 - t0)) s; stderr:"
+	cat "$BATS_TEST_TMPDIR/err"
+	[ "$rc" -eq "$2" ]
+	grep -q "interrupted by SIG$1 while evaluating it" "$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ $((t1 - t0)) -lt $((10 * SLOW)) ]
+}
+
+@test "SIGINT stops check --from while it evaluates the claims: exit 130 within seconds" {
+	eval_interrupt_check INT 130
+}
+
+@test "SIGTERM stops check --from while it evaluates the claims: exit 143 within seconds" {
+	eval_interrupt_check TERM 143
+}
