@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Reading a results directory: in time linear in its rows (bench/rows.sh
-# measures it), stopped by SIGINT and SIGTERM at the next row, and strict
-# about the repeats env.tsv says the run made.
+# and bench/readers.sh measure it), stopped by SIGINT and SIGTERM at the
+# next row, and the claims' evaluation after it at the next combination;
+# strict about the repeats env.tsv says the run made.
 
 # shellcheck disable=SC2154 # $stderr: set by bats' run --separate-stderr
 load test_helper
