@@ -102,3 +102,23 @@ eval_interrupt_check() {
 @test "SIGTERM stops check --from while it evaluates the claims: exit 143 within seconds" {
 	eval_interrupt_check TERM 143
 }
+
+# cpu_s DIR: the CPU seconds (user + system) of check --from DIR with the
+# fixture's claims and baseline.
+cpu_s() {
+	local TIMEFORMAT='%U %S'
+	{ time "$MR" check --from "$1" --expected "$ROOT/tests/data/expected" >/dev/null 2>&1 || true; } 2>&1 |
+		awk '{ print $1 + $2 }'
+}
+
+@test "check --from with claims costs CPU time linear in the rows: 10 times the rows, under 20 times the time" {
+	local small large
+	big "$BATS_TEST_TMPDIR/small" 20000
+	big "$BATS_TEST_TMPDIR/large" 200000
+	small=$(cpu_s "$BATS_TEST_TMPDIR/small")
+	large=$(cpu_s "$BATS_TEST_TMPDIR/large")
+	echo "20,000 rows: $small s; 200,000 rows: $large s"
+	# a quadratic part made it 35 times (0.36 s, 12.8 s); CPU time, not
+	# wall: a busy machine's share of the CPU is not the reader's cost
+	awk -v s="$small" -v l="$large" 'BEGIN { exit !(l < 20 * (s > 0.05 ? s : 0.05)) }'
+}
