@@ -1,6 +1,7 @@
 #include "check/check.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,9 @@
 #include "check/upgrade.h"
 #include "check/version.h"
 #include "results/read.h"
+#include "proc/self.h"
 #include "check/stats.h"
+#include "core/hash.h"
 #include "core/util.h"
 
 /* The value of a reference at config ci: the median over its ok runs. */
@@ -47,6 +50,23 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	v = mr_rd_env(R, key);
 	free(key);
 	return mr_version_lead(v, buf, n);
+}
+
+/* Whether the runner was told to stop (SIGINT, SIGTERM, SIGHUP: run/self.h)
+ * while evaluating the results in dir: then "DIR: interrupted by SIGINT
+ * while evaluating it" is printed, and the evaluation stops (main exits
+ * 128 + the signal).  Checked at every claim, combination, run and
+ * baseline row: a million rows' evaluation stops within one of them. */
+static int
+stopped(const char *dir)
+{
+	const char *abbrev;
+
+	if (!mr_spawn_interrupted)
+		return 0;
+	abbrev = sigabbrev_np(mr_spawn_interrupted);
+	weprintf("%s: interrupted by SIG%s while evaluating it", dir, abbrev ? abbrev : "?");
+	return 1;
 }
 
 /* --- check --------------------------------------------------------------- */
@@ -137,7 +157,7 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 	int i, j;
 
 	vk->ncol = mr_upgrade_cols(k->conf, ver, k->ncfg, 0, &vk->col);
-	for (i = 0; vk->has_claims && i < cs->n; i++) {
+	for (i = 0; vk->has_claims && i < cs->n && !mr_spawn_interrupted; i++) {
 		const struct mr_claim *c = &cs->v[i];
 		int holds = c->status == MR_HOLDS;
 		struct mr_claim_result res;
@@ -145,6 +165,11 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 		struct mr_vd *v;
 
 		mr_claim_eval(c, &d, &res);
+		if (mr_spawn_interrupted) {
+			/* cut short: mr_check_eval says so and stops */
+			mr_claim_result_free(&res);
+			break;
+		}
 		t->nclaims++;
 		switch (res.outcome) {
 		case MR_CLAIM_TRUE:
@@ -217,7 +242,7 @@ eval_runs(struct mr_vd_case *vk, const struct mr_rd *R,
 	struct mr_vd_totals *t = &vk->t;
 	int i, j;
 
-	for (i = 0; i < k->nrun; i++) {
+	for (i = 0; i < k->nrun && !mr_spawn_interrupted; i++) {
 		const struct mr_rd_run *r = &k->run[i];
 		struct mr_vd *v;
 
@@ -239,7 +264,7 @@ eval_runs(struct mr_vd_case *vk, const struct mr_rd *R,
 		if (r->log)
 			v->log = mr_rd_path(R->dir, r->log);
 	}
-	for (i = 0; i < k->ncfg; i++) {
+	for (i = 0; i < k->ncfg && !mr_spawn_interrupted; i++) {
 		const struct mr_rd_cfg *c = &k->cfg[i];
 		struct mr_vd *v;
 
@@ -308,12 +333,58 @@ eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
 	}
 }
 
+/* A config's rows looked up by their config string (bl_chain). */
+struct blkey {
+	const struct mr_baseline *b;
+	const int *last;   /* each group's last row so far */
+	const char *config;
+};
+
+static int
+bl_same(const void *ctx, int g)
+{
+	const struct blkey *p = ctx;
+
+	return !strcmp(p->b->row[p->last[g]].config, p->config);
+}
+
+/* The rows of b chained by config: next[i] the next row of row i's config
+ * (-1: none), head[i] set on each config's first row.  One pass, hashed:
+ * a scan for each config's rows cost rows x configs. */
+static int *
+bl_chain(const struct mr_baseline *b, char *head)
+{
+	int *next = ecalloc(b->nrow + 1, sizeof *next);
+	int *last = ecalloc(b->nrow + 1, sizeof *last);
+	struct mr_hash h = {0};
+	int i, g, ng = 0;
+
+	for (i = 0; i < b->nrow; i++) {
+		struct blkey p = { b, last, b->row[i].config };
+		uint64_t hv = mr_hash_str(MR_HASH0, b->row[i].config);
+
+		next[i] = -1;
+		if ((g = mr_hash_find(&h, hv, bl_same, &p)) >= 0) {
+			next[last[g]] = i;
+		} else {
+			g = ng++;
+			head[i] = 1;
+			mr_hash_add(&h, hv, g);
+		}
+		last[g] = i;
+	}
+	mr_hash_free(&h);
+	free(last);
+	return next;
+}
+
 static void
 eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
 	      const struct mr_baseline *b)
 {
-	char *done = ecalloc(b->nrow + 1, 1);
+	char *head = ecalloc(b->nrow + 1, 1);
 	int *inbl = ecalloc(k->ncfg + 1, sizeof *inbl);
+	int *next = bl_chain(b, head);
 	int i, j;
 
 	for (i = 0; i < k->ncfg; i++)
@@ -328,33 +399,25 @@ eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
 		free(ck);
 	}
 	vk->t.has_bl = vk->has_bl;
-	for (i = 0; vk->has_bl && i < b->nrow; i++) {
-		const char *cstr = b->row[i].config;
-		int ci = mr_rd_cfg(k, cstr);
+	for (i = 0; vk->has_bl && i < b->nrow && !mr_spawn_interrupted; i++) {
+		int ci;
 
-		if (done[i])
+		if (!head[i])
 			continue;
+		ci = mr_rd_cfg(k, b->row[i].config);
 		if (ci < 0 || k->cfg[ci].nok == 0) {
 			/* Not run here (another profile, a skipped or failed
 			 * config, reported above): nothing to compare. */
-			for (j = i; j < b->nrow; j++) {
-				if (!done[j] && !strcmp(b->row[j].config, cstr)) {
-					done[j] = 1;
-					vk->notrun_rows++;
-				}
-			}
+			for (j = i; j >= 0; j = next[j])
+				vk->notrun_rows++;
 			vk->notrun_cfgs++;
 			continue;
 		}
 		inbl[ci] = 1;
-		for (j = i; j < b->nrow; j++) {
-			if (done[j] || strcmp(b->row[j].config, cstr))
-				continue;
-			done[j] = 1;
+		for (j = i; j >= 0; j = next[j])
 			eval_row(vk, k, ci, &b->row[j]);
-		}
 	}
-	for (i = 0; vk->has_bl && i < k->ncfg; i++) {
+	for (i = 0; vk->has_bl && i < k->ncfg && !mr_spawn_interrupted; i++) {
 		/* an original's are never blessed (its interpreter's version
 		 * is not the platform's): claims judge it, not a baseline */
 		if (!inbl[i] && k->cfg[i].nok > 0 && !mr_config_get(&k->conf[i], MR_KEY_RUNTIME)) {
@@ -364,7 +427,8 @@ eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
 			v->label = estrdup(k->cfg[i].label);
 		}
 	}
-	free(done);
+	free(next);
+	free(head);
 	free(inbl);
 }
 
@@ -472,8 +536,14 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 		}
 		vk->t.has_claims = vk->has_claims;
 		eval_claims(vk, R, k, e[i].claims);
+		if (stopped(R->dir))
+			goto out;
 		eval_runs(vk, R, k);
+		if (stopped(R->dir))
+			goto out;
 		eval_baseline(vk, k, &e[i].bl);
+		if (stopped(R->dir))
+			goto out;
 		mr_vd_totals_add(&vs->all, &vk->t);
 	}
 	vs->status = vs->all.regressed || vs->all.bregressed || vs->all.rfailed

@@ -11,6 +11,7 @@
 
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "proc/self.h"
 
 
 /* Whether r names key: a pair of it fixes its value.  A libc range
@@ -177,13 +178,9 @@ comb_values(const struct ev *e, double *val, int *took, char **cause, char **wha
 					match = m[i];
 			}
 		}
-		for (k = 0; nmatch == 0 && k < ref->npairs; k++) {
-			for (i = 0; i < d->ncfg; i++)
-				if (ev_pair_ok(e, j, k, i))
-					break;
-			if (i == d->ncfg)
+		for (k = 0; nmatch == 0 && k < ref->npairs; k++)
+			if (!e->anyrun[j * MR_REF_MAX_PAIRS + k])
 				break;
-		}
 		if (nmatch == 0 && k < ref->npairs) {
 			/* A value of another profile, or a typo. */
 			struct strbuf w = {0};
@@ -260,7 +257,9 @@ comb_one(struct ev *e, int *vcon, double *val, int *took, int replay,
 		sb_printf(&line, "%s: ", label.s);
 	else
 		sb_add(&line, "");
-	r->comb = erealloc(r->comb, sizeof *r->comb * r->ncomb);
+	/* comb and lines grow by doubling: at 1, 2, 4, ... combinations */
+	if ((r->ncomb & (r->ncomb - 1)) == 0)
+		r->comb = erealloc(r->comb, sizeof *r->comb * 2 * (size_t)r->ncomb);
 	cb = &r->comb[r->ncomb - 1];
 	if (got < 0) {
 		r->nskipped++;
@@ -282,7 +281,9 @@ comb_one(struct ev *e, int *vcon, double *val, int *took, int replay,
 		memcpy(cb->val, val, sizeof *val * c->nref);
 	}
 	cb->label = label.s ? label.s : estrdup("");
-	r->lines = erealloc(r->lines, sizeof *r->lines * (r->nlines + 1));
+	if (r->nlines == 0 || (r->nlines & (r->nlines - 1)) == 0)
+		r->lines = erealloc(r->lines, sizeof *r->lines *
+					      (r->nlines ? 2 * (size_t)r->nlines : 1));
 	r->lines[r->nlines++] = line.s;
 }
 
@@ -323,7 +324,7 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	int *vidx = ecalloc(nvax + 1, sizeof *vidx), *vcon = ecalloc(nvax + 1, sizeof *vcon);
 	double *val = ecalloc(c->nref, sizeof *val);
 	int *took = ecalloc(c->nref, sizeof *took);
-	struct ev e = { c, d, ver, acfg, ax, it, idx, 0, vax, vidx, nvax, NULL, NULL, 0, NULL };
+	struct ev e = { c, d, ver, acfg, ax, it, idx, 0, vax, vidx, nvax, NULL, NULL, NULL, 0, NULL };
 	struct tally t = {0};
 	int i, j, k, nout = 0, nabsent = 0, replay = 0;
 
@@ -335,6 +336,11 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 				if (mr_config_same(mr_config_get(&d->cfg[i], c->ref[j].key[k]),
 						   c->ref[j].val[k]))
 					e.exact[j * MR_REF_MAX_PAIRS + k] = 1;
+	e.anyrun = ecalloc((size_t)c->nref * MR_REF_MAX_PAIRS + 1, 1);
+	for (j = 0; j < c->nref; j++)
+		for (k = 0; k < c->ref[j].npairs; k++)
+			for (i = 0; i < d->ncfg && !e.anyrun[j * MR_REF_MAX_PAIRS + k]; i++)
+				e.anyrun[j * MR_REF_MAX_PAIRS + k] = (char)ev_pair_ok(&e, j, k, i);
 	for (i = 0; i < naxes; i++) {
 		for (j = 0; j < c->nref; j++) {
 			if (!ev_names(&c->ref[j], ax[i].key)) {
@@ -349,10 +355,11 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	 * have: they are then skipped, saying so (the odometer is back at
 	 * zero after a pass). */
 again:
+	/* SIGINT/SIGTERM: the result is cut short (check.c stops) */
 	do
 		comb_one(&e, vcon, val, took, replay, r, &t, &nout, &nabsent);
-	while (odometer_next(&e, idx, vidx));
-	if (r->ncomb == 0 && nabsent && !replay) {
+	while (!mr_spawn_interrupted && odometer_next(&e, idx, vidx));
+	if (r->ncomb == 0 && nabsent && !replay && !mr_spawn_interrupted) {
 		replay = 1;
 		goto again;
 	}
@@ -372,6 +379,7 @@ again:
 	ev_index_free(e.ri, c->nref);
 	mr_config_axes_free(e.lax, e.nlax);
 	free(e.exact);
+	free(e.anyrun);
 	free(took);
 	free(val);
 	free(vcon);

@@ -16,6 +16,7 @@ struct skips {
 	int n;
 	char **cause;          /* "no data for " WHAT " (why)", ... */
 	struct strbuf *what;   /* the configs or selections, joined by " and " */
+	struct skipset *set;   /* each cause's entries in what, hashed */
 };
 
 /* The versions of one allocator in the configs, an axis of their own
@@ -47,6 +48,10 @@ struct ev {
 	                        pair whose value is spelt so by some config
 	                        (it takes that config, not the host's of the
 	                        same version) */
+	char *anyrun;        /* [nref * MR_REF_MAX_PAIRS]: some config has
+	                        the pair (ev_pair_ok), whatever the
+	                        combination: worked out once, not per
+	                        combination (that cost configs^2) */
 	struct mr_axis *lax;  /* the axes of d->cfg, for labels (a skip's) */
 	int nlax;
 	struct ev_refidx *ri; /* [nref]: each reference's configs by their

@@ -8,6 +8,7 @@
 #include "check/expr.h"
 #include "check/evalint.h"
 #include "check/version.h"
+#include "core/hash.h"
 #include "core/numfmt.h"
 #include "core/util.h"
 
@@ -25,10 +26,37 @@ ev_has_entry(const struct strbuf *list, const char *e)
 	return 0;
 }
 
+/* The entries of one cause's what, hashed: a skip is looked up in one
+ * step, not by scanning the entries so far (that cost combinations^2). */
+struct skipset {
+	struct mr_hash h;
+	size_t *off;     /* where each entry starts in what */
+	size_t *len;
+	int n;
+};
+
+struct entry_probe {
+	const struct skipset *set;
+	const char *s;   /* what's text */
+	const char *e;   /* the entry looked for */
+};
+
+static int
+same_entry(const void *ctx, int i)
+{
+	const struct entry_probe *p = ctx;
+
+	return p->set->len[i] == strlen(p->e) &&
+	       !memcmp(p->s + p->set->off[i], p->e, p->set->len[i]);
+}
+
 /* Record what (a label) under cause; takes both. */
 void
 ev_skips_add(struct skips *sk, char *cause, char *what)
 {
+	struct skipset *set;
+	struct entry_probe p;
+	uint64_t hv;
 	int i;
 
 	for (i = 0; i < sk->n; i++)
@@ -37,14 +65,31 @@ ev_skips_add(struct skips *sk, char *cause, char *what)
 	if (i == sk->n) {
 		sk->cause = erealloc(sk->cause, sizeof *sk->cause * (sk->n + 1));
 		sk->what = erealloc(sk->what, sizeof *sk->what * (sk->n + 1));
+		sk->set = erealloc(sk->set, sizeof *sk->set * (sk->n + 1));
 		sk->cause[i] = cause;
 		memset(&sk->what[i], 0, sizeof sk->what[i]);
+		memset(&sk->set[i], 0, sizeof sk->set[i]);
 		sk->n++;
 	} else {
 		free(cause);
 	}
-	if (!ev_has_entry(&sk->what[i], what))
-		sb_printf(&sk->what[i], "%s%s", sk->what[i].len ? " and " : "", what);
+	set = &sk->set[i];
+	p = (struct entry_probe){ set, sk->what[i].s, what };
+	hv = mr_hash_str(MR_HASH0, what);
+	if (mr_hash_find(&set->h, hv, same_entry, &p) < 0) {
+		sb_printf(&sk->what[i], "%s", sk->what[i].len ? " and " : "");
+		/* an entry's offset at 1, 2, 4, ... entries: grown by doubling */
+		if ((set->n & (set->n - 1)) == 0) {
+			size_t cap = set->n ? 2 * (size_t)set->n : 1;
+
+			set->off = erealloc(set->off, sizeof *set->off * cap);
+			set->len = erealloc(set->len, sizeof *set->len * cap);
+		}
+		set->off[set->n] = sk->what[i].len;
+		set->len[set->n] = strlen(what);
+		sb_add(&sk->what[i], what);
+		mr_hash_add(&set->h, hv, set->n++);
+	}
 	free(what);
 }
 
@@ -81,7 +126,11 @@ ev_skips_free(struct skips *sk)
 	for (i = 0; i < sk->n; i++) {
 		free(sk->cause[i]);
 		sb_free(&sk->what[i]);
+		mr_hash_free(&sk->set[i].h);
+		free(sk->set[i].off);
+		free(sk->set[i].len);
 	}
+	free(sk->set);
 	free(sk->cause);
 	free(sk->what);
 }

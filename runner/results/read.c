@@ -36,6 +36,9 @@ component_ok(const char *s)
 			 "0123456789._+@-") == strlen(s);
 }
 
+/* The detail of every run that has none: one copy, not one a row. */
+static char nodetail[] = "-";
+
 void
 mr_rd_free(struct mr_rd *R)
 {
@@ -50,13 +53,16 @@ mr_rd_free(struct mr_rd *R)
 			free(k->cfg[j].run);
 		}
 		for (j = 0; j < k->nrun; j++) {
-			free(k->run[j].detail);
+			if (k->run[j].detail != nodetail)
+				free(k->run[j].detail);
 			free(k->run[j].log);
 			free(k->run[j].machine);
 			free(k->run[j].ck);
 		}
-		for (j = 0; j < k->nck; j++)
-			free(k->ck[j].name);
+		for (j = 0; j < k->nckname; j++)
+			free(k->ckname[j]);
+		free(k->ckname);
+		mr_hash_free(&k->cknh);
 		free(k->conf);
 		free(k->cfg);
 		free(k->run);
@@ -279,7 +285,8 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 	}
 	if (cmach >= 0 && strcmp(mr_tsv_get(t, cmach), "-") && *mr_tsv_get(t, cmach))
 		r->machine = estrdup(mr_tsv_get(t, cmach));
-	r->detail = estrdup(mr_tsv_get(t, c->col[MR_RUNS_DETAIL]));
+	r->detail = strcmp(mr_tsv_get(t, c->col[MR_RUNS_DETAIL]), "-")
+		    ? estrdup(mr_tsv_get(t, c->col[MR_RUNS_DETAIL])) : nodetail;
 	if (clog >= 0 && strcmp(mr_tsv_get(t, clog), "-") &&
 	    *mr_tsv_get(t, clog)) {
 		/* Results may come from elsewhere: a log is read (its
@@ -457,6 +464,29 @@ ck_eq(const void *ctx, int i)
 	return row->run == c->run && row->seq == c->seq && !strcmp(row->name, c->name);
 }
 
+static int
+ckname_eq(const void *ctx, int i)
+{
+	const struct ck_key *c = ctx;
+
+	return !strcmp(c->k->ckname[i], c->name);
+}
+
+/* k's one copy of the checkpoint name of key. */
+static char *
+ckname_of(struct mr_rd_case *k, const struct ck_key *key)
+{
+	uint64_t hv = mr_hash_str(MR_HASH0, key->name);
+	int i = mr_hash_find(&k->cknh, hv, ckname_eq, key);
+
+	if (i < 0) {
+		i = k->nckname;
+		*PUSH(k->ckname, k->nckname) = estrdup(key->name);
+		mr_hash_add(&k->cknh, hv, i);
+	}
+	return k->ckname[i];
+}
+
 /* The current row of checkpoints.tsv (t; col: its first columns, mcol:
  * its metrics') into R, its key hashed in *h.  0, or -1 after printing
  * path:line:col. */
@@ -496,7 +526,7 @@ ck_row(struct mr_rd *R, const struct mr_tsv *t, const int *col, const int *mcol,
 	if (mr_hash_find(h, hv, ck_eq, &key) >= 0)
 		return mr_tsv_err(t, col[MR_CKPTS_SEQ], "checkpoint %s #%lld of this run again",
 				  name, seq);
-	row.name = estrdup(name);
+	row.name = ckname_of(k, &key);
 	row.seq = (long)seq;
 	row.run = ri;
 	*PUSH(k->ck, k->nck) = row;

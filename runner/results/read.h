@@ -34,7 +34,9 @@ struct mr_rd_run {
 	int cfg;                   /* index into the case's configs */
 	long repeat;               /* 1..N */
 	enum mr_rd_outcome outcome;
-	char *detail;              /* "-" when none (owned) */
+	char *detail;              /* "-" when none (owned, but for a
+	                              "-": one static copy, mr_rd_free's
+	                              to know) */
 	char *log;                 /* relative to the results, NULL if none (owned) */
 	long line;                 /* in runs.tsv */
 	double m[MR_NRUN_METRICS]; /* NAN: not measured */
@@ -57,7 +59,8 @@ struct mr_rd_run {
 
 /* One row of checkpoints.tsv. */
 struct mr_rd_ck {
-	char *name;                 /* checkpoint name (owned) */
+	char *name;                 /* checkpoint name (into the case's
+	                               ckname: one copy of each name) */
 	long seq;                   /* occurrence, from 1 */
 	int run;                    /* its run in the case's run[] */
 	double m[MR_NCKPT_METRICS]; /* NAN: not measured */
@@ -82,6 +85,10 @@ struct mr_rd_case {
 	int nck;
 	struct mr_hash cfgh;    /* conf[] by canonical string */
 	struct mr_hash runh;    /* run[] by (config, repeat) */
+	char **ckname;          /* the checkpoint names of ck[], each once
+	                           (owned): 10^6 rows, a few names */
+	int nckname;
+	struct mr_hash cknh;    /* ckname[] by name */
 };
 
 struct mr_rd {
