@@ -199,7 +199,7 @@ mr_cmd_report(const struct mr_args *o, const struct mr_paths *p)
 		return report_dir(o, p, o->from);
 	/* one argument that is a directory, or that no case could be named
 	 * (a path): the results to report on */
-	if (o->nnames == 1 && (mr_cmd_is_dir(o->names[0]) || !mr_cases_valid_name(o->names[0])))
+	if (o->nnames == 1 && (mr_cmd_is_dir(o->names[0]) || !mr_name_case(o->names[0])))
 		return report_dir(o, p, o->names[0]);
 	return session(&t, then_report);
 }

@@ -76,7 +76,7 @@ check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, const char *ca
 			any = cs->v[i].ref[j].checkpoint != NULL;
 	any |= fs->n > 0 || fs->key_checkpoint;
 	/* the name comes from runs.tsv: never a path out of cases_dir */
-	if (!any || !cases_dir || !mr_cases_valid_name(name))
+	if (!any || !cases_dir || !mr_name_case(name))
 		return 0;
 	if (mr_cases_load(cases_dir, name, &desc, &err) < 0) {
 		sb_free(&err);

@@ -200,7 +200,7 @@ group_of(const char *cases_dir, const char *name)
 	struct strbuf err = { 0 };
 	size_t g = sizeof groups / sizeof *groups - 1;
 
-	if (cases_dir && mr_cases_valid_name(name) && mr_cases_load(cases_dir, name, &desc, &err) == 0) {
+	if (cases_dir && mr_name_case(name) && mr_cases_load(cases_dir, name, &desc, &err) == 0) {
 		for (size_t i = 0; desc.mechanism && groups[i].mechanism; i++)
 			if (strcmp(groups[i].mechanism, desc.mechanism) == 0)
 				g = i;

@@ -8,11 +8,13 @@
  * apart.  The tables are X-macros: each row X(ID, "name", ...) becomes an
  * enum constant here and a string of the arrays in schema.c.
  */
-#ifndef MR_SCHEMA_H
-#define MR_SCHEMA_H
+#ifndef MR_PROTO_SCHEMA_H
+#define MR_PROTO_SCHEMA_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mr_schema.h"
 
 /* --- metrics ------------------------------------------------------------ */
 
@@ -51,29 +53,29 @@ enum mr_rec {
 };
 
 /* The checkpoint metrics: the columns of checkpoints.tsv a claim may name
- * with @checkpoint, in column order, each with its record key (the
- * record's clock is t_us, the table's t_ms).  The metrics with a record
+ * with @checkpoint, in column order, each with its record key (lib's
+ * mr_schema.h: the record's clock is t_us, the table's t_ms).  The metrics with a record
  * key come first.  X(ID, name, record key, enum mr_rec) */
 #define MR_CKPT_METRIC_TABLE(X)                                             \
-	X(T_MS, "t_ms", "t_us", MR_REC_MUST)                                \
-	X(RSS_KB, "rss_kb", "rss_kb", MR_REC_MUST)                          \
-	X(VSZ_KB, "vsz_kb", "vsz_kb", MR_REC_MUST)                          \
-	X(PSS_KB, "pss_kb", "pss_kb", MR_REC_RUNNER)                        \
-	X(PRIVATE_CLEAN_KB, "private_clean_kb", "private_clean_kb", MR_REC_RUNNER) \
-	X(PRIVATE_DIRTY_KB, "private_dirty_kb", "private_dirty_kb", MR_REC_RUNNER) \
-	X(SHARED_DIRTY_KB, "shared_dirty_kb", "shared_dirty_kb", MR_REC_RUNNER) \
-	X(ANON_KB, "anon_kb", "anon_kb", MR_REC_RUNNER)                     \
-	X(LAZYFREE_KB, "lazyfree_kb", "lazyfree_kb", MR_REC_RUNNER)         \
-	X(SWAP_KB, "swap_kb", "swap_kb", MR_REC_RUNNER)                     \
-	X(HWM_KB, "hwm_kb", "hwm_kb", MR_REC_RUNNER)                        \
-	X(USER_MS, "user_ms", "user_ms", MR_REC_MUST)                       \
-	X(SYS_MS, "sys_ms", "sys_ms", MR_REC_MUST)                          \
-	X(MINFLT, "minflt", "minflt", MR_REC_MUST)                          \
-	X(MAJFLT, "majflt", "majflt", MR_REC_MUST)                          \
-	X(TREE_RSS_KB, "tree_rss_kb", NULL, MR_REC_NONE)                    \
-	X(TREE_PSS_KB, "tree_pss_kb", NULL, MR_REC_NONE)                    \
-	X(TREE_PRIVATE_DIRTY_KB, "tree_private_dirty_kb", NULL, MR_REC_NONE) \
-	X(TREE_NPROC, "tree_nproc", NULL, MR_REC_NONE)                      \
+	X(T_MS, "t_ms", MR_RECKEY_T_US, MR_REC_MUST)                                   \
+	X(RSS_KB, "rss_kb", MR_RECKEY_RSS_KB, MR_REC_MUST)                             \
+	X(VSZ_KB, "vsz_kb", MR_RECKEY_VSZ_KB, MR_REC_MUST)                             \
+	X(PSS_KB, "pss_kb", MR_RECKEY_PSS_KB, MR_REC_RUNNER)                           \
+	X(PRIVATE_CLEAN_KB, "private_clean_kb", MR_RECKEY_PRIVATE_CLEAN_KB, MR_REC_RUNNER) \
+	X(PRIVATE_DIRTY_KB, "private_dirty_kb", MR_RECKEY_PRIVATE_DIRTY_KB, MR_REC_RUNNER) \
+	X(SHARED_DIRTY_KB, "shared_dirty_kb", MR_RECKEY_SHARED_DIRTY_KB, MR_REC_RUNNER) \
+	X(ANON_KB, "anon_kb", MR_RECKEY_ANON_KB, MR_REC_RUNNER)                        \
+	X(LAZYFREE_KB, "lazyfree_kb", MR_RECKEY_LAZYFREE_KB, MR_REC_RUNNER)            \
+	X(SWAP_KB, "swap_kb", MR_RECKEY_SWAP_KB, MR_REC_RUNNER)                        \
+	X(HWM_KB, "hwm_kb", MR_RECKEY_HWM_KB, MR_REC_RUNNER)                           \
+	X(USER_MS, "user_ms", MR_RECKEY_USER_MS, MR_REC_MUST)                          \
+	X(SYS_MS, "sys_ms", MR_RECKEY_SYS_MS, MR_REC_MUST)                             \
+	X(MINFLT, "minflt", MR_RECKEY_MINFLT, MR_REC_MUST)                             \
+	X(MAJFLT, "majflt", MR_RECKEY_MAJFLT, MR_REC_MUST)                             \
+	X(TREE_RSS_KB, "tree_rss_kb", NULL, MR_REC_NONE)                               \
+	X(TREE_PSS_KB, "tree_pss_kb", NULL, MR_REC_NONE)                               \
+	X(TREE_PRIVATE_DIRTY_KB, "tree_private_dirty_kb", NULL, MR_REC_NONE)           \
+	X(TREE_NPROC, "tree_nproc", NULL, MR_REC_NONE)                                 \
 	X(CGROUP_KB, "cgroup_kb", NULL, MR_REC_NONE)
 
 #define MR_X_ENUM_RM(id, name) MR_RM_##id,
