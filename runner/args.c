@@ -151,18 +151,25 @@ set_word(struct mr_args *o, int bit, const char *v)
 
 	switch (bit) {
 	case O_PROFILE:
-		if (strcmp(v, "quick") == 0)
+		switch (mr_profile(v)) {
+		case MR_PROFILE_QUICK:
 			o->quick = 1;
-		else if (strcmp(v, "full") == 0)
+			break;
+		case MR_PROFILE_FULL:
 			o->quick = 0;
-		else if (strcmp(v, "versions") == 0)
+			break;
+		case MR_PROFILE_VERSIONS:
 			o->quick = o->versions = 1;
-		else if (strcmp(v, "originals") == 0)
+			break;
+		case MR_PROFILE_ORIGINALS:
 			o->quick = 0, o->originals = 1;
-		else if (strcmp(v, "kernels") == 0)
+			break;
+		case MR_PROFILE_KERNELS:
 			o->quick = o->kernels = 1;
-		else
-			usage_error(o, "--profile '%s': want quick, full, versions, originals or kernels", v);
+			break;
+		default:
+			usage_error(o, "--profile '%s': want %s", v, mr_profile_list());
+		}
 		break;
 	case O_ASLR:
 		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
@@ -458,10 +465,14 @@ mr_args_parse(struct mr_args *o, const struct mr_command *cmds, int ncmds,
 	}
 	check_args(o);
 	if (o->quick < 0) {
+		char *a;
+
 		o->quick = o->cmd->quick;
 		/* the profile the command chose, so a resume by another
 		 * command keeps it */
-		mr_resume_record_arg(&o->record, o->quick ? "--profile=quick" : "--profile=full");
+		a = esprintf("--profile=%s", mr_profiles[o->quick ? MR_PROFILE_QUICK : MR_PROFILE_FULL]);
+		mr_resume_record_arg(&o->record, a);
+		free(a);
 	}
 	if (o->nnames)
 		mr_resume_record_arg(&o->record, "--");

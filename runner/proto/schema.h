@@ -211,9 +211,30 @@ const char *mr_outcome_list(void);
 
 /* --- profiles ----------------------------------------------------------- */
 
-/* The word of the profile (--profile, env.tsv's profile) that the
- * options' flags say: "versions" or "originals" when set (they imply
- * quick and not quick), else "quick" or "full". */
-const char *mr_profile_word(int quick, int versions, int originals);
+/* The profiles (--profile, env.tsv's profile).  X(ID, word) */
+#define MR_PROFILE_TABLE(X)                                                \
+	X(QUICK, "quick")         /* small sizes: every case's quick values */ \
+	X(FULL, "full")           /* the reports' own sizes */              \
+	X(VERSIONS, "versions")   /* quick, under every release's versions */ \
+	X(ORIGINALS, "originals") /* full, the reports' own programs too */ \
+	X(KERNELS, "kernels")     /* quick, under other kernels (run/guest.h) */
+
+#define MR_X_ENUM_PROFILE(id, word) MR_PROFILE_##id,
+enum mr_profile { MR_PROFILE_TABLE(MR_X_ENUM_PROFILE) MR_NPROFILES };
+#undef MR_X_ENUM_PROFILE
+
+/* Words by enum mr_profile. */
+extern const char *const mr_profiles[MR_NPROFILES];
+
+/* The profile whose word is word, or -1. */
+int mr_profile(const char *word);
+
+/* The words joined by ", " and " or " ("quick, full, ... or kernels"),
+ * for messages. */
+const char *mr_profile_list(void);
+
+/* The profile the options' flags say: versions, originals or kernels
+ * when set (they imply quick or not quick), else quick or full. */
+enum mr_profile mr_profile_of(int quick, int versions, int originals, int kernels);
 
 #endif

@@ -82,8 +82,10 @@ write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 		sq(&b, x);
 		free(x);
 	}
-	sb_printf(&b, " --profile %s", o->versions ? "versions" : o->originals ? "originals" :
-				       o->quick ? "quick" : "full");
+	/* the kernels profile's share is a quick run in the guest: the
+	 * kernel axis is the host's */
+	sb_printf(&b, " --profile %s", mr_profiles[mr_profile_of(o->quick, o->versions,
+								  o->originals, 0)]);
 	if (o->repeat > 0)
 		sb_printf(&b, " --repeat %ld", o->repeat);
 	if (o->timeout_s > 0)

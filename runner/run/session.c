@@ -403,7 +403,8 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	struct mr_envfp_run er;
 	int i, rc = MR_OK;
 
-	er.profile = mr_profile_word(o->quick, o->versions, o->originals);
+	/* a kernels run records the quick profile its guests run (run/guestrun.c) */
+	er.profile = mr_profiles[mr_profile_of(o->quick, o->versions, o->originals, 0)];
 	er.repeat = (int)o->repeat;
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
