@@ -201,7 +201,7 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 {
 	o->given |= d->bit;
 	if (strpbrk(v, "\t\n\r"))
-		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in env.tsv", name);
+		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in " MR_FILE_ENV, name);
 	/* what --resume needs to run the same matrix the same way */
 	if (!(d->bit & (O_OUT | O_VERBOSE | O_RESUME | O_FORMAT | O_QUIET | O_YES |
 			O_PLOTS | O_NOCHARTS | O_FAILON | O_JOBS | O_HELP | O_VERSION))) {
@@ -412,10 +412,10 @@ check_args(struct mr_args *o)
 	extra = o->given & ~(O_RESUME | O_VERBOSE | O_FORMAT | O_QUIET | O_YES | O_PLOTS |
 			     O_JOBS | O_HELP | O_VERSION);
 	if (o->resume && extra)
-		usage_error(o, "%s cannot be given with --resume: it continues with the options %s/env.tsv recorded",
+		usage_error(o, "%s cannot be given with --resume: it continues with the options %s/" MR_FILE_ENV " recorded",
 			    mr_args_first(extra), o->resume);
 	if (o->resume && o->nnames)
-		usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/env.tsv recorded",
+		usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/" MR_FILE_ENV " recorded",
 			    o->resume);
 	for (i = 0; i < o->nnames; i++)
 		if (strpbrk(o->names[i], "\t\n\r"))

@@ -126,7 +126,7 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 	mr_doc_table_end(d);
 	mr_doc_para(d);
 	mr_doc_text(d, "Every key: ");
-	mr_doc_link(d, "env.tsv", "env.tsv");
+	mr_doc_link(d, MR_FILE_ENV, MR_FILE_ENV);
 	mr_doc_text(d, ".");
 	mr_doc_para_end(d);
 }

@@ -87,7 +87,7 @@ mr_runenv_print(FILE *f, struct mr_rd *const *R, int n)
 		v[t] = ov[t] = overlapped(R[t]);
 	ndiff += print_key(f, "runs beside others", v, n);
 	if (!ndiff)
-		fprintf(f, "  the same: %d settings of env.tsv (jobs, THP, kernel, versions, profile...) alike\n",
+		fprintf(f, "  the same: %d settings of " MR_FILE_ENV " (jobs, THP, kernel, versions, profile...) alike\n",
 			nkeys);
 	for (t = 0; t < n; t++)
 		free(ov[t]);

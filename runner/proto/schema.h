@@ -182,6 +182,14 @@ extern const char *const mr_runs_cols[MR_RUNS_NCOLS];
 extern const char *const mr_ckpts_cols[MR_CKPTS_NCOLS];
 extern const char *const mr_series_cols[MR_SERIES_NCOLS];
 
+/* --- the files of a results directory ----------------------------------- */
+
+/* docs/formats.md: written by results/write.c, read by results/read.c. */
+#define MR_FILE_ENV "env.tsv"                 /* key value: the environment */
+#define MR_FILE_RUNS "runs.tsv"               /* MR_RUNS_COL_TABLE */
+#define MR_FILE_CKPTS "checkpoints.tsv"       /* MR_CKPTS_LEAD_TABLE, metrics */
+#define MR_FILE_SERIES "series.tsv"           /* MR_SERIES_COL_TABLE */
+
 /* --- outcomes ------------------------------------------------------------ */
 
 /* The outcome of a run, runs.tsv's outcome column.  X(ID, word) */

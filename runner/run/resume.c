@@ -56,7 +56,7 @@ mr_resume_argv(const char *dir, const char *cmd, int *lock, char ***argvp,
 	rec = mr_envfp_get(&fp, "options");
 	cnames = mr_envfp_get(&fp, "cases");
 	if (!rec || !cnames) {
-		weprintf("--resume %s: env.tsv records no options: not a run this memrepro can resume",
+		weprintf("--resume %s: " MR_FILE_ENV " records no options: not a run this memrepro can resume",
 			 dir);
 		mr_envfp_free(&fp);
 		return -1;
