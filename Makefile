@@ -420,6 +420,7 @@ lint: deps-lint
 	sh tools/circles.sh runner lib
 	sh tools/funclen.sh -n 120 runner lib
 	sh tools/filelen.sh -n 600 runner lib
+	sh tools/hguards.sh runner lib
 
 clean: clean-proofs
 clean-proofs:
