@@ -178,7 +178,7 @@ RUNNER_SRC := \
 	runner/check/baseline.c \
 	runner/check/check.c \
 	runner/check/finding.c \
-	runner/check/bless.c \
+	runner/check/blessplan.c \
 	runner/check/stats.c \
 	runner/check/tally.c \
 	runner/check/words.c \

@@ -31,13 +31,13 @@ mr_cmd_is_dir(const char *p)
 struct then {
 	const struct mr_args *o;
 	const struct mr_paths *p;
-	int (*cmp)(const struct mr_cmp_opts *co); /* check, bless: mr_check or
+	int (*cmp)(const struct mr_check_opts *co); /* check, bless: mr_fmt_check or
 	                                             mr_bless */
 };
 
 /* check/bless options over the results in dir. */
 static void
-cmp_opts(struct mr_cmp_opts *co, const struct mr_args *o, const struct mr_paths *p,
+cmp_opts(struct mr_check_opts *co, const struct mr_args *o, const struct mr_paths *p,
 	 const char *dir, const char *const *names)
 {
 	memset(co, 0, sizeof *co);
@@ -57,7 +57,7 @@ static int
 then_check(void *ctx, const char *dir, const char *const *names)
 {
 	const struct then *t = ctx;
-	struct mr_cmp_opts co;
+	struct mr_check_opts co;
 
 	cmp_opts(&co, t->o, t->p, dir, names);
 	return t->cmp(&co);
@@ -149,7 +149,7 @@ mr_cmd_run(const struct mr_args *o, const struct mr_paths *p)
 /* check and bless: of the results --from names, or of a run first. */
 static int
 check_or_bless(const struct mr_args *o, const struct mr_paths *p,
-	       int (*cmp)(const struct mr_cmp_opts *co))
+	       int (*cmp)(const struct mr_check_opts *co))
 {
 	struct then t = { o, p, cmp };
 
@@ -161,7 +161,7 @@ check_or_bless(const struct mr_args *o, const struct mr_paths *p,
 int
 mr_cmd_check(const struct mr_args *o, const struct mr_paths *p)
 {
-	return check_or_bless(o, p, mr_check);
+	return check_or_bless(o, p, mr_fmt_check);
 }
 
 int

@@ -421,7 +421,7 @@ machine_notes(struct mr_vds *vs, const struct mr_rd *R, const int *sel, int nsel
 }
 
 int
-mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
+mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs)
 {
 	const char *exp = o->expected_dir ? o->expected_dir : "expected";
 	struct mr_rd R;

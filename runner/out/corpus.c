@@ -246,7 +246,7 @@ mr_corpus(const struct mr_corpus_opts *o)
 	size_t g, *group = NULL;
 
 	for (i = 0; i < o->ndirs; i++, loaded++) {
-		struct mr_cmp_opts co = {0};
+		struct mr_check_opts co = {0};
 
 		co.results_dir = o->dirs[i];
 		co.expected_dir = o->expected_dir;

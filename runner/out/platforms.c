@@ -64,7 +64,7 @@ mr_plat_fmt_parse(const char *name)
 static int
 load_one(const struct mr_plat_opts *o, int i, struct plat *P)
 {
-	struct mr_cmp_opts co = {0};
+	struct mr_check_opts co = {0};
 
 	P->dir = o->dirs[i];
 	co.results_dir = o->dirs[i];

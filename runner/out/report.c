@@ -305,7 +305,7 @@ close_out(FILE *f, const char *path)
 int
 mr_report(const struct mr_report_opts *o)
 {
-	struct mr_cmp_opts co = {0};
+	struct mr_check_opts co = {0};
 	struct mr_vds vs;
 	struct mr_rd R;
 	struct about *ab = NULL;
