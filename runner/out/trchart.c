@@ -13,6 +13,7 @@
 #include "out/outfile.h"
 #include "out/plot.h"
 #include "out/trchart.h"
+#include "proto/schema.h"
 
 /* The figures of a case's chart, and its rows of panels: more figures
  * with a change are counted under the chart, not drawn. */
@@ -165,8 +166,8 @@ group_before(const char *a, const char *b)
 {
 	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
 
-	if (strcmp(a, b) && (!strcmp(a, "glibc") || !strcmp(b, "glibc")))
-		return !strcmp(a, "glibc");
+	if (strcmp(a, b) && (!strcmp(a, MR_ALLOC_GLIBC) || !strcmp(b, MR_ALLOC_GLIBC)))
+		return !strcmp(a, MR_ALLOC_GLIBC);
 	/* key=number: by the number (mb=2 before mb=10) */
 	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a))) {
 		char *xa, *xb;

@@ -28,6 +28,11 @@
 #define MR_KEY_RUNTIME "runtime"
 #define MR_RUNTIME_MODEL "c"
 
+/* The allocator that is the C library's own malloc: etc/allocators' entry
+ * that preloads nothing (run/regparse.c holds the registry to it), the
+ * reference the charts and the matrix put first. */
+#define MR_ALLOC_GLIBC "glibc"
+
 /* The run metrics: a run's figures, the columns of runs.tsv a claim may
  * name without @checkpoint, in column order.  X(ID, name) */
 #define MR_RUN_METRIC_TABLE(X)                                             \
