@@ -39,7 +39,7 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	const char *v;
 
 	if (!strcmp(name, MR_KEY_LIBC))
-		return mr_version_lead(mr_rd_env(R, "libc"), buf, n);
+		return mr_version_lead(mr_rd_env(R, MR_ENVK_LIBC), buf, n);
 	key = esprintf("allocator.%s.version", name);
 	v = mr_rd_env(R, key);
 	free(key);

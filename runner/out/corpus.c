@@ -283,8 +283,8 @@ mr_corpus(const struct mr_corpus_opts *o)
 		fprintf(o->out, " %s", o->dirs[i]);
 	fprintf(o->out, "` from results of %s", s[0].R.platform ? s[0].R.platform : "?");
 	for (i = 0; i < o->ndirs; i++) {
-		const char *p = mr_rd_env(&s[i].R, "profile"), *r = mr_rd_env(&s[i].R, "repeat"),
-			   *t = mr_rd_env(&s[i].R, "started");
+		const char *p = mr_rd_env(&s[i].R, MR_ENVK_PROFILE), *r = mr_rd_env(&s[i].R, MR_ENVK_REPEAT),
+			   *t = mr_rd_env(&s[i].R, MR_ENVK_STARTED);
 
 		fprintf(o->out, "%s%s: profile %s, %s repeats, started %s", i ? "; " : " (",
 			o->dirs[i], p ? p : "?", r ? r : "?", t ? t : "?");

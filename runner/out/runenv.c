@@ -10,7 +10,7 @@
 static int
 identity_key(const char *k)
 {
-	static const char *const keys[] = { "started", "finished", "cases", "cases_dir" };
+	static const char *const keys[] = { MR_ENVK_STARTED, "finished", "cases", "cases_dir" };
 	size_t i, n = strlen(k);
 
 	for (i = 0; i < sizeof keys / sizeof *keys; i++)

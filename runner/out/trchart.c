@@ -362,7 +362,7 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 	int t, u, secs = 0, dates = 1, oneday = 1, onetime = 1;
 
 	for (t = 0; t < nr; t++) {
-		const char *st = mr_rd_env(R[t], "started");
+		const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 
 		/* 2026-12-01T13:33:17Z */
 		if (!st || strlen(st) < 19 || st[4] != '-' || st[10] != 'T')
@@ -370,7 +370,7 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 	}
 	for (t = 0; dates && t < nr; t++)
 		for (u = 0; u < t; u++) {
-			const char *a = mr_rd_env(R[t], "started"), *c = mr_rd_env(R[u], "started");
+			const char *a = mr_rd_env(R[t], MR_ENVK_STARTED), *c = mr_rd_env(R[u], MR_ENVK_STARTED);
 
 			secs |= !strncmp(a, c, 16);
 			oneday &= !strncmp(a, c, 10);
@@ -378,7 +378,7 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 		}
 	for (t = 0; t < nr; t++) {
 		if (dates) {
-			const char *st = mr_rd_env(R[t], "started");
+			const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 			char buf[32];
 
 			if (onetime && !oneday)
@@ -520,7 +520,7 @@ mr_tr_write_rows(FILE *f, struct mr_rd *const *R, int nr, const struct series *s
 		if (kase && (!s[i].panel || strcmp(s[i].kase, kase)))
 			continue;
 		for (t = 0; t < nr; t++) {
-			const char *st = mr_rd_env(R[t], "started");
+			const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 			const char *metric = metric_of(&s[i].ref);
 			size_t ml = strlen(metric);
 			double scale = ml > 3 && !strcmp(metric + ml - 3, "_kb") ? 1024 : 1;

@@ -187,6 +187,26 @@ extern const char *const mr_runs_cols[MR_RUNS_NCOLS];
 extern const char *const mr_ckpts_cols[MR_CKPTS_NCOLS];
 extern const char *const mr_series_cols[MR_SERIES_NCOLS];
 
+/* --- env.tsv -------------------------------------------------------------- */
+
+/* The keys of the environment's fingerprint (run/envfp.c writes them;
+ * the report, corpus, trend, merge and resume read them). */
+#define MR_ENVK_PLATFORM "platform"
+#define MR_ENVK_KERNEL "kernel"
+#define MR_ENVK_LIBC "libc"
+#define MR_ENVK_ARCH "arch"
+#define MR_ENVK_CPUS "cpus"
+#define MR_ENVK_CPU_MODEL "cpu_model"
+#define MR_ENVK_MEM_TOTAL_KB "mem_total_kb"
+#define MR_ENVK_MACHINE_ROOT "machine_root"
+#define MR_ENVK_MEMREPRO_VERSION "memrepro_version"
+#define MR_ENVK_COMMIT "commit"
+#define MR_ENVK_PROFILE "profile"
+#define MR_ENVK_REPEAT "repeat"
+#define MR_ENVK_INTERVAL_MS "interval_ms"
+#define MR_ENVK_TIMEOUT_S "timeout_s"
+#define MR_ENVK_STARTED "started"
+
 /* --- the files of a results directory ----------------------------------- */
 
 /* docs/formats.md: written by results/write.c, read by results/read.c. */

@@ -15,8 +15,8 @@
 
 /* env.tsv keys every shard must agree on: what makes two runs one matrix. */
 static const char *const same_keys[] = {
-	"platform", "memrepro_version", "commit", "profile", "repeat",
-	"interval_ms", "timeout_s", "cases", "mem_cap_mib", "shard.plan",
+	MR_ENVK_PLATFORM, MR_ENVK_MEMREPRO_VERSION, MR_ENVK_COMMIT, MR_ENVK_PROFILE,
+	MR_ENVK_REPEAT, MR_ENVK_INTERVAL_MS, MR_ENVK_TIMEOUT_S, "cases", "mem_cap_mib", "shard.plan",
 	"options", "aslr", "rlimit.as", "rlimit.stack", NULL,
 };
 

@@ -183,9 +183,9 @@ env_row(struct mr_rd *R, const struct mr_tsv *t, int ck, int cv, struct mr_hash 
 
 	if (mr_hash_find(h, hv, env_eq, &e) >= 0)
 		return mr_tsv_err(t, ck, "key %s again", key);
-	if (!strcmp(key, "platform") && !component_ok(val))
+	if (!strcmp(key, MR_ENVK_PLATFORM) && !component_ok(val))
 		return mr_tsv_err(t, cv, "platform \"%s\" is not usable as a directory name", val);
-	if (!strcmp(key, "repeat")) {
+	if (!strcmp(key, MR_ENVK_REPEAT)) {
 		long long rep;
 
 		if (mr_tsv_int(t, cv, 1, 1000000, &rep) < 0)
@@ -197,7 +197,7 @@ env_row(struct mr_rd *R, const struct mr_tsv *t, int ck, int cv, struct mr_hash 
 	PUSH(R->envv, n);
 	R->envk[R->nenv] = estrdup(key);
 	R->envv[R->nenv] = estrdup(val);
-	if (!strcmp(key, "platform"))
+	if (!strcmp(key, MR_ENVK_PLATFORM))
 		R->platform = R->envv[R->nenv];
 	mr_hash_add(h, hv, R->nenv++);
 	return 0;

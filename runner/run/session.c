@@ -418,9 +418,9 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 				   o->shard_n, &fp, &s->skip);
 	if (rc == MR_OK && o->jobs > 1)
 		rc = mr_plan_timed(cases, ncases, mats, o->expected_dir,
-				   mr_envfp_get(&fp, "platform"), &s->timed);
+				   mr_envfp_get(&fp, MR_ENVK_PLATFORM), &s->timed);
 	if (rc == MR_OK && o->jobs > 1)
-		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, "platform"));
+		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, MR_ENVK_PLATFORM));
 	if (rc == MR_OK && o->verbose)
 		for (i = 0; i < fp.n; i++)
 			fprintf(s->progress, "# %s: %s\n", fp.key[i], fp.val[i]);
