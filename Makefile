@@ -170,7 +170,7 @@ RUNNER_SRC := \
 	runner/check/baseline.c \
 	runner/check/check.c \
 	runner/check/finding.c \
-	runner/check/bless.c \
+	runner/check/blessplan.c \
 	runner/check/stats.c \
 	runner/check/tally.c \
 	runner/check/words.c \
@@ -430,6 +430,7 @@ lint: deps-lint
 	sh tools/layers.sh
 	sh tools/funclen.sh -n 120 runner lib
 	sh tools/filelen.sh -n 600 runner lib
+	sh tools/hguards.sh runner lib
 
 clean: clean-proofs
 clean-proofs:

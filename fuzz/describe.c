@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n++;
 		memcpy(name, p, n);
 		name[n] = '\0';
-		if (!mr_cases_valid_name(name))
+		if (!mr_name_case(name))
 			strcpy(name, "fuzz");
 	}
 	if (mr_cases_parse(name, "fuzz --describe", text, size, &d, &err) == 0)

@@ -20,7 +20,7 @@
  */
 const fs = require('fs');
 
-const NAME_RE = /^[a-z0-9_-]{1,47}$/; /* a model's checkpoint names */
+const NAME_RE = /^[a-z0-9_-]{1,63}$/; /* a model's checkpoint names (lib/mr_schema.h) */
 let ckptFd = -1;  /* records go here; -1: by hand, or the runner is gone */
 let ackFd = -1;   /* one byte back per record */
 const seen = {};  /* occurrences per name, for seq */
@@ -64,7 +64,7 @@ function gone() {
 exports.checkpoint = function checkpoint(name) {
   try {
     if (typeof name !== 'string' || !NAME_RE.test(name)) {
-      say('checkpoint name is not [a-z0-9_-]{1,47}: ' + String(name) + '; dropped');
+      say('checkpoint name is not [a-z0-9_-]{1,63}: ' + String(name) + '; dropped');
       return;
     }
     const seq = seen[name] = (seen[name] || 0) + 1;

@@ -17,7 +17,7 @@
 # Nothing here raises into the program: a bad variable or name is said on
 # stderr and the checkpoint is dropped.  Ruby >= 2.7 (the oldest runtime).
 module Memrepro
-  NAME_RE = /\A[a-z0-9_-]{1,47}\z/ # a model's checkpoint names
+  NAME_RE = /\A[a-z0-9_-]{1,63}\z/ # a model's checkpoint names (lib/mr_schema.h)
 
   @seen = Hash.new(0) # occurrences per name, for seq
   @ckpt = nil         # records go here; nil: by hand, or the runner is gone
@@ -98,7 +98,7 @@ module Memrepro
   def self.checkpoint(name)
     name = name.to_s
     unless name =~ NAME_RE
-      say("checkpoint name is not [a-z0-9_-]{1,47}: #{name}; dropped")
+      say("checkpoint name is not [a-z0-9_-]{1,63}: #{name}; dropped")
       return
     end
     seq = (@seen[name] += 1)

@@ -6,6 +6,7 @@
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"
+#include "mr_schema.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -170,17 +171,6 @@ static void check_text(const char *what, const char *s, int required)
 		bug("%s contains a tab or a newline", what);
 }
 
-static int is_name(const char *s, const char *extra)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_' || (extra && strchr(extra, *s))))
-			return 0;
-	return 1;
-}
-
 /* The description's own consistency: caught at every start, so a broken
  * case fails the first time anyone runs it. */
 static void check_description(const struct mr_case *c)
@@ -189,8 +179,8 @@ static void check_description(const struct mr_case *c)
 	int i;
 
 	check_text("name", c->name, 1);
-	if (!is_name(c->name, "-"))
-		bug("case name \"%s\" is not [a-z0-9_-]+", c->name);
+	if (!mr_name_case(c->name))
+		bug("case name \"%s\" is not " MR_CASE_NAME_RULE, c->name);
 	check_text("title", c->title, 1);
 	check_text("source", c->source, 1);
 	check_text("mechanism", c->mechanism, 0);
@@ -203,8 +193,11 @@ static void check_description(const struct mr_case *c)
 
 		if (i == MR_CASE_MAX_PARAMS)
 			bug("more than %d parameters", MR_CASE_MAX_PARAMS);
-		if (!is_name(p->name, NULL))
-			bug("parameter name \"%s\" is not [a-z0-9_]+", p->name);
+		if (!mr_name_param_form(p->name))
+			bug("parameter name \"%s\" is not " MR_PARAM_NAME_RULE, p->name);
+		if (mr_name_reserved(p->name))
+			bug("parameter name \"%s\" is reserved for the runner (" MR_PARAM_RESERVED ")",
+			    p->name);
 		check_text("a parameter's default", p->def, 1);
 		check_text("a parameter's quick value", p->quick, 0);
 		check_text("a parameter's allowed values", p->allowed, 1);
@@ -233,8 +226,8 @@ static void check_description(const struct mr_case *c)
 		nparams = i + 1;
 	}
 	for (k = c->checkpoints; k && k->name; k++) {
-		if (!is_name(k->name, "-"))
-			bug("checkpoint name \"%s\" is not [a-z0-9_-]+", k->name);
+		if (!mr_name_checkpoint(k->name))
+			bug("checkpoint name \"%s\" is not " MR_CKPT_NAME_RULE, k->name);
 		check_text("a checkpoint's help", k->help, 1);
 	}
 }

@@ -13,7 +13,7 @@
 /* One parameter.  allowed is either "v1|v2|..." (an enumeration) or
  * "int:MIN..MAX" (a decimal integer in that closed range). */
 struct mr_param {
-	const char *name;    /* [a-z0-9_]+ */
+	const char *name;    /* mr_name_param (mr_schema.h): [a-z0-9_]+, not reserved */
 	const char *def;     /* default: the report's own setting */
 	const char *quick;   /* value in the quick profile; NULL means def */
 	const char *allowed; /* enumeration or integer range, see above */
@@ -23,12 +23,12 @@ struct mr_param {
 };
 
 struct mr_checkpoint_desc {
-	const char *name; /* [a-z0-9_-]+, as passed to mr_checkpoint() */
+	const char *name; /* mr_name_checkpoint (mr_schema.h), as passed to mr_checkpoint() */
 	const char *help; /* one line: when it is taken */
 };
 
 struct mr_case {
-	const char *name;    /* file name without .c */
+	const char *name;    /* file name without .c: mr_name_case (mr_schema.h) */
 	const char *title;   /* one line */
 	const char *source;  /* the report: seed file, bug number, its figures */
 	const struct mr_param *params;              /* ends with {0} */

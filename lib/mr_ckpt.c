@@ -8,6 +8,7 @@
 #include "mr_ckpt.h"
 #include "mr_exit.h"
 #include "mr_proc.h"
+#include "mr_schema.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,6 @@
 
 #define MR_CKPT_RECORD_MAX 1024 /* docs/formats.md: one record, one write */
 #define MR_CKPT_NAMES 64        /* distinct checkpoint names per process */
-#define MR_CKPT_NAME_MAX 47     /* longest name we number */
 
 static int ckpt_fd = -1;   /* records go here; -1: by hand */
 static int ack_fd = -1;    /* one byte back per record */
@@ -167,17 +167,17 @@ void mr_ckpt_init(int (*declared)(const char *name))
 	ckpt_declared = declared;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t0_set = 1;
-	ckpt_fd = env_fd("MEMREPRO_CKPT_FD", 1);
-	ack_fd = env_fd("MEMREPRO_ACK_FD", 0);
+	ckpt_fd = env_fd(MR_ENV_CKPT_FD_VAR, 1);
+	ack_fd = env_fd(MR_ENV_ACK_FD_VAR, 0);
 	if ((ckpt_fd < 0) != (ack_fd < 0)) {
-		say("MEMREPRO_CKPT_FD and MEMREPRO_ACK_FD go together; only one is set",
+		say(MR_ENV_CKPT_FD_VAR " and " MR_ENV_ACK_FD_VAR " go together; only one is set",
 		    "", "");
 		exit(MR_EXIT_USAGE);
 	}
 	/* Descendants (exec'd or not) see no variables naming fds they do not
 	 * have, or that a later open could reuse for something else. */
-	unsetenv("MEMREPRO_CKPT_FD");
-	unsetenv("MEMREPRO_ACK_FD");
+	unsetenv(MR_ENV_CKPT_FD_VAR);
+	unsetenv(MR_ENV_ACK_FD_VAR);
 }
 
 unsigned long long mr_ckpt_elapsed_us(void)
@@ -195,17 +195,6 @@ unsigned long long mr_ckpt_elapsed_us(void)
 
 /* --- a checkpoint -------------------------------------------------------- */
 
-static int valid_name(const char *s)
-{
-	size_t n = 0;
-
-	for (; s[n]; n++)
-		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') ||
-		      s[n] == '_' || s[n] == '-'))
-			return 0;
-	return n > 0 && n <= MR_CKPT_NAME_MAX;
-}
-
 /* The next seq of name, or 0 when the table is full. */
 static unsigned long next_seq(const char *name)
 {
@@ -216,7 +205,7 @@ static unsigned long next_seq(const char *name)
 			return ++seen[i].count;
 	if (i == MR_CKPT_NAMES)
 		return 0;
-	strcpy(seen[i].name, name); /* valid_name bounded its length */
+	strcpy(seen[i].name, name); /* mr_name_checkpoint bounded its length */
 	seen[i].count = 1;
 	return 1;
 }
@@ -329,8 +318,8 @@ int mr_checkpoint(const char *name)
 	user_ms = tv_ms(ru.ru_utime);
 	sys_ms = tv_ms(ru.ru_stime);
 
-	if (!valid_name(name) || (ckpt_declared && !ckpt_declared(name))) {
-		say("checkpoint name not declared or not [a-z0-9_-]{1,47}: ", name, "");
+	if (!mr_name_checkpoint(name) || (ckpt_declared && !ckpt_declared(name))) {
+		say("checkpoint name not declared or not " MR_CKPT_NAME_RULE ": ", name, "");
 		return -EINVAL;
 	}
 	seq = next_seq(name);
@@ -359,17 +348,17 @@ int mr_checkpoint(const char *name)
 	if (runner_gone)
 		return -EPIPE;
 
-	add_s(&b, "ckpt\t");
+	add_s(&b, MR_RECORD_TAG "\t");
 	add_s(&b, name);
 	add_s(&b, "\t");
 	add_u(&b, seq);
-	add_kv(&b, "t_us", t_us);
-	add_kv(&b, "rss_kb", sm.rss_kb);
-	add_kv(&b, "vsz_kb", sm.vsz_kb);
-	add_kv(&b, "user_ms", user_ms);
-	add_kv(&b, "sys_ms", sys_ms);
-	add_kv(&b, "minflt", (uint64_t)ru.ru_minflt);
-	add_kv(&b, "majflt", (uint64_t)ru.ru_majflt);
+	add_kv(&b, MR_RECKEY_T_US, t_us);
+	add_kv(&b, MR_RECKEY_RSS_KB, sm.rss_kb);
+	add_kv(&b, MR_RECKEY_VSZ_KB, sm.vsz_kb);
+	add_kv(&b, MR_RECKEY_USER_MS, user_ms);
+	add_kv(&b, MR_RECKEY_SYS_MS, sys_ms);
+	add_kv(&b, MR_RECKEY_MINFLT, (uint64_t)ru.ru_minflt);
+	add_kv(&b, MR_RECKEY_MAJFLT, (uint64_t)ru.ru_majflt);
 	add_s(&b, "\n");
 	if (b.overflow)
 		return -EOVERFLOW; /* cannot happen: names are short */

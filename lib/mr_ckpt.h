@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 
-/* Record figures now under name ([a-z0-9_-]{1,47}, declared by the case
+/* Record figures now under name ([a-z0-9_-]{1,63}, declared by the case
  * in its struct mr_case when mr_case_init was called).  Repeated names are
  * numbered 1, 2, ... (the record's seq); up to 64 distinct names.
  * Returns 0, or -errno: -EINVAL for an undeclared or malformed name,

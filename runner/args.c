@@ -156,18 +156,25 @@ set_word(struct mr_args *o, int bit, const char *v)
 
 	switch (bit) {
 	case O_PROFILE:
-		if (strcmp(v, "quick") == 0)
+		switch (mr_profile(v)) {
+		case MR_PROFILE_QUICK:
 			o->quick = 1;
-		else if (strcmp(v, "full") == 0)
+			break;
+		case MR_PROFILE_FULL:
 			o->quick = 0;
-		else if (strcmp(v, "versions") == 0)
+			break;
+		case MR_PROFILE_VERSIONS:
 			o->quick = o->versions = 1;
-		else if (strcmp(v, "originals") == 0)
+			break;
+		case MR_PROFILE_ORIGINALS:
 			o->quick = 0, o->originals = 1;
-		else if (strcmp(v, "kernels") == 0)
+			break;
+		case MR_PROFILE_KERNELS:
 			o->quick = o->kernels = 1;
-		else
-			usage_error(o, "--profile '%s': want quick, full, versions, originals or kernels", v);
+			break;
+		default:
+			usage_error(o, "--profile '%s': want %s", v, mr_profile_list());
+		}
 		break;
 	case O_ASLR:
 		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
@@ -199,7 +206,7 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 {
 	o->given |= d->bit;
 	if (strpbrk(v, "\t\n\r"))
-		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in env.tsv", name);
+		usage_error(o, "%s: a value with a tab or a newline cannot be recorded in " MR_FILE_ENV, name);
 	/* what --resume needs to run the same matrix the same way */
 	if (!(d->bit & (O_OUT | O_VERBOSE | O_RESUME | O_FORMAT | O_QUIET | O_YES |
 			O_PLOTS | O_NOCHARTS | O_FAILON | O_JOBS | O_HELP | O_VERSION))) {
@@ -425,10 +432,10 @@ check_args(struct mr_args *o)
 	extra = o->given & ~(O_RESUME | O_VERBOSE | O_FORMAT | O_QUIET | O_YES | O_PLOTS |
 			     O_JOBS | O_HELP | O_VERSION);
 	if (o->resume && extra)
-		usage_error(o, "%s cannot be given with --resume: it continues with the options %s/env.tsv recorded",
+		usage_error(o, "%s cannot be given with --resume: it continues with the options %s/" MR_FILE_ENV " recorded",
 			    mr_args_first(extra), o->resume);
 	if (o->resume && o->nnames)
-		usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/env.tsv recorded",
+		usage_error(o, "case names cannot be given with --resume: it continues with the cases %s/" MR_FILE_ENV " recorded",
 			    o->resume);
 	if (o->recorded && (o->given & O_COMMAND))
 		usage_error(o, "--resume: the runs of that directory were a command's (run -- CMD): run it again");
@@ -487,10 +494,14 @@ mr_args_parse(struct mr_args *o, const struct mr_command *cmds, int ncmds,
 	}
 	check_args(o);
 	if (o->quick < 0) {
+		char *a;
+
 		o->quick = o->cmd->quick;
 		/* the profile the command chose, so a resume by another
 		 * command keeps it */
-		mr_resume_record_arg(&o->record, o->quick ? "--profile=quick" : "--profile=full");
+		a = esprintf("--profile=%s", mr_profiles[o->quick ? MR_PROFILE_QUICK : MR_PROFILE_FULL]);
+		mr_resume_record_arg(&o->record, a);
+		free(a);
 	}
 	if (o->command && !o->cmd_name) {
 		/* its name: what says to --resume that these were a command's */

@@ -125,7 +125,7 @@ mr_cmd_describe(const struct mr_args *o, const struct mr_paths *p)
 	if (!c->nckpts)
 		printf("  (none)\n");
 	printf("matrix (profile %s): %d config%s\n",
-	       mr_profile_word(o->quick, o->versions, o->originals),
+	       mr_profiles[mr_profile_of(o->quick, o->versions, o->originals, o->kernels)],
 	       m.n, m.n == 1 ? "" : "s");
 	for (i = 0; i < m.n; i++)
 		printf("  %s\n", m.cfg[i].canon);

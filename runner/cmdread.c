@@ -19,7 +19,7 @@
 int
 mr_cmd_compare(const struct mr_args *o, const struct mr_paths *p)
 {
-	struct mr_diff_opts d = { 0 };
+	struct mr_compare_opts d = { 0 };
 
 	(void)p;
 	d.old_dir = o->names[0];
@@ -30,7 +30,7 @@ mr_cmd_compare(const struct mr_args *o, const struct mr_paths *p)
 	d.verbose = o->verbose;
 	d.color = mr_term_color(stdout);
 	d.out = stdout;
-	return mr_diff(&d);
+	return mr_compare(&d);
 }
 
 int

@@ -32,7 +32,7 @@ mr_cmd_is_dir(const char *p)
 struct then {
 	const struct mr_args *o;
 	const struct mr_paths *p;
-	int (*cmp)(const struct mr_cmp_opts *co); /* check, bless: mr_check or
+	int (*cmp)(const struct mr_check_opts *co); /* check, bless: mr_fmt_check or
 	                                             mr_bless */
 	const struct mr_cmdcase *command; /* run -- CMD (cmdcommand.c), or NULL */
 	struct mr_casetab *tab; /* the session's descriptions and claims, for
@@ -41,7 +41,7 @@ struct then {
 
 /* check/bless options over the results in dir. */
 static void
-cmp_opts(struct mr_cmp_opts *co, const struct mr_args *o, const struct mr_paths *p,
+cmp_opts(struct mr_check_opts *co, const struct mr_args *o, const struct mr_paths *p,
 	 const char *dir, const char *const *names)
 {
 	memset(co, 0, sizeof *co);
@@ -61,7 +61,7 @@ static int
 then_check(void *ctx, const char *dir, const char *const *names)
 {
 	const struct then *t = ctx;
-	struct mr_cmp_opts co;
+	struct mr_check_opts co;
 
 	cmp_opts(&co, t->o, t->p, dir, names);
 	co.tab = t->tab;
@@ -181,7 +181,7 @@ mr_cmd_run(const struct mr_args *o, const struct mr_paths *p)
 /* check and bless: of the results --from names, or of a run first. */
 static int
 check_or_bless(const struct mr_args *o, const struct mr_paths *p,
-	       int (*cmp)(const struct mr_cmp_opts *co))
+	       int (*cmp)(const struct mr_check_opts *co))
 {
 	struct then t = { o, p, cmp, NULL, NULL };
 
@@ -193,7 +193,7 @@ check_or_bless(const struct mr_args *o, const struct mr_paths *p,
 int
 mr_cmd_check(const struct mr_args *o, const struct mr_paths *p)
 {
-	return check_or_bless(o, p, mr_check);
+	return check_or_bless(o, p, mr_fmt_check);
 }
 
 int
@@ -231,7 +231,7 @@ mr_cmd_report(const struct mr_args *o, const struct mr_paths *p)
 		return report_dir(o, p, o->from);
 	/* one argument that is a directory, or that no case could be named
 	 * (a path): the results to report on */
-	if (o->nnames == 1 && (mr_cmd_is_dir(o->names[0]) || !mr_cases_valid_name(o->names[0])))
+	if (o->nnames == 1 && (mr_cmd_is_dir(o->names[0]) || !mr_name_case(o->names[0])))
 		return report_dir(o, p, o->names[0]);
 	return session(&t, then_report);
 }

@@ -171,9 +171,9 @@ stub_gnuplot() {
 	[[ "$XDG_CACHE_HOME" != "$HOME"* ]] || false
 }
 
-@test "describe names the profile it was given, each as its word" {
+@test "describe names the profile it was given, each as its word (kernels too)" {
 	local p
-	for p in quick full versions originals; do
+	for p in quick full versions originals kernels; do
 		run -0 mr describe --cases "$FIX" nap --axis allocator=glibc --profile "$p"
 		[[ "$output" == *"matrix (profile $p): "* ]] || false
 	done

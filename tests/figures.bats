@@ -181,3 +181,12 @@ EOF
 	[ ! -e "$R/plots/fixture-stacks.figures.svg" ]
 	[ ! -e "$TSV" ]
 }
+
+@test "a figure at a checkpoint name no case can declare is an error naming the rule (lib/mr_schema.h)" {
+	cat > "$E/fixture-stacks.figures" <<'EOF2'
+source seeds/000_42f33d63eb876075.txt "a made-up report"
+figure Cleared madvise=free rss_kb 150 MiB
+EOF2
+	run -2 timeout -k 5 120 "$MR" report --cases "$DATA/cases" --expected "$E" "$R"
+	[[ "$output" == *"fixture-stacks.figures:2:8: Cleared is not a checkpoint name ([a-z0-9_-]{1,63}, NAME#N for its Nth occurrence, or - for a whole run)"* ]] || false
+}

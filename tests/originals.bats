@@ -151,7 +151,7 @@ CLAIMS
 	printf '%s\n' "const mr = require('$ROOT/build/lib/memrepro.js');" \
 		"mr.checkpoint('Bad Name'); console.log('went on');" > "$BATS_TEST_TMPDIR/bad.js"
 	run -0 --separate-stderr node "$BATS_TEST_TMPDIR/bad.js"
-	[[ "$stderr" == *"checkpoint name is not [a-z0-9_-]{1,47}: Bad Name; dropped"* ]] || false
+	[[ "$stderr" == *"checkpoint name is not [a-z0-9_-]{1,63}: Bad Name; dropped"* ]] || false
 	[ "$output" = "went on" ]
 }
 

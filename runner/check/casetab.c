@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mr_schema.h"
 #include "core/safeio.h"
 #include "proc/caseload.h"
 
@@ -97,7 +98,7 @@ mr_casetab_desc(struct mr_casetab *t, const char *name, int *rc,
 	struct mr_casetab_case *e;
 
 	/* a name from a results file: never a path out of cases_dir */
-	if (!t->cases_dir || !mr_cases_valid_name(name)) {
+	if (!t->cases_dir || !mr_name_case(name)) {
 		if (rc)
 			*rc = -1;
 		if (err)

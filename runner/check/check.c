@@ -45,7 +45,7 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	const char *v;
 
 	if (!strcmp(name, MR_KEY_LIBC))
-		return mr_version_lead(mr_rd_env(R, "libc"), buf, n);
+		return mr_version_lead(mr_rd_env(R, MR_ENVK_LIBC), buf, n);
 	key = esprintf("allocator.%s.version", name);
 	v = mr_rd_env(R, key);
 	free(key);
@@ -99,7 +99,7 @@ check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, struct mr_case
 	any |= fs->n > 0 || fs->key_checkpoint;
 	/* the table takes no name that is a path out of cases_dir (the
 	 * name comes from runs.tsv) */
-	if (!any || !(desc = mr_casetab_desc(tab, name, NULL, NULL)))
+	if (!any || !mr_name_case(name) || !(desc = mr_casetab_desc(tab, name, NULL, NULL)))
 		return 0;
 	names = ecalloc((size_t)desc->nckpts + 1, sizeof *names);
 	for (i = 0; i < desc->nckpts; i++)
@@ -482,7 +482,7 @@ machine_notes(struct mr_vds *vs, const struct mr_rd *R, const int *sel, int nsel
 }
 
 int
-mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
+mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs)
 {
 	const char *exp = o->expected_dir ? o->expected_dir : "expected";
 	struct mr_rd own = { 0 };

@@ -3,7 +3,7 @@
  * Reads a results directory (results/read.h), the claims in
  * <expected>/<case>.claims and the baseline <expected>/<platform>/<case>.tsv,
  * and evaluates one verdict per claim, failed run, skipped config and
- * baseline row (verdict.h).  Nothing here prints: out/format.h's mr_check
+ * baseline row (verdict.h).  Nothing here prints: out/format.h's mr_fmt_check
  * prints the verdicts, out/bless.h's mr_bless what a blessing changes
  * (worked out by bless.h).  check/ uses nothing of out/: the options say
  * the format as out/format.h's enum mr_fmt, in an int.
@@ -18,7 +18,7 @@
 struct mr_rd;
 struct mr_casetab;
 
-struct mr_cmp_opts {
+struct mr_check_opts {
 	const char *results_dir;  /* a results directory written by run */
 	const struct mr_rd *rd;   /* results_dir as the command read it
 	                             (results/read.h), or NULL: read here */
@@ -44,6 +44,6 @@ struct mr_cmp_opts {
  * mr_vds_free).  Returns MR_OK (the verdicts are in vs, vs->status says
  * whether the check fails), or MR_USAGE on bad input (a message naming
  * file:line:column has been printed on stderr; vs is empty). */
-int mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs);
+int mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs);
 
 #endif

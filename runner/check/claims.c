@@ -40,8 +40,8 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 		if (mr_config_get(c, ref->unset[k]))
 			return 0;
 	for (k = 0; k < ref->npairs; k++) {
-		const struct mr_vpair *vp = &ref->vp[k];
-		const char *v = mr_config_get(c, ref->key[k]), *at;
+		const struct mr_vpair *vp = &ref->pair[k].vp;
+		const char *v = mr_config_get(c, ref->pair[k].key), *at;
 
 		if (vp->name && v) {
 			/* allocator=NAME[@...]: NAME, any version it admits */
@@ -54,15 +54,15 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 			/* libc: unset is the host's, not known here */
 			if (!may_admit(vp, v))
 				return 0;
-		} else if (!strcmp(ref->key[k], MR_KEY_RUNTIME) &&
-			   !strcmp(ref->val[k], MR_RUNTIME_MODEL)) {
+		} else if (!strcmp(ref->pair[k].key, MR_KEY_RUNTIME) &&
+			   !strcmp(ref->pair[k].val, MR_RUNTIME_MODEL)) {
 			if (v)
 				return 0;
-		} else if (!strcmp(ref->key[k], MR_KEY_RUNTIME) &&
-			   !strcmp(ref->val[k], MR_RUNTIME_ANY)) {
+		} else if (!strcmp(ref->pair[k].key, MR_KEY_RUNTIME) &&
+			   !strcmp(ref->pair[k].val, MR_RUNTIME_ANY)) {
 			if (!v)
 				return 0;
-		} else if (!mr_config_same(v, ref->val[k])) {
+		} else if (!mr_config_same(v, ref->pair[k].val)) {
 			return 0;
 		}
 	}
@@ -72,12 +72,12 @@ mr_ref_selects(const struct mr_ref *ref, const struct mr_config *c)
 void
 mr_ref_pair_src(struct strbuf *b, const struct mr_ref *ref, int k)
 {
-	const struct mr_vpair *vp = &ref->vp[k];
+	const struct mr_vpair *vp = &ref->pair[k].vp;
 
 	if (!vp->name && vp->op >= MR_V_LT)
-		sb_printf(b, "%s%s%s", ref->key[k], mr_vop_names[vp->op], vp->version);
+		sb_printf(b, "%s%s%s", ref->pair[k].key, mr_vop_names[vp->op], vp->version);
 	else
-		sb_printf(b, "%s=%s", ref->key[k], ref->val[k]);
+		sb_printf(b, "%s=%s", ref->pair[k].key, ref->pair[k].val);
 }
 
 
@@ -133,28 +133,28 @@ mr_claims_check_keys(const struct mr_claims *cs, const struct mr_config *cfg,
 
 			for (k = 0; k < r->npairs; k++) {
 				for (l = 0; l < n; l++)
-					if (mr_config_get(&cfg[l], r->key[k]))
+					if (mr_config_get(&cfg[l], r->pair[k].key))
 						break;
 				/* pressure is the runner's axis, off unless
 				 * asked for: without it the claim is skipped
 				 * ("no run has pressure=..."), not an error */
-				if (l < n || strcmp(r->key[k], "pressure") == 0 ||
-				    strcmp(r->key[k], MR_KEY_RUNTIME) == 0)
+				if (l < n || strcmp(r->pair[k].key, "pressure") == 0 ||
+				    strcmp(r->pair[k].key, MR_KEY_RUNTIME) == 0)
 					continue;
 				/* libc: a run without the axis has the host's,
 				 * which the pair is held against */
-				if (strcmp(r->key[k], MR_KEY_LIBC) == 0)
+				if (strcmp(r->pair[k].key, MR_KEY_LIBC) == 0)
 					continue;
 				/* the key of an axis directive: the run may have
 				 * had none of the allocator it adds configs to */
-				for (l = 0; l < cs->naxis && strcmp(cs->axis[l].key, r->key[k]); l++)
+				for (l = 0; l < cs->naxis && strcmp(cs->axis[l].key, r->pair[k].key); l++)
 					;
 				if (l < cs->naxis)
 					continue;
 				known_keys(&b, cfg, n);
-				mr_errat(cs->path, r->kline[k], r->kcol[k],
+				mr_errat(cs->path, r->pair[k].line, r->pair[k].col,
 					 "unknown parameter \"%s\" (the runs of this case have %s)",
-					 r->key[k], b.s);
+					 r->pair[k].key, b.s);
 				sb_free(&b);
 				return -1;
 			}

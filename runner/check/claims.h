@@ -50,6 +50,15 @@ struct mr_vpair {
 	char *version;     /* the version named, or NULL */
 };
 
+/* One key=value pair of a reference. */
+struct mr_refpair {
+	char *key;          /* the parameter named */
+	char *val;          /* as written after the key's "=" (a libc
+	                       range: the version) */
+	struct mr_vpair vp; /* the version the pair names */
+	int line, col;      /* where the key is written */
+};
+
 /* A reference: metric[@checkpoint[#seq]][[key=value,...]]. */
 struct mr_ref {
 	int ckpt;          /* 1: a checkpoint metric, 0: a run metric */
@@ -58,11 +67,7 @@ struct mr_ref {
 	int cline, ccol;   /* where the checkpoint name is written */
 	long seq;          /* occurrence of the checkpoint, 0: the last one */
 	int npairs;        /* number of key=value pairs named */
-	char **key;        /* npairs keys */
-	char **val;        /* npairs values, as written after the key's "="
-	                      (a libc range: the version) */
-	struct mr_vpair *vp; /* npairs: the version each pair names */
-	int *kline, *kcol; /* where each key is written */
+	struct mr_refpair *pair; /* the npairs pairs, in the arena */
 	int line, col;     /* where the reference starts */
 	char **unset;      /* the keys of the file's axis directives this
 	                      reference leaves unnamed: it takes only configs

@@ -26,9 +26,9 @@ ev_names(const struct mr_ref *r, const char *key)
 		if (!strcmp(r->unset[i], key))
 			return 1;
 	for (i = 0; i < r->npairs; i++)
-		if (!strcmp(r->key[i], key) &&
-		    (r->vp[i].name || r->vp[i].op < MR_V_LT) &&
-		    (strcmp(key, MR_KEY_RUNTIME) || strcmp(r->val[i], MR_RUNTIME_ANY)))
+		if (!strcmp(r->pair[i].key, key) &&
+		    (r->pair[i].vp.name || r->pair[i].vp.op < MR_V_LT) &&
+		    (strcmp(key, MR_KEY_RUNTIME) || strcmp(r->pair[i].val, MR_RUNTIME_ANY)))
 			return 1;
 	return 0;
 }
@@ -74,8 +74,8 @@ int
 ev_pair_ok(const struct ev *e, int j, int k, int i)
 {
 	const struct mr_ref *ref = &e->c->ref[j];
-	const struct mr_vpair *vp = &ref->vp[k];
-	const char *v = mr_config_get(&e->d->cfg[i], ref->key[k]);
+	const struct mr_vpair *vp = &ref->pair[k].vp;
+	const char *v = mr_config_get(&e->d->cfg[i], ref->pair[k].key);
 
 	if (vp->name) {
 		if (!e->ver[i].alloc || strcmp(e->ver[i].alloc, vp->name))
@@ -83,19 +83,19 @@ ev_pair_ok(const struct ev *e, int j, int k, int i)
 		if (vp->op == MR_V_ANY)
 			return 1;
 		if (vp->op == MR_V_EQ && e->exact[j * MR_REF_MAX_PAIRS + k])
-			return mr_config_same(v, ref->val[k]);
+			return mr_config_same(v, ref->pair[k].val);
 		return mr_version_satisfies(e->ver[i].alloc_ver, vp->op, vp->version);
 	}
 	if (vp->op != MR_V_ANY) {
 		if (vp->op == MR_V_EQ && e->exact[j * MR_REF_MAX_PAIRS + k])
-			return mr_config_same(v, ref->val[k]);
+			return mr_config_same(v, ref->pair[k].val);
 		return mr_version_satisfies(e->ver[i].libc_ver, vp->op, vp->version);
 	}
-	if (!strcmp(ref->key[k], MR_KEY_RUNTIME) && !strcmp(ref->val[k], MR_RUNTIME_MODEL))
+	if (!strcmp(ref->pair[k].key, MR_KEY_RUNTIME) && !strcmp(ref->pair[k].val, MR_RUNTIME_MODEL))
 		return !v;
-	if (!strcmp(ref->key[k], MR_KEY_RUNTIME) && !strcmp(ref->val[k], MR_RUNTIME_ANY))
+	if (!strcmp(ref->pair[k].key, MR_KEY_RUNTIME) && !strcmp(ref->pair[k].val, MR_RUNTIME_ANY))
 		return v != NULL;
-	return mr_config_same(v, ref->val[k]);
+	return mr_config_same(v, ref->pair[k].val);
 }
 
 /* Whether reference j selects config i by the pairs it names. */
@@ -332,9 +332,9 @@ eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
 	e.exact = ecalloc((size_t)c->nref * MR_REF_MAX_PAIRS + 1, 1);
 	for (j = 0; j < c->nref; j++)
 		for (k = 0; k < c->ref[j].npairs; k++)
-			for (i = 0; c->ref[j].vp[k].op == MR_V_EQ && i < d->ncfg; i++)
-				if (mr_config_same(mr_config_get(&d->cfg[i], c->ref[j].key[k]),
-						   c->ref[j].val[k]))
+			for (i = 0; c->ref[j].pair[k].vp.op == MR_V_EQ && i < d->ncfg; i++)
+				if (mr_config_same(mr_config_get(&d->cfg[i], c->ref[j].pair[k].key),
+						   c->ref[j].pair[k].val))
 					e.exact[j * MR_REF_MAX_PAIRS + k] = 1;
 	e.anyrun = ecalloc((size_t)c->nref * MR_REF_MAX_PAIRS + 1, 1);
 	for (j = 0; j < c->nref; j++)

@@ -54,7 +54,7 @@ ev_outside(const struct ev *e)
 		const struct mr_ref *ref = &e->c->ref[j];
 
 		for (k = 0; k < ref->npairs; k++) {
-			const struct mr_vpair *vp = &ref->vp[k];
+			const struct mr_vpair *vp = &ref->pair[k].vp;
 
 			if (vp->op < MR_V_LT)
 				continue;
@@ -66,10 +66,10 @@ ev_outside(const struct ev *e)
 						return 1;
 				continue;
 			}
-			if (ev_names(ref, ref->key[k]))
+			if (ev_names(ref, ref->pair[k].key))
 				continue;
 			for (l = 0; l < e->nit; l++)
-				if (!strcmp(e->ax[e->it[l]].key, ref->key[k]) &&
+				if (!strcmp(e->ax[e->it[l]].key, ref->pair[k].key) &&
 				    !mr_version_satisfies(ev_libc_version(e, e->ax[e->it[l]].val[e->idx[l]]),
 							  vp->op, vp->version))
 					return 1;
@@ -197,7 +197,7 @@ ev_outside_why(const struct mr_claim *c)
 	sb_add(&list, "");
 	for (j = 0; j < c->nref; j++) {
 		for (k = 0; k < c->ref[j].npairs; k++) {
-			if (c->ref[j].vp[k].op < MR_V_LT)
+			if (c->ref[j].pair[k].vp.op < MR_V_LT)
 				continue;
 			sb_free(&one);
 			sb_add(&one, "");
@@ -220,8 +220,8 @@ ev_pinned(const struct mr_ref *r, const char *name)
 	int i;
 
 	for (i = 0; i < r->npairs; i++)
-		if (r->vp[i].name && r->vp[i].op == MR_V_EQ &&
-		    !strcmp(r->vp[i].name, name))
+		if (r->pair[i].vp.name && r->pair[i].vp.op == MR_V_EQ &&
+		    !strcmp(r->pair[i].vp.name, name))
 			return 1;
 	return 0;
 }

@@ -146,19 +146,6 @@ mr_fl_metric(const struct line *l, int w, const char *name, int at, int *ckpt, i
 	return mr_fl_bad(l, w, "unknown metric %s (memrepro help metrics lists them)", name);
 }
 
-/* A checkpoint name, as the claims spell them. */
-int
-mr_fl_ckpt_name(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return 0;
-	return i > 0 && i <= 64;
-}
-
 /* How many of a metric's own unit (KiB, ms, a count) one of unit is;
  * 0: not a unit of that metric. */
 double

@@ -50,9 +50,6 @@ int mr_fl_words(const struct line *l, int min, int max);
  * is named). */
 int mr_fl_metric(const struct line *l, int w, const char *name, int at, int *ckpt, int *metric);
 
-/* A checkpoint name, as the claims spell them. */
-int mr_fl_ckpt_name(const char *s);
-
 /* How many of a metric's own unit (KiB, ms, a count) one of unit is;
  * 0: not a unit of that metric. */
 double mr_fl_unit_scale(const char *metric_name, const char *unit);

@@ -62,9 +62,9 @@ parse_figure(struct mr_figs *fs, const struct line *l)
 		const char *hash = strchr(l->w[1].s, '#');
 
 		f.at = hash ? estrndup(l->w[1].s, (size_t)(hash - l->w[1].s)) : estrdup(l->w[1].s);
-		if (!mr_fl_ckpt_name(f.at)) {
+		if (!mr_name_checkpoint(f.at)) {
 			free(f.at);
-			return mr_fl_bad(l, 1, "%s is not a checkpoint name ([A-Za-z0-9_-], NAME#N for "
+			return mr_fl_bad(l, 1, "%s is not a checkpoint name (" MR_CKPT_NAME_RULE ", NAME#N for "
 				   "its Nth occurrence, or - for a whole run)", l->w[1].s);
 		}
 		if (hash) {
@@ -139,7 +139,7 @@ parse_key(struct mr_figs *fs, const struct line *l)
 		return mr_fl_bad(l, 1, "%s: a metric of the whole run has no checkpoint", s);
 	if (!at && fs->key_ckpt)
 		return mr_fl_bad(l, 1, "%s: a checkpoint metric needs @CHECKPOINT (or @ for the last)", s);
-	if (at && at[1] && !mr_fl_ckpt_name(at + 1))
+	if (at && at[1] && !mr_name_checkpoint(at + 1))
 		return mr_fl_bad(l, 1, "%s: not a checkpoint name after @", s);
 	better = l->w[2].s ? l->w[2].s : "";
 	if (!strcmp(better, "lower"))
@@ -185,7 +185,7 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		if (mr_fl_words(l, 3, 3) < 0 || mr_fl_plain(l, 1, "a checkpoint prefix") < 0 ||
 		    mr_fl_plain(l, 2, "a unit") < 0)
 			return -1;
-		if (!mr_fl_ckpt_name(l->w[1].s))
+		if (!mr_name_checkpoint(l->w[1].s))
 			return mr_fl_bad(l, 1, "%s: not the start of a checkpoint name", l->w[1].s);
 		fs->xprefix = estrdup(l->w[1].s);
 		fs->xunit = estrdup(l->w[2].s);

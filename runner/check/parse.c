@@ -180,22 +180,14 @@ p_ref(struct mr_parser *p, const struct mr_tok *t)
 			/* A key twice is a range: allowed where both pairs
 			 * put a version bound on the same thing. */
 			for (i = 0; i < r.npairs; i++)
-				if (!strcmp(r.key[i], key) &&
-				    (!mr_vp_bound(&vp) || !mr_vp_bound(&r.vp[i]) ||
-				     !mr_config_same(vp.name, r.vp[i].name)))
+				if (!strcmp(r.pair[i].key, key) &&
+				    (!mr_vp_bound(&vp) || !mr_vp_bound(&r.pair[i].vp) ||
+				     !mr_config_same(vp.name, r.pair[i].vp.name)))
 					mr_lex_err(p, k.line, k.col,
 					     "parameter %s named twice in one reference", key);
-			r.key = mr_claims_grow(p->cs, r.key, sizeof *r.key * (r.npairs + 1));
-			r.val = mr_claims_grow(p->cs, r.val, sizeof *r.val * (r.npairs + 1));
-			r.vp = mr_claims_grow(p->cs, r.vp, sizeof *r.vp * (r.npairs + 1));
-			r.kline = mr_claims_grow(p->cs, r.kline, sizeof *r.kline * (r.npairs + 1));
-			r.kcol = mr_claims_grow(p->cs, r.kcol, sizeof *r.kcol * (r.npairs + 1));
-			r.key[r.npairs] = key;
-			r.val[r.npairs] = val;
-			r.vp[r.npairs] = vp;
-			r.kline[r.npairs] = k.line;
-			r.kcol[r.npairs] = k.col;
-			r.npairs++;
+			r.pair = mr_claims_grow(p->cs, r.pair, sizeof *r.pair * (r.npairs + 1));
+			r.pair[r.npairs++] = (struct mr_refpair){ .key = key, .val = val, .vp = vp,
+								 .line = k.line, .col = k.col };
 			u = mr_lex_next(p, M_KEY);
 			if (mr_lex_is(p, &u, T_PUNCT, "]"))
 				break;

@@ -71,7 +71,7 @@ has_pair(const struct mr_ref *r, const char *key)
 	int k;
 
 	for (k = 0; k < r->npairs; k++)
-		if (!strcmp(r->key[k], key))
+		if (!strcmp(r->pair[k].key, key))
 			return 1;
 	return 0;
 }

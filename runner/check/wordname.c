@@ -147,14 +147,14 @@ mr_wd_put_ref_pairs(struct strbuf *b, const struct mr_ref *r, const struct mr_co
 
 	for (pass = 0; pass < 2; pass++)
 		for (k = 0; k < r->npairs; k++) {
-			const char *v = mr_config_get(c, r->key[k]);
+			const char *v = mr_config_get(c, r->pair[k].key);
 
-			if ((pass == 0) != !strcmp(r->key[k], MR_KEY_ALLOCATOR))
+			if ((pass == 0) != !strcmp(r->pair[k].key, MR_KEY_ALLOCATOR))
 				continue;
 			if (v)
-				put_pair_name(b, c, r->key[k], v);
+				put_pair_name(b, c, r->pair[k].key, v);
 			else
-				put_unset(b, r->key[k]);
+				put_unset(b, r->pair[k].key);
 		}
 }
 

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mr_exit.h"
+
 #define TAIL_MAX 65536
 
 char *
@@ -82,7 +84,7 @@ child(char *const *argv, int logfd)
 	dup2(logfd, 2);
 	execvp(argv[0], argv);
 	dprintf(2, "memrepro: cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
+	_exit(MR_EXIT_EXEC);
 }
 
 int

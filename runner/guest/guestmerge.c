@@ -155,7 +155,7 @@ merge_file(const struct mr_guest_merge *m, const char *name, int isruns, struct 
 static void
 take_env(const struct mr_guest_merge *m)
 {
-	char *dst = esprintf("%s/env.tsv", m->out), *src, *line = NULL;
+	char *dst = esprintf("%s/" MR_FILE_ENV, m->out), *src, *line = NULL;
 	struct strbuf b = { 0 };
 	struct stat st;
 	size_t cap = 0;
@@ -165,7 +165,7 @@ take_env(const struct mr_guest_merge *m)
 		free(dst);
 		return;
 	}
-	src = esprintf("%s/results/env.tsv", m->sub);
+	src = esprintf("%s/results/" MR_FILE_ENV, m->sub);
 	if ((f = mr_sio_fopen(m->out, src, MR_SIO_ENV_MAX)) != NULL) {
 		while (getline(&line, &cap, f) > 0)
 			sb_add(&b, line);
@@ -185,16 +185,16 @@ mr_guest_merge(const struct mr_guest_merge *m)
 {
 	struct strbuf seen = { 0 }, rows = { 0 };
 	char *hdr = runs_header(), *console = esprintf("%s/%s/console.log", m->out, m->sub);
-	char *dst = esprintf("%s/runs.tsv", m->out), *why = estrdup(m->why ? m->why : "-"), *p;
+	char *dst = esprintf("%s/" MR_FILE_RUNS, m->out), *why = estrdup(m->why ? m->why : "-"), *p;
 	struct stat st;
 	int i, r, added = 0, rc;
 
 	take_env(m);
-	rc = merge_file(m, "checkpoints.tsv", 0, &seen);
+	rc = merge_file(m, MR_FILE_CKPTS, 0, &seen);
 	if (rc == 0)
-		rc = merge_file(m, "series.tsv", 0, &seen);
+		rc = merge_file(m, MR_FILE_SERIES, 0, &seen);
 	if (rc == 0)
-		rc = merge_file(m, "runs.tsv", 1, &seen);
+		rc = merge_file(m, MR_FILE_RUNS, 1, &seen);
 	for (p = why; *p; p++)
 		if (*p == '\t' || *p == '\n' || *p == '\r')
 			*p = ' ';

@@ -82,8 +82,10 @@ write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 		sq(&b, x);
 		free(x);
 	}
-	sb_printf(&b, " --profile %s", o->versions ? "versions" : o->originals ? "originals" :
-				       o->quick ? "quick" : "full");
+	/* the kernels profile's share is a quick run in the guest: the
+	 * kernel axis is the host's */
+	sb_printf(&b, " --profile %s", mr_profiles[mr_profile_of(o->quick, o->versions,
+								  o->originals, 0)]);
 	if (o->repeat > 0)
 		sb_printf(&b, " --repeat %ld", o->repeat);
 	if (o->timeout_s > 0)
@@ -128,7 +130,7 @@ guest_env(const char *share, const char *key)
 {
 	char *line = NULL, *r = NULL;
 	size_t cap = 0, n = strlen(key);
-	FILE *f = mr_sio_fopen(share, "results/env.tsv", MR_SIO_ENV_MAX);
+	FILE *f = mr_sio_fopen(share, "results/" MR_FILE_ENV, MR_SIO_ENV_MAX);
 
 	while (f && !r && getline(&line, &cap, f) > 0)
 		if (strncmp(line, key, n) == 0 && line[n] == '\t')
@@ -144,7 +146,7 @@ static void
 env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, long mem,
 	 const char *accel, const char *accel_why, const struct mr_guest_end *e)
 {
-	char *p = esprintf("%s/env.tsv", outdir), *thp = guest_env(share, "thp");
+	char *p = esprintf("%s/" MR_FILE_ENV, outdir), *thp = guest_env(share, "thp");
 	char *defrag = guest_env(share, "thp_defrag"), *kern = guest_env(share, "kernel");
 	FILE *f = fopen(p, "ae");
 	int n = g->index;

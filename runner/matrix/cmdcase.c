@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mr_schema.h"
 #include "core/util.h"
 #include "matrix/alloc.h"
 #include "matrix/axes.h"
@@ -145,7 +146,7 @@ mr_cmdcase_init(struct mr_cmdcase *cc, const struct mr_cmdcase_opts *o)
 	int i, rc;
 
 	memset(cc, 0, sizeof *cc);
-	if (o->name && !mr_cases_valid_name(o->name)) {
+	if (o->name && !mr_name_case(o->name)) {
 		weprintf("--name '%s': want a case name, [a-z0-9][a-z0-9-]*, at most 64 bytes", o->name);
 		return -1;
 	}

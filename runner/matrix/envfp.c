@@ -14,6 +14,7 @@
 
 #include "mr_proc.h"
 #include "core/util.h"
+#include "proto/schema.h"
 
 #ifndef MEMREPRO_VERSION
 #define MEMREPRO_VERSION "0.1"
@@ -236,31 +237,31 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 			min = (unsigned)strtoul(e + 1, NULL, 10);
 	}
 	cpu_key(cpus, sizeof cpus);
-	add(fp, "platform", "%s-glibc%s-linux%u.%u-thp_%s-%s", u.machine,
+	add(fp, MR_ENVK_PLATFORM, "%s-glibc%s-linux%u.%u-thp_%s-%s", u.machine,
 	    gnu_get_libc_version(), maj, min, thp, cpus);
-	add(fp, "kernel", "%s %s", u.release, u.version);
-	add(fp, "libc", "%s", gnu_get_libc_version());
-	add(fp, "arch", "%s", u.machine);
-	add(fp, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	add(fp, MR_ENVK_KERNEL, "%s %s", u.release, u.version);
+	add(fp, MR_ENVK_LIBC, "%s", gnu_get_libc_version());
+	add(fp, MR_ENVK_ARCH, "%s", u.machine);
+	add(fp, MR_ENVK_CPUS, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	proc_field("/proc/cpuinfo", "model name", buf, sizeof buf);
-	add(fp, "cpu_model", "%s", buf);
+	add(fp, MR_ENVK_CPU_MODEL, "%s", buf);
 	proc_field("/proc/meminfo", "MemTotal", buf, sizeof buf);
 	memkb = strtoll(buf, NULL, 10);
-	add(fp, "mem_total_kb", "%lld", memkb);
+	add(fp, MR_ENVK_MEM_TOTAL_KB, "%lld", memkb);
 	for (i = 0; i < MR_MACHINE_NKEYS; i++)
 		add(fp, mr_machine_keys[i], "%s", m->val[i]);
 	if (root && *root)
-		add(fp, "machine_root", "%s", root);
+		add(fp, MR_ENVK_MACHINE_ROOT, "%s", root);
 	rlimits(fp);
-	add(fp, "memrepro_version", "%s", MEMREPRO_VERSION);
-	add(fp, "commit", "%s", MR_COMMIT);
-	add(fp, "profile", "%s", run->profile);
-	add(fp, "repeat", "%d", run->repeat);
-	add(fp, "interval_ms", "%d", run->interval_ms);
-	add(fp, "timeout_s", "%g", run->timeout_s);
+	add(fp, MR_ENVK_MEMREPRO_VERSION, "%s", MEMREPRO_VERSION);
+	add(fp, MR_ENVK_COMMIT, "%s", MR_COMMIT);
+	add(fp, MR_ENVK_PROFILE, "%s", run->profile);
+	add(fp, MR_ENVK_REPEAT, "%d", run->repeat);
+	add(fp, MR_ENVK_INTERVAL_MS, "%d", run->interval_ms);
+	add(fp, MR_ENVK_TIMEOUT_S, "%g", run->timeout_s);
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	add(fp, "started", "%s", started);
+	add(fp, MR_ENVK_STARTED, "%s", started);
 	for (i = 0; i < allocs->n; i++) {
 		const struct mr_alloc *a = &allocs->a[i];
 		char key[256];

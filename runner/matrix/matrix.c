@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/schema.h"
 #include "matrix/registry.h"
 
 /* A matrix larger than this is a typo in --axis, not an experiment. */
@@ -118,7 +119,7 @@ original_allocator(const char *rt, const char *alloc, int alloc_given)
 {
 	if (alloc_given || !rt || !alloc || !strcmp(rt, MR_RUNTIME_MODEL))
 		return 1;
-	return !strcmp(alloc, "glibc") || !strncmp(alloc, "jemalloc", 8);
+	return !strcmp(alloc, MR_ALLOC_GLIBC) || !strncmp(alloc, "jemalloc", 8);
 }
 
 /* Config cf of the dimensions' values idx: -1 when it is a copy of an
@@ -366,7 +367,7 @@ malloc_tunable_elsewhere(const struct mr_matrix_cfg *cf, const char *const *keys
 {
 	int k;
 
-	if (!cf->allocator || strcmp(cf->allocator, "glibc") == 0)
+	if (!cf->allocator || strcmp(cf->allocator, MR_ALLOC_GLIBC) == 0)
 		return 0;
 	for (k = 0; k < nkeys; k++)
 		if (strncmp(keys[k], "glibc.malloc.", 13) == 0)

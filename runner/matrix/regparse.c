@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/suggest.h"
+#include "proto/schema.h"
 
 /* A registry file is a few kB; one of more is not a registry. */
 #define MAX_FILE (1 << 20)
@@ -101,7 +102,7 @@ finish(struct parser *p, struct mr_registry *r)
 
 	if (!p->cur.name)
 		return 0;
-	if (p->cur.preload && strcmp(p->cur.name, "glibc") == 0) {
+	if (p->cur.preload && strcmp(p->cur.name, MR_ALLOC_GLIBC) == 0) {
 		sb_printf(p->err, "%s:%d:2: entry [glibc] has no 'preload = no': it would preload %s while the results say glibc (the C library itself)",
 			  p->file, p->cur_line, p->cur.library ? p->cur.library : "its library");
 		return -1;
@@ -170,7 +171,7 @@ yes_no(struct parser *p, const char *v, const char *key, int *out)
 static int
 preload(struct parser *p, const char *v)
 {
-	int glibc = strcmp(p->cur.name, "glibc") == 0;
+	int glibc = strcmp(p->cur.name, MR_ALLOC_GLIBC) == 0;
 
 	if (yes_no(p, v, "preload", &p->cur.preload) < 0)
 		return -1;

@@ -37,7 +37,7 @@ wanted(const char *dir, char **all, int nall, const char *const *names,
 		const char *nm = names[i];
 		int dup = 0;
 
-		if (!mr_cases_valid_name(nm)) {
+		if (!mr_name_case(nm)) {
 			weprintf("bad case name '%s' (want [a-z0-9][a-z0-9-]*)", nm);
 			bad = 1;
 			continue;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/schema.h"
 #include "release/release.h"
 #include "matrix/libc.h"
 #include "matrix/registry.h"
@@ -107,7 +108,7 @@ mr_versions_axes(struct mr_matrix_axis **ax, int *nax, struct strbuf *err)
 	if (unknown(av, n))
 		weprintf("--profile versions: some releases are left out: %s", unknown(av, n));
 	mr_release_avail_free(av, n);
-	add(&al, estrdup("glibc"));
+	add(&al, estrdup(MR_ALLOC_GLIBC));
 	for (j = 0; r && j < r->n; j++) {
 		const struct mr_registry_entry *e = &r->e[j];
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "check/bless.h"
+#include "check/blessplan.h"
 #include "check/claims.h"
 #include "core/util.h"
 #include "out/format.h"
@@ -80,7 +80,7 @@ confirm(FILE *f, int n)
 }
 
 int
-mr_bless(const struct mr_cmp_opts *o)
+mr_bless(const struct mr_check_opts *o)
 {
 	FILE *f = o->out ? o->out : stdout;
 	struct mr_bless b;

@@ -11,6 +11,7 @@
 #include "check/version.h"
 #include "core/util.h"
 #include "out/chutil.h"
+#include "proto/schema.h"
 
 /* --- allocators ---------------------------------------------------------- */
 
@@ -101,7 +102,7 @@ col_after(const struct mr_rd *R, const char *a, const char *b)
 	char ba[64], bb[64];
 	const char *va, *vb;
 	size_t na = name_len(a), nb = name_len(b);
-	int ga = !strcmp(a, "glibc"), gb = !strcmp(b, "glibc"), c;
+	int ga = !strcmp(a, MR_ALLOC_GLIBC), gb = !strcmp(b, MR_ALLOC_GLIBC), c;
 
 	if (ga != gb)
 		return gb;
@@ -134,7 +135,7 @@ allocator_columns(const struct mr_rd *R, const int *sel, int nsel, const char **
 
 			if (!v)
 				continue;
-			*have_glibc |= !strcmp(v, "glibc");
+			*have_glibc |= !strcmp(v, MR_ALLOC_GLIBC);
 			for (a = 0; a < nal && strcmp(al[a], v); a++)
 				;
 			if (a == nal) {
@@ -181,7 +182,7 @@ allocator_pairs(const struct mr_rd_case *k, const struct mr_ref *ref, const char
 			const char *gl = mr_config_get(&k->conf[g], "allocator");
 			char *gkey;
 
-			if (!gl || strcmp(gl, "glibc"))
+			if (!gl || strcmp(gl, MR_ALLOC_GLIBC))
 				continue;
 			gkey = without_allocator(&k->conf[g]);
 			if (!strcmp(key, gkey)) {
@@ -206,7 +207,7 @@ static int
 allocator_cell(FILE *f, const struct mr_rd_case *k, const struct mr_ref *ref, const char *fig,
 	       int lower, int row, const char *al, int col)
 {
-	int ref_col = strcmp(al, "glibc") == 0;
+	int ref_col = strcmp(al, MR_ALLOC_GLIBC) == 0;
 	double logsum, ratio;
 	int runs, skipped, pairs = allocator_pairs(k, ref, al, &logsum, &runs, &skipped);
 	const char *state;

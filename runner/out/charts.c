@@ -35,9 +35,9 @@ mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s)
 		s->tree[i] = ecalloc(R->k[i].nrun + 1, sizeof **s->tree);
 		s->tmax[i] = ecalloc(R->k[i].nrun + 1, sizeof **s->tmax);
 	}
-	rc = mr_tsv_open_in(&t, R->dir, "series.tsv", MR_SIO_SERIES_MAX);
+	rc = mr_tsv_open_in(&t, R->dir, MR_FILE_SERIES, MR_SIO_SERIES_MAX);
 	if (rc == -ENOENT) {
-		char *path = mr_rd_path(R->dir, "series.tsv");
+		char *path = mr_rd_path(R->dir, MR_FILE_SERIES);
 
 		mr_errat(path, 0, 0, "no such file (is %s a results directory?)", R->dir);
 		free(path);

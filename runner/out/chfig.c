@@ -168,7 +168,7 @@ mr_chart_figures(struct mr_plot *p, const struct mr_rd *R, int ki,
 	struct frow *rows = NULL;
 	struct fcfg *fc = NULL;
 	struct mr_ft_col orig[2];
-	const char *profile = mr_rd_env(R, "profile");
+	const char *profile = mr_rd_env(R, MR_ENVK_PROFILE);
 	const char *spec[2];
 	char *has = NULL, **fcat = NULL;
 	int *frow = NULL, nrow = 0, nc = 0, r, i, c, rc = -1, prog;

@@ -65,7 +65,7 @@ read_samples(const struct mr_rd *R, const struct mr_rd_case *k, struct srun *run
 	struct mr_tsv t;
 	int col[NREQ], ccg, ctr, rc, i, all_cg = 1;
 
-	if (mr_tsv_open_in(&t, R->dir, "series.tsv", MR_SIO_SERIES_MAX) < 0)
+	if (mr_tsv_open_in(&t, R->dir, MR_FILE_SERIES, MR_SIO_SERIES_MAX) < 0)
 		return -1; /* read once already: mr_chart_scan said why */
 	for (i = 0; i < NREQ; i++)
 		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)

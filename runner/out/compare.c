@@ -74,7 +74,7 @@ compare_row(struct row *r, const struct mr_rd_case *ko, int co,
 }
 
 static void
-print_row(FILE *f, const struct mr_diff_opts *o, const struct row *r,
+print_row(FILE *f, const struct mr_compare_opts *o, const struct row *r,
 	  const char *label, int lw, int ww)
 {
 	static const char *const col[] = { "", "1;31", "1;32", "" };
@@ -102,7 +102,7 @@ print_row(FILE *f, const struct mr_diff_opts *o, const struct row *r,
  * compared by, into *rows (nrows of them: the return); the cases only in
  * N and the configs only in N counted into *onlynew and *cfgonly. */
 static int
-pair_rows(const struct mr_diff_opts *o, const struct mr_rd *O, const struct mr_rd *N,
+pair_rows(const struct mr_compare_opts *o, const struct mr_rd *O, const struct mr_rd *N,
 	  struct row **rows, int *onlynew, int *cfgonly)
 {
 	int nrows = 0, i, j, m;
@@ -179,7 +179,7 @@ count_few(struct few *fw, const struct row *r)
  * compared added to *worse, *better and fw[].  Returns the rows over
  * --fail-on. */
 static int
-print_cases(FILE *f, const struct mr_diff_opts *o, const struct mr_rd *N,
+print_cases(FILE *f, const struct mr_compare_opts *o, const struct mr_rd *N,
 	    const struct row *rows, int nrows, int *worse, int *better, struct few *fw)
 {
 	int fails = 0, i, j;
@@ -245,7 +245,7 @@ print_total(FILE *f, int nrows, int worse, int better, const struct few *fw)
 }
 
 int
-mr_diff(const struct mr_diff_opts *o)
+mr_compare(const struct mr_compare_opts *o)
 {
 	struct mr_rd O, N;
 	struct row *rows = NULL;

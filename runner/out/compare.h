@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 
-struct mr_diff_opts {
+struct mr_compare_opts {
 	const char *old_dir;   /* results before */
 	const char *new_dir;   /* results after */
 	const char *out_dir;   /* table and charts; NULL: NEW/compare */
@@ -35,6 +35,6 @@ struct mr_diff_opts {
  * figure got worse beyond the noise by more than fail_on percent (or a
  * chart could not be drawn); MR_USAGE on bad input (printed as
  * file:line:column). */
-int mr_diff(const struct mr_diff_opts *o);
+int mr_compare(const struct mr_compare_opts *o);
 
 #endif

@@ -245,7 +245,7 @@ mr_corpus(const struct mr_corpus_opts *o)
 
 	mr_casetab_init(&tab, o->cases_dir, o->expected_dir ? o->expected_dir : "expected");
 	for (i = 0; i < o->ndirs; i++, loaded++) {
-		struct mr_cmp_opts co = {0};
+		struct mr_check_opts co = {0};
 
 		co.results_dir = o->dirs[i];
 		co.rd = &s[i].R; /* read once: check judges what the table shows */
@@ -282,8 +282,8 @@ mr_corpus(const struct mr_corpus_opts *o)
 		fprintf(o->out, " %s", o->dirs[i]);
 	fprintf(o->out, "` from results of %s", s[0].R.platform ? s[0].R.platform : "?");
 	for (i = 0; i < o->ndirs; i++) {
-		const char *p = mr_rd_env(&s[i].R, "profile"), *r = mr_rd_env(&s[i].R, "repeat"),
-			   *t = mr_rd_env(&s[i].R, "started");
+		const char *p = mr_rd_env(&s[i].R, MR_ENVK_PROFILE), *r = mr_rd_env(&s[i].R, MR_ENVK_REPEAT),
+			   *t = mr_rd_env(&s[i].R, MR_ENVK_STARTED);
 
 		fprintf(o->out, "%s%s: profile %s, %s repeats, started %s", i ? "; " : " (",
 			o->dirs[i], p ? p : "?", r ? r : "?", t ? t : "?");

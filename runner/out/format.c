@@ -79,7 +79,7 @@ mr_fmt_write(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 }
 
 int
-mr_check(const struct mr_cmp_opts *o)
+mr_fmt_check(const struct mr_check_opts *o)
 {
 	struct mr_vds vs;
 	struct mr_fmt_opts fo = { 0 };

@@ -53,8 +53,8 @@ void mr_fmt_json(const struct mr_vds *vs, const struct mr_fmt_opts *o);
  * bad input (a message naming file:line:column has been printed on
  * stderr).  Defined here, not in check/: check returns verdicts, out/
  * prints them. */
-struct mr_cmp_opts;
-int mr_check(const struct mr_cmp_opts *o);
+struct mr_check_opts;
+int mr_fmt_check(const struct mr_check_opts *o);
 
 /* The one-line counts of a case or of all ("fiber-stacks: 8 claims held,
  * 1 reproduces, 0 regressed; baseline 216 held, ...; 36 runs ok, 0

@@ -256,7 +256,7 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	int i;
 
 	if (vs->norun) {
-		char *path = esprintf("%s/runs.tsv", vs->results);
+		char *path = esprintf("%s/" MR_FILE_RUNS, vs->results);
 
 		fprintf(f, "%s: no runs: nothing to check\n", path);
 		free(path);

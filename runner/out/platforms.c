@@ -64,7 +64,7 @@ mr_plat_fmt_parse(const char *name)
 static int
 load_one(const struct mr_plat_opts *o, int i, struct plat *P)
 {
-	struct mr_cmp_opts co = {0};
+	struct mr_check_opts co = {0};
 
 	P->dir = o->dirs[i];
 	co.results_dir = o->dirs[i];
@@ -209,16 +209,16 @@ header(struct table *t)
 	h = hrow_add(t, "dir", "results");
 	for (i = 0; i < t->np; i++)
 		h->val[i] = estrdup(t->p[i].dir);
-	env_row(t, "kernel", "kernel");
-	env_row(t, "libc", "libc");
+	env_row(t, MR_ENVK_KERNEL, "kernel");
+	env_row(t, MR_ENVK_LIBC, "libc");
 	alloc_rows(t);
 	env_row(t, "thp", "THP");
 	env_row(t, "thp_defrag", "THP defrag");
-	env_row(t, "cpus", "CPUs");
-	env_row(t, "cpu_model", "CPU model");
-	env_row(t, "arch", "arch");
-	env_row(t, "started", "started");
-	env_row(t, "commit", "memrepro commit");
+	env_row(t, MR_ENVK_CPUS, "CPUs");
+	env_row(t, MR_ENVK_CPU_MODEL, "CPU model");
+	env_row(t, MR_ENVK_ARCH, "arch");
+	env_row(t, MR_ENVK_STARTED, "started");
+	env_row(t, MR_ENVK_COMMIT, "memrepro commit");
 	h = hrow_add(t, "baseline", "baseline");
 	for (i = 0; i < t->np; i++)
 		h->val[i] = baseline_text(&t->p[i].vs);

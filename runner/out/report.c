@@ -74,15 +74,15 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 	mr_doc_heading(d, 2, "environment", "Environment");
 	mr_doc_table(d, head);
 	env_row(d, "platform (baseline key)", R->platform);
-	env_row(d, "kernel", mr_rd_env(R, "kernel"));
-	env_row(d, "libc", mr_rd_env(R, "libc"));
-	if ((v = mr_rd_env(R, "cpus"))) {
+	env_row(d, "kernel", mr_rd_env(R, MR_ENVK_KERNEL));
+	env_row(d, "libc", mr_rd_env(R, MR_ENVK_LIBC));
+	if ((v = mr_rd_env(R, MR_ENVK_CPUS))) {
 		snprintf(buf, sizeof buf, "%s x %s (%s)", v,
-			 mr_rd_env(R, "cpu_model") ? mr_rd_env(R, "cpu_model") : "?",
-			 mr_rd_env(R, "arch") ? mr_rd_env(R, "arch") : "?");
+			 mr_rd_env(R, MR_ENVK_CPU_MODEL) ? mr_rd_env(R, MR_ENVK_CPU_MODEL) : "?",
+			 mr_rd_env(R, MR_ENVK_ARCH) ? mr_rd_env(R, MR_ENVK_ARCH) : "?");
 		env_row(d, "CPUs", buf);
 	}
-	if ((v = mr_rd_env(R, "mem_total_kb"))) {
+	if ((v = mr_rd_env(R, MR_ENVK_MEM_TOTAL_KB))) {
 		snprintf(buf, sizeof buf, "%.1f GiB", strtod(v, NULL) / 1048576);
 		env_row(d, "memory", buf);
 	}
@@ -117,17 +117,17 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 		free(name);
 	}
 	snprintf(buf, sizeof buf, "profile %s, %s repeats, sampled every %s ms, timeout %s s",
-		 mr_rd_env(R, "profile") ? mr_rd_env(R, "profile") : "?",
-		 mr_rd_env(R, "repeat") ? mr_rd_env(R, "repeat") : "?",
-		 mr_rd_env(R, "interval_ms") ? mr_rd_env(R, "interval_ms") : "?",
-		 mr_rd_env(R, "timeout_s") ? mr_rd_env(R, "timeout_s") : "?");
+		 mr_rd_env(R, MR_ENVK_PROFILE) ? mr_rd_env(R, MR_ENVK_PROFILE) : "?",
+		 mr_rd_env(R, MR_ENVK_REPEAT) ? mr_rd_env(R, MR_ENVK_REPEAT) : "?",
+		 mr_rd_env(R, MR_ENVK_INTERVAL_MS) ? mr_rd_env(R, MR_ENVK_INTERVAL_MS) : "?",
+		 mr_rd_env(R, MR_ENVK_TIMEOUT_S) ? mr_rd_env(R, MR_ENVK_TIMEOUT_S) : "?");
 	env_row(d, "runs", buf);
-	env_row(d, "started", mr_rd_env(R, "started"));
-	env_row(d, "memrepro", mr_rd_env(R, "memrepro_version"));
+	env_row(d, "started", mr_rd_env(R, MR_ENVK_STARTED));
+	env_row(d, "memrepro", mr_rd_env(R, MR_ENVK_MEMREPRO_VERSION));
 	mr_doc_table_end(d);
 	mr_doc_para(d);
 	mr_doc_text(d, "Every key: ");
-	mr_doc_file(d, "env.tsv");
+	mr_doc_file(d, MR_FILE_ENV);
 	mr_doc_text(d, ".");
 	mr_doc_para_end(d);
 }
@@ -173,7 +173,7 @@ static void
 write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *R,
 	  const struct mr_vds *vs, const struct about *ab, const char *charts_note)
 {
-	const char *started = mr_rd_env(R, "started");
+	const char *started = mr_rd_env(R, MR_ENVK_STARTED);
 	char now[64];
 	time_t t = time(NULL);
 	struct tm tm;
@@ -191,12 +191,12 @@ write_doc(struct mr_doc *d, const struct mr_report_opts *o, const struct mr_rd *
 	mr_doc_text(d, "Results ");
 	mr_doc_code(d, o->results_dir);
 	mr_doc_textf(d, " (profile %s, %s repeats, started %s), compared with ",
-	      mr_rd_env(R, "profile") ? mr_rd_env(R, "profile") : "?",
-	      mr_rd_env(R, "repeat") ? mr_rd_env(R, "repeat") : "?",
+	      mr_rd_env(R, MR_ENVK_PROFILE) ? mr_rd_env(R, MR_ENVK_PROFILE) : "?",
+	      mr_rd_env(R, MR_ENVK_REPEAT) ? mr_rd_env(R, MR_ENVK_REPEAT) : "?",
 	      started ? started : "?");
 	mr_doc_code(d, vs->expected);
 	mr_doc_textf(d, ". Written by memrepro %s on %s.",
-	      mr_rd_env(R, "memrepro_version") ? mr_rd_env(R, "memrepro_version") : "",
+	      mr_rd_env(R, MR_ENVK_MEMREPRO_VERSION) ? mr_rd_env(R, MR_ENVK_MEMREPRO_VERSION) : "",
 	      now);
 	mr_doc_para_end(d);
 	if (charts_note) {
@@ -292,7 +292,7 @@ close_out(FILE *f, const char *path)
 int
 mr_report(const struct mr_report_opts *o)
 {
-	struct mr_cmp_opts co = {0};
+	struct mr_check_opts co = {0};
 	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct mr_vds vs;
 	struct mr_rd R;

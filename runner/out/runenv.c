@@ -10,7 +10,7 @@
 static int
 identity_key(const char *k)
 {
-	static const char *const keys[] = { "started", "finished", "cases", "cases_dir" };
+	static const char *const keys[] = { MR_ENVK_STARTED, "finished", "cases", "cases_dir" };
 	size_t i, n = strlen(k);
 
 	for (i = 0; i < sizeof keys / sizeof *keys; i++)
@@ -87,7 +87,7 @@ mr_runenv_print(FILE *f, struct mr_rd *const *R, int n)
 		v[t] = ov[t] = overlapped(R[t]);
 	ndiff += print_key(f, "runs beside others", v, n);
 	if (!ndiff)
-		fprintf(f, "  the same: %d settings of env.tsv (jobs, THP, kernel, versions, profile...) alike\n",
+		fprintf(f, "  the same: %d settings of " MR_FILE_ENV " (jobs, THP, kernel, versions, profile...) alike\n",
 			nkeys);
 	for (t = 0; t < n; t++)
 		free(ov[t]);

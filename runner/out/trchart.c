@@ -13,6 +13,7 @@
 #include "out/outfile.h"
 #include "out/plot.h"
 #include "out/trchart.h"
+#include "proto/schema.h"
 
 /* The figures of a case's chart, and its rows of panels: more figures
  * with a change are counted under the chart, not drawn. */
@@ -165,8 +166,8 @@ group_before(const char *a, const char *b)
 {
 	const char *ea = strchr(a, '='), *eb = strchr(b, '=');
 
-	if (strcmp(a, b) && (!strcmp(a, "glibc") || !strcmp(b, "glibc")))
-		return !strcmp(a, "glibc");
+	if (strcmp(a, b) && (!strcmp(a, MR_ALLOC_GLIBC) || !strcmp(b, MR_ALLOC_GLIBC)))
+		return !strcmp(a, MR_ALLOC_GLIBC);
 	/* key=number: by the number (mb=2 before mb=10) */
 	if (ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a))) {
 		char *xa, *xb;
@@ -361,7 +362,7 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 	int t, u, secs = 0, dates = 1, oneday = 1, onetime = 1;
 
 	for (t = 0; t < nr; t++) {
-		const char *st = mr_rd_env(R[t], "started");
+		const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 
 		/* 2026-12-01T13:33:17Z */
 		if (!st || strlen(st) < 19 || st[4] != '-' || st[10] != 'T')
@@ -369,7 +370,7 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 	}
 	for (t = 0; dates && t < nr; t++)
 		for (u = 0; u < t; u++) {
-			const char *a = mr_rd_env(R[t], "started"), *c = mr_rd_env(R[u], "started");
+			const char *a = mr_rd_env(R[t], MR_ENVK_STARTED), *c = mr_rd_env(R[u], MR_ENVK_STARTED);
 
 			secs |= !strncmp(a, c, 16);
 			oneday &= !strncmp(a, c, 10);
@@ -377,7 +378,7 @@ ticks_of(struct strbuf *b, struct mr_rd *const *R, int nr)
 		}
 	for (t = 0; t < nr; t++) {
 		if (dates) {
-			const char *st = mr_rd_env(R[t], "started");
+			const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 			char buf[32];
 
 			if (onetime && !oneday)
@@ -519,7 +520,7 @@ mr_tr_write_rows(FILE *f, struct mr_rd *const *R, int nr, const struct series *s
 		if (kase && (!s[i].panel || strcmp(s[i].kase, kase)))
 			continue;
 		for (t = 0; t < nr; t++) {
-			const char *st = mr_rd_env(R[t], "started");
+			const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 			const char *metric = metric_of(&s[i].ref);
 			size_t ml = strlen(metric);
 			double scale = ml > 3 && !strcmp(metric + ml - 3, "_kb") ? 1024 : 1;

@@ -128,7 +128,7 @@ by_started(const void *a, const void *b)
 {
 	const struct mr_rd *x = *(const struct mr_rd *const *)a;
 	const struct mr_rd *y = *(const struct mr_rd *const *)b;
-	const char *sx = mr_rd_env(x, "started"), *sy = mr_rd_env(y, "started");
+	const char *sx = mr_rd_env(x, MR_ENVK_STARTED), *sy = mr_rd_env(y, MR_ENVK_STARTED);
 	int c = strcmp(sx ? sx : "", sy ? sy : "");
 
 	/* equal times keep the order given (the pointers are in it) */
@@ -400,7 +400,7 @@ print_steps(FILE *f, int verbose, struct mr_rd *const *R, int nr, const struct s
 
 	fprintf(f, "trend over %d results directories (by start time):\n", nr);
 	for (t = 0; t < nr; t++) {
-		const char *st = mr_rd_env(R[t], "started");
+		const char *st = mr_rd_env(R[t], MR_ENVK_STARTED);
 
 		fprintf(f, "  %d  %s  %s\n", t + 1, st ? st : "-", R[t]->dir);
 	}

@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "mr_exit.h"
 #include "proc/env.h"
 
 void
@@ -33,7 +34,7 @@ mr_child_fail(int errfd)
 	ssize_t n = write(errfd, &e, sizeof e);
 
 	(void)n;
-	_exit(127);
+	_exit(MR_EXIT_EXEC);
 }
 
 _Noreturn void
@@ -47,12 +48,12 @@ mr_child_exec(char *const *argv, char *const *env, pid_t parent,
 	/* Should the runner be killed outright, the case dies with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(127);
+		_exit(MR_EXIT_EXEC);
 	/* Lift every fd we need above the targets first, so no dup2 below
 	 * closes one we still need (the error pipe included). */
 	errfd = fcntl(f->err, F_DUPFD_CLOEXEC, 10);
 	if (errfd < 0)
-		_exit(127);
+		_exit(MR_EXIT_EXEC);
 	/* Join the run's cgroups before anything of the case is allocated:
 	 * "0" is the writing process. */
 	if ((f->cgroup >= 0 && write(f->cgroup, "0", 1) != 1) ||
@@ -61,7 +62,7 @@ mr_child_exec(char *const *argv, char *const *env, pid_t parent,
 		ssize_t n = write(errfd, &e, sizeof e);
 
 		(void)n;
-		_exit(127);
+		_exit(MR_EXIT_EXEC);
 	}
 	for (i = 0; i < 4; i++)
 		if ((fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10)) < 0)

@@ -11,9 +11,12 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "mr_schema.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
+#define CKPT_EQ MR_ENV_CKPT_FD_VAR "="
+#define ACK_EQ MR_ENV_ACK_FD_VAR "="
 
 extern char **environ;
 
@@ -81,11 +84,11 @@ mr_spawn_env_channel(char *const *envp)
 		n++;
 	env = ecalloc(n + 3, sizeof *env);
 	for (i = k = 0; i < n; i++) /* the channel's are these alone */
-		if (strncmp(envp[i], "MEMREPRO_CKPT_FD=", 17) != 0 &&
-		    strncmp(envp[i], "MEMREPRO_ACK_FD=", 16) != 0)
+		if (strncmp(envp[i], CKPT_EQ, sizeof CKPT_EQ - 1) != 0 &&
+		    strncmp(envp[i], ACK_EQ, sizeof ACK_EQ - 1) != 0)
 			env[k++] = envp[i];
-	env[k] = "MEMREPRO_CKPT_FD=" STR(MR_ENV_CKPT_FD);
-	env[k + 1] = "MEMREPRO_ACK_FD=" STR(MR_ENV_ACK_FD);
+	env[k] = CKPT_EQ STR(MR_ENV_CKPT_FD);
+	env[k + 1] = ACK_EQ STR(MR_ENV_ACK_FD);
 	env[k + 2] = NULL;
 	return env;
 }

@@ -10,23 +10,8 @@
 #include <unistd.h>
 
 #include "mr_case.h"
+#include "mr_schema.h"
 
-
-int
-mr_cases_valid_name(const char *name)
-{
-	size_t i;
-
-	if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= '0' && name[0] <= '9')))
-		return 0;
-	for (i = 1; name[i]; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
-			return 0;
-	}
-	return i <= 64;
-}
 
 static int
 cmp_str(const void *a, const void *b)
@@ -50,7 +35,7 @@ mr_cases_discover(const char *dir, char ***names)
 		char *p;
 		int ok;
 
-		if (!mr_cases_valid_name(de->d_name))
+		if (!mr_name_case(de->d_name))
 			continue;
 		p = esprintf("%s/%s", dir, de->d_name);
 		ok = stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
@@ -255,10 +240,9 @@ parse_param(struct pos *ps, char **f, struct mr_cases_desc *c)
 	char **axis = NULL;
 	int naxis = 0, i;
 
-	if (!charset(f[1], "_", 0))
-		return perr(ps, f[1], "bad parameter name '%s' (want [a-z0-9_]+)", f[1]);
-	if (strcmp(f[1], "allocator") == 0 || strcmp(f[1], "pressure") == 0 ||
-	    strncmp(f[1], "glibc", 5) == 0)
+	if (!mr_name_param_form(f[1]))
+		return perr(ps, f[1], "bad parameter name '%s' (want " MR_PARAM_NAME_RULE ")", f[1]);
+	if (mr_name_reserved(f[1]))
 		return perr(ps, f[1], "parameter name '%s' is reserved for the runner", f[1]);
 	if (mr_cases_find_param(c, f[1]))
 		return perr(ps, f[1], "parameter '%s' declared twice", f[1]);
@@ -308,10 +292,10 @@ bad:
 static int
 parse_ckpt(struct pos *ps, char **f, struct mr_cases_desc *c)
 {
-	if (!charset(f[1], "_-", 0))
+	if (!mr_name_checkpoint(f[1]) && strlen(f[1]) > MR_CKPT_NAME_MAX)
+		return perr(ps, f[1], "checkpoint name longer than %d bytes", MR_CKPT_NAME_MAX);
+	if (!mr_name_checkpoint(f[1]))
 		return perr(ps, f[1], "bad checkpoint name '%s' (want [a-z0-9_-]+)", f[1]);
-	if (strlen(f[1]) >= 64)
-		return perr(ps, f[1], "checkpoint name longer than 63 bytes");
 	if (mr_cases_has_ckpt(c, f[1]))
 		return perr(ps, f[1], "checkpoint '%s' declared twice", f[1]);
 	if (!*f[2])

@@ -1,8 +1,8 @@
 /* cases: finding case binaries and reading what they say about themselves.
  *
  * A case binary lives in the cases directory under a plain name
- * ([a-z0-9][a-z0-9-]*) and, run with --describe, prints the description
- * whose format docs/formats.md fixes.  The runner parses it strictly: an
+ * (mr_name_case of lib/mr_schema.h: never a path) and, run with
+ * --describe, prints the description whose format docs/formats.md fixes.  The runner parses it strictly: an
  * unknown line kind, a missing field or a value its own "allowed" does not
  * admit is an error naming the case, line and column.
  */
@@ -10,6 +10,7 @@
 #define MR_CASES_H
 
 #include "core/util.h"
+#include "mr_schema.h"
 
 /* One parameter of a case, parsed from a "param" line. */
 struct mr_cases_param {
@@ -46,10 +47,6 @@ struct mr_cases_desc {
 	struct mr_cases_ckpt *ckpts;    /* owned */
 	int nckpts;
 };
-
-/* Non-zero when name is a valid case name ([a-z0-9][a-z0-9-]*, at most 64
- * bytes): never a path, so "../x" is refused. */
-int mr_cases_valid_name(const char *name);
 
 /* List the case binaries in dir: executable regular files (symlinks
  * followed) with a valid name; other entries are ignored.  Stores a sorted,

@@ -42,8 +42,8 @@ mr_record_parse(char *line, const struct mr_cases_desc *c,
 	memset(row, 0, sizeof *row);
 	row->cgroup_kb = MR_NOT_MEASURED;
 	nf = split(line, '\t', f, 64);
-	if (strcmp(f[0], "ckpt") != 0) {
-		snprintf(why, size, "does not start with 'ckpt'");
+	if (strcmp(f[0], MR_RECORD_TAG) != 0) {
+		snprintf(why, size, "does not start with '" MR_RECORD_TAG "'");
 		return -1;
 	}
 	if (nf < 3) {

@@ -20,7 +20,7 @@
 /* One checkpoint as the runner keeps it (a row of checkpoints.tsv): the
  * figures of the case's record and the runner's tree measurement. */
 struct mr_record {
-	char name[64];
+	char name[MR_CKPT_NAME_MAX + 1];
 	unsigned long seq;
 	uint64_t t_us;                 /* the record's t_us */
 	uint64_t v[MR_NCKPT_KEYS];     /* by checkpoint metric (the schema's

@@ -1,6 +1,7 @@
 /* schema: the tables of schema.h as strings. */
 #include "proto/schema.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define X_NAME(id, name) name,
@@ -34,6 +35,10 @@ const char *const mr_series_cols[MR_SERIES_NCOLS] = {
 
 const char *const mr_outcomes[MR_NOUTCOMES] = {
 	MR_OUTCOME_TABLE(X_NAME)
+};
+
+const char *const mr_profiles[MR_NPROFILES] = {
+	MR_PROFILE_TABLE(X_NAME)
 };
 
 /* The metrics with a record key come first (mr_ckpt_keys[0..MR_NCKPT_KEYS-1]),
@@ -107,8 +112,30 @@ mr_outcome_list(void)
 	return list + 2;
 }
 
-const char *
-mr_profile_word(int quick, int versions, int originals)
+int
+mr_profile(const char *word)
 {
-	return versions ? "versions" : originals ? "originals" : quick ? "quick" : "full";
+	return lookup(mr_profiles, MR_NPROFILES, word);
+}
+
+const char *
+mr_profile_list(void)
+{
+	static char list[128];
+	size_t n = 0;
+	int i;
+
+	if (!list[0])
+		for (i = 0; i < MR_NPROFILES; i++)
+			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+					      !i ? "" : i == MR_NPROFILES - 1 ? " or " : ", ",
+					      mr_profiles[i]);
+	return list;
+}
+
+enum mr_profile
+mr_profile_of(int quick, int versions, int originals, int kernels)
+{
+	return versions ? MR_PROFILE_VERSIONS : originals ? MR_PROFILE_ORIGINALS :
+	       kernels ? MR_PROFILE_KERNELS : quick ? MR_PROFILE_QUICK : MR_PROFILE_FULL;
 }

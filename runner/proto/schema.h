@@ -8,11 +8,13 @@
  * apart.  The tables are X-macros: each row X(ID, "name", ...) becomes an
  * enum constant here and a string of the arrays in schema.c.
  */
-#ifndef MR_SCHEMA_H
-#define MR_SCHEMA_H
+#ifndef MR_PROTO_SCHEMA_H
+#define MR_PROTO_SCHEMA_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mr_schema.h"
 
 /* --- metrics ------------------------------------------------------------ */
 
@@ -25,6 +27,11 @@
  * baseline and claims are as without the axis). */
 #define MR_KEY_RUNTIME "runtime"
 #define MR_RUNTIME_MODEL "c"
+
+/* The allocator that is the C library's own malloc: etc/allocators' entry
+ * that preloads nothing (run/regparse.c holds the registry to it), the
+ * reference the charts and the matrix put first. */
+#define MR_ALLOC_GLIBC "glibc"
 
 /* The run metrics: a run's figures, the columns of runs.tsv a claim may
  * name without @checkpoint, in column order.  X(ID, name) */
@@ -51,29 +58,29 @@ enum mr_rec {
 };
 
 /* The checkpoint metrics: the columns of checkpoints.tsv a claim may name
- * with @checkpoint, in column order, each with its record key (the
- * record's clock is t_us, the table's t_ms).  The metrics with a record
+ * with @checkpoint, in column order, each with its record key (lib's
+ * mr_schema.h: the record's clock is t_us, the table's t_ms).  The metrics with a record
  * key come first.  X(ID, name, record key, enum mr_rec) */
 #define MR_CKPT_METRIC_TABLE(X)                                             \
-	X(T_MS, "t_ms", "t_us", MR_REC_MUST)                                \
-	X(RSS_KB, "rss_kb", "rss_kb", MR_REC_MUST)                          \
-	X(VSZ_KB, "vsz_kb", "vsz_kb", MR_REC_MUST)                          \
-	X(PSS_KB, "pss_kb", "pss_kb", MR_REC_RUNNER)                        \
-	X(PRIVATE_CLEAN_KB, "private_clean_kb", "private_clean_kb", MR_REC_RUNNER) \
-	X(PRIVATE_DIRTY_KB, "private_dirty_kb", "private_dirty_kb", MR_REC_RUNNER) \
-	X(SHARED_DIRTY_KB, "shared_dirty_kb", "shared_dirty_kb", MR_REC_RUNNER) \
-	X(ANON_KB, "anon_kb", "anon_kb", MR_REC_RUNNER)                     \
-	X(LAZYFREE_KB, "lazyfree_kb", "lazyfree_kb", MR_REC_RUNNER)         \
-	X(SWAP_KB, "swap_kb", "swap_kb", MR_REC_RUNNER)                     \
-	X(HWM_KB, "hwm_kb", "hwm_kb", MR_REC_RUNNER)                        \
-	X(USER_MS, "user_ms", "user_ms", MR_REC_MUST)                       \
-	X(SYS_MS, "sys_ms", "sys_ms", MR_REC_MUST)                          \
-	X(MINFLT, "minflt", "minflt", MR_REC_MUST)                          \
-	X(MAJFLT, "majflt", "majflt", MR_REC_MUST)                          \
-	X(TREE_RSS_KB, "tree_rss_kb", NULL, MR_REC_NONE)                    \
-	X(TREE_PSS_KB, "tree_pss_kb", NULL, MR_REC_NONE)                    \
-	X(TREE_PRIVATE_DIRTY_KB, "tree_private_dirty_kb", NULL, MR_REC_NONE) \
-	X(TREE_NPROC, "tree_nproc", NULL, MR_REC_NONE)                      \
+	X(T_MS, "t_ms", MR_RECKEY_T_US, MR_REC_MUST)                                   \
+	X(RSS_KB, "rss_kb", MR_RECKEY_RSS_KB, MR_REC_MUST)                             \
+	X(VSZ_KB, "vsz_kb", MR_RECKEY_VSZ_KB, MR_REC_MUST)                             \
+	X(PSS_KB, "pss_kb", MR_RECKEY_PSS_KB, MR_REC_RUNNER)                           \
+	X(PRIVATE_CLEAN_KB, "private_clean_kb", MR_RECKEY_PRIVATE_CLEAN_KB, MR_REC_RUNNER) \
+	X(PRIVATE_DIRTY_KB, "private_dirty_kb", MR_RECKEY_PRIVATE_DIRTY_KB, MR_REC_RUNNER) \
+	X(SHARED_DIRTY_KB, "shared_dirty_kb", MR_RECKEY_SHARED_DIRTY_KB, MR_REC_RUNNER) \
+	X(ANON_KB, "anon_kb", MR_RECKEY_ANON_KB, MR_REC_RUNNER)                        \
+	X(LAZYFREE_KB, "lazyfree_kb", MR_RECKEY_LAZYFREE_KB, MR_REC_RUNNER)            \
+	X(SWAP_KB, "swap_kb", MR_RECKEY_SWAP_KB, MR_REC_RUNNER)                        \
+	X(HWM_KB, "hwm_kb", MR_RECKEY_HWM_KB, MR_REC_RUNNER)                           \
+	X(USER_MS, "user_ms", MR_RECKEY_USER_MS, MR_REC_MUST)                          \
+	X(SYS_MS, "sys_ms", MR_RECKEY_SYS_MS, MR_REC_MUST)                             \
+	X(MINFLT, "minflt", MR_RECKEY_MINFLT, MR_REC_MUST)                             \
+	X(MAJFLT, "majflt", MR_RECKEY_MAJFLT, MR_REC_MUST)                             \
+	X(TREE_RSS_KB, "tree_rss_kb", NULL, MR_REC_NONE)                               \
+	X(TREE_PSS_KB, "tree_pss_kb", NULL, MR_REC_NONE)                               \
+	X(TREE_PRIVATE_DIRTY_KB, "tree_private_dirty_kb", NULL, MR_REC_NONE)           \
+	X(TREE_NPROC, "tree_nproc", NULL, MR_REC_NONE)                                 \
 	X(CGROUP_KB, "cgroup_kb", NULL, MR_REC_NONE)
 
 #define MR_X_ENUM_RM(id, name) MR_RM_##id,
@@ -180,6 +187,34 @@ extern const char *const mr_runs_cols[MR_RUNS_NCOLS];
 extern const char *const mr_ckpts_cols[MR_CKPTS_NCOLS];
 extern const char *const mr_series_cols[MR_SERIES_NCOLS];
 
+/* --- env.tsv -------------------------------------------------------------- */
+
+/* The keys of the environment's fingerprint (run/envfp.c writes them;
+ * the report, corpus, trend, merge and resume read them). */
+#define MR_ENVK_PLATFORM "platform"
+#define MR_ENVK_KERNEL "kernel"
+#define MR_ENVK_LIBC "libc"
+#define MR_ENVK_ARCH "arch"
+#define MR_ENVK_CPUS "cpus"
+#define MR_ENVK_CPU_MODEL "cpu_model"
+#define MR_ENVK_MEM_TOTAL_KB "mem_total_kb"
+#define MR_ENVK_MACHINE_ROOT "machine_root"
+#define MR_ENVK_MEMREPRO_VERSION "memrepro_version"
+#define MR_ENVK_COMMIT "commit"
+#define MR_ENVK_PROFILE "profile"
+#define MR_ENVK_REPEAT "repeat"
+#define MR_ENVK_INTERVAL_MS "interval_ms"
+#define MR_ENVK_TIMEOUT_S "timeout_s"
+#define MR_ENVK_STARTED "started"
+
+/* --- the files of a results directory ----------------------------------- */
+
+/* docs/formats.md: written by results/write.c, read by results/read.c. */
+#define MR_FILE_ENV "env.tsv"                 /* key value: the environment */
+#define MR_FILE_RUNS "runs.tsv"               /* MR_RUNS_COL_TABLE */
+#define MR_FILE_CKPTS "checkpoints.tsv"       /* MR_CKPTS_LEAD_TABLE, metrics */
+#define MR_FILE_SERIES "series.tsv"           /* MR_SERIES_COL_TABLE */
+
 /* --- outcomes ------------------------------------------------------------ */
 
 /* The outcome of a run, runs.tsv's outcome column.  X(ID, word) */
@@ -209,9 +244,30 @@ const char *mr_outcome_list(void);
 
 /* --- profiles ----------------------------------------------------------- */
 
-/* The word of the profile (--profile, env.tsv's profile) that the
- * options' flags say: "versions" or "originals" when set (they imply
- * quick and not quick), else "quick" or "full". */
-const char *mr_profile_word(int quick, int versions, int originals);
+/* The profiles (--profile, env.tsv's profile).  X(ID, word) */
+#define MR_PROFILE_TABLE(X)                                                \
+	X(QUICK, "quick")         /* small sizes: every case's quick values */ \
+	X(FULL, "full")           /* the reports' own sizes */              \
+	X(VERSIONS, "versions")   /* quick, under every release's versions */ \
+	X(ORIGINALS, "originals") /* full, the reports' own programs too */ \
+	X(KERNELS, "kernels")     /* quick, under other kernels (run/guest.h) */
+
+#define MR_X_ENUM_PROFILE(id, word) MR_PROFILE_##id,
+enum mr_profile { MR_PROFILE_TABLE(MR_X_ENUM_PROFILE) MR_NPROFILES };
+#undef MR_X_ENUM_PROFILE
+
+/* Words by enum mr_profile. */
+extern const char *const mr_profiles[MR_NPROFILES];
+
+/* The profile whose word is word, or -1. */
+int mr_profile(const char *word);
+
+/* The words joined by ", " and " or " ("quick, full, ... or kernels"),
+ * for messages. */
+const char *mr_profile_list(void);
+
+/* The profile the options' flags say: versions, originals or kernels
+ * when set (they imply quick or not quick), else quick or full. */
+enum mr_profile mr_profile_of(int quick, int versions, int originals, int kernels);
 
 #endif

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mr_exit.h"
+
 int
 mr_rel_run_out(char *const *argv, const char *out, long timeout_s, struct strbuf *why)
 {
@@ -34,7 +36,7 @@ mr_rel_run_out(char *const *argv, const char *out, long timeout_s, struct strbuf
 		dup2(nul, 0);
 		dup2(fd, 1);
 		execvp(argv[0], argv);
-		_exit(127);
+		_exit(MR_EXIT_EXEC);
 	}
 	close(fd);
 	while ((w = waitpid(pid, &st, WNOHANG)) == 0) {
@@ -52,7 +54,7 @@ mr_rel_run_out(char *const *argv, const char *out, long timeout_s, struct strbuf
 		sb_printf(why, "%s: %s", argv[0], w < 0 ? strerror(errno) : "killed by a signal");
 		return -1;
 	}
-	if (WEXITSTATUS(st) == 127) {
+	if (WEXITSTATUS(st) == MR_EXIT_EXEC) {
 		sb_printf(why, "%s: cannot run it (is it installed?)", argv[0]);
 		return -1;
 	}

@@ -114,7 +114,7 @@ mr_rd_select(const struct mr_rd *R, const char *const *names, int **sel)
 		int idx;
 
 		if (!k) {
-			char *path = mr_rd_path(R->dir, "runs.tsv");
+			char *path = mr_rd_path(R->dir, MR_FILE_RUNS);
 
 			mr_errat(path, 0, 0, "no runs of case %s", names[i]);
 			free(path);

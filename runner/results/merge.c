@@ -15,12 +15,12 @@
 
 /* env.tsv keys every shard must agree on: what makes two runs one matrix. */
 static const char *const same_keys[] = {
-	"platform", "memrepro_version", "commit", "profile", "repeat",
-	"interval_ms", "timeout_s", "cases", "mem_cap_mib", "shard.plan",
+	MR_ENVK_PLATFORM, MR_ENVK_MEMREPRO_VERSION, MR_ENVK_COMMIT, MR_ENVK_PROFILE,
+	MR_ENVK_REPEAT, MR_ENVK_INTERVAL_MS, MR_ENVK_TIMEOUT_S, "cases", "mem_cap_mib", "shard.plan",
 	"options", "aslr", "rlimit.as", "rlimit.stack", NULL,
 };
 
-static const char *const files[] = { "runs.tsv", "checkpoints.tsv", "series.tsv", NULL };
+static const char *const files[] = { MR_FILE_RUNS, MR_FILE_CKPTS, MR_FILE_SERIES, NULL };
 
 /* One data row of a file of one shard, with what orders it: case (as
  * env.tsv's cases), repeat, config, then where it was.  The configs of a
@@ -114,12 +114,12 @@ check_shards(struct shard *sh, int n)
 		const char *v = mr_rd_env(&sh[i].rd, "shard");
 
 		if (!v) {
-			weprintf("merge: %s was not run with --shard K/N (env.tsv has no shard key): not a shard",
+			weprintf("merge: %s was not run with --shard K/N (" MR_FILE_ENV " has no shard key): not a shard",
 				 sh[i].dir);
 			return -1;
 		}
 		if (mr_shard_parse(v, &sh[i].k, &sh[i].n) < 0) {
-			weprintf("merge: %s/env.tsv: shard '%s' is not K/N", sh[i].dir, v);
+			weprintf("merge: %s/" MR_FILE_ENV ": shard '%s' is not K/N", sh[i].dir, v);
 			return -1;
 		}
 		sh[i].options = options_sans_shard(mr_rd_env(&sh[i].rd, "options"));
@@ -176,7 +176,7 @@ read_rows(struct shard *sh, int n, const char *file, char **header, struct row *
 	*rows = NULL;
 	for (i = 0; i < n; i++) {
 		char *path = mr_rd_path(sh[i].dir, file), *line = NULL;
-		FILE *f = mr_sio_fopen(sh[i].dir, file, strcmp(file, "series.tsv") == 0 ?
+		FILE *f = mr_sio_fopen(sh[i].dir, file, strcmp(file, MR_FILE_SERIES) == 0 ?
 				       MR_SIO_SERIES_MAX : MR_SIO_TSV_MAX);
 		size_t lcap = 0;
 		long ln = 0;
@@ -242,7 +242,7 @@ read_rows(struct shard *sh, int n, const char *file, char **header, struct row *
 				w->cfg = estrdup(fld[ccfg]);
 				w->shard = i;
 				w->ln = ln;
-				w->key = strcmp(file, "runs.tsv") == 0 ?
+				w->key = strcmp(file, MR_FILE_RUNS) == 0 ?
 					 esprintf("%s\t%s\t%s", fld[ccase], fld[ccfg], fld[crep]) : NULL;
 			}
 			free(copy);
@@ -413,7 +413,7 @@ write_file(const char *out, const char *file, const char *header, struct row *ro
 static int
 write_env(const char *out, struct shard *sh, int n)
 {
-	char *path = mr_rd_path(out, "env.tsv");
+	char *path = mr_rd_path(out, MR_FILE_ENV);
 	FILE *f = mr_create_out(path);
 	int i, rc = 0;
 

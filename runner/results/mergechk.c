@@ -62,7 +62,7 @@ remember(struct seen *s, struct mr_hash *h, uint64_t hv, int shard, int k, int r
 static int
 row_err(const struct mr_rd *R, const struct mr_rd_run *r, char *msg)
 {
-	char *path = mr_rd_path(R->dir, "runs.tsv");
+	char *path = mr_rd_path(R->dir, MR_FILE_RUNS);
 
 	mr_errat(path, r->line, 0, "%s", msg);
 	free(path);
@@ -98,7 +98,7 @@ check_pairs(struct seen *s, struct mr_hash *h, int i)
 			s->name = k->name;
 			s->cfg = k->conf[c].str;
 			if ((prev = mr_hash_find(h, hv, pair_eq, s)) >= 0) {
-				char *other = esprintf("%s/runs.tsv:%ld", s->R[s->at[prev].shard].dir,
+				char *other = esprintf("%s/" MR_FILE_RUNS ":%ld", s->R[s->at[prev].shard].dir,
 						       run_at(s, prev)->line);
 
 				row_err(R, r, esprintf("case %s config %s is in another shard too (%s): "
@@ -111,7 +111,7 @@ check_pairs(struct seen *s, struct mr_hash *h, int i)
 			remember(s, h, hv, i, ki, k->cfg[c].run[0]);
 			if (++npairs > mine && mine >= 0)
 				return row_err(R, r, esprintf("case %s config %s is beyond the shard's "
-							      "share of the plan (env.tsv's "
+							      "share of the plan (" MR_FILE_ENV "'s "
 							      "shard.pairs: %ld pairs): refusing rows "
 							      "outside a shard's plan",
 							      k->name, k->conf[c].str, mine));
@@ -146,7 +146,7 @@ mr_merge_check_rows(const struct mr_rd *R, int n)
 					continue;
 				}
 				{
-					char *other = esprintf("%s/runs.tsv:%ld",
+					char *other = esprintf("%s/" MR_FILE_RUNS ":%ld",
 							       R[logs.at[prev].shard].dir,
 							       run_at(&logs, prev)->line);
 

@@ -189,9 +189,9 @@ env_row(struct mr_rd *R, const struct mr_tsv *t, int ck, int cv, struct mr_hash 
 
 	if (mr_hash_find(h, hv, env_eq, &e) >= 0)
 		return mr_tsv_err(t, ck, "key %s again", key);
-	if (!strcmp(key, "platform") && !component_ok(val))
+	if (!strcmp(key, MR_ENVK_PLATFORM) && !component_ok(val))
 		return mr_tsv_err(t, cv, "platform \"%s\" is not usable as a directory name", val);
-	if (!strcmp(key, "repeat")) {
+	if (!strcmp(key, MR_ENVK_REPEAT)) {
 		long long rep;
 
 		if (mr_tsv_int(t, cv, 1, 1000000, &rep) < 0)
@@ -203,7 +203,7 @@ env_row(struct mr_rd *R, const struct mr_tsv *t, int ck, int cv, struct mr_hash 
 	PUSH(R->envv, n);
 	R->envk[R->nenv] = estrdup(key);
 	R->envv[R->nenv] = estrdup(val);
-	if (!strcmp(key, "platform"))
+	if (!strcmp(key, MR_ENVK_PLATFORM))
 		R->platform = R->envv[R->nenv];
 	mr_hash_add(h, hv, R->nenv++);
 	return 0;
@@ -216,7 +216,7 @@ load_env(struct mr_rd *R)
 	struct mr_tsv t;
 	int ck, cv, rc;
 
-	if (open_results_file(&t, R, "env.tsv", MR_SIO_ENV_MAX) < 0)
+	if (open_results_file(&t, R, MR_FILE_ENV, MR_SIO_ENV_MAX) < 0)
 		return -1;
 	if ((ck = mr_tsv_need(&t, "key")) < 0 || (cv = mr_tsv_need(&t, "value")) < 0)
 		goto fail;
@@ -358,7 +358,7 @@ run_row(struct mr_rd *R, const struct mr_tsv *t, const struct runs_cols *c)
 	 * was not measured by it (and would weigh in every median) */
 	if (R->repeat && repeat > R->repeat)
 		return mr_tsv_err(t, col[MR_RUNS_REPEAT],
-				  "repeat %lld of %s, %s beyond env.tsv's repeat %ld", repeat,
+				  "repeat %lld of %s, %s beyond " MR_FILE_ENV "'s repeat %ld", repeat,
 				  name, cstr, R->repeat);
 	o = mr_outcome(oc);
 	if (o < 0)
@@ -420,7 +420,7 @@ load_runs(struct mr_rd *R)
 	struct mr_tsv t;
 	int rc, i;
 
-	if (open_results_file(&t, R, "runs.tsv", MR_SIO_TSV_MAX) < 0)
+	if (open_results_file(&t, R, MR_FILE_RUNS, MR_SIO_TSV_MAX) < 0)
 		return -1;
 	for (i = 0; i < MR_RUNS_NCOLS; i++)
 		cols.col[i] = mr_tsv_col(&t, mr_runs_cols[i]);
@@ -545,7 +545,7 @@ load_checkpoints(struct mr_rd *R)
 	struct mr_tsv t;
 	int col[NREQ], mcol[MR_NCKPT_METRICS], rc = -1, i;
 
-	if (open_results_file(&t, R, "checkpoints.tsv", MR_SIO_TSV_MAX) < 0)
+	if (open_results_file(&t, R, MR_FILE_CKPTS, MR_SIO_TSV_MAX) < 0)
 		return -1;
 	for (i = 0; i < NREQ; i++)
 		if ((col[i] = mr_tsv_need(&t, mr_ckpts_cols[i])) < 0)

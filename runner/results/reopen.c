@@ -151,7 +151,7 @@ mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 		  struct mr_results_done *done)
 {
 	struct mr_row_headers h;
-	static const char *const names[] = { "env.tsv", "runs.tsv", "checkpoints.tsv", "series.tsv" };
+	static const char *const names[] = { MR_FILE_ENV, MR_FILE_RUNS, MR_FILE_CKPTS, MR_FILE_SERIES };
 	FILE **files[] = { &r->env, &r->runs, &r->ckpts, &r->series };
 	int i, rc = 0;
 
@@ -163,21 +163,21 @@ mr_results_reopen(struct mr_results *r, const char *dir, int lock,
 		return -1;
 	}
 	mr_row_headers(&h);
-	if (repair(dir, "env.tsv", MR_SIO_ENV_MAX, "key\tvalue\n", NULL, NULL) < 0 ||
-	    repair(dir, "runs.tsv", MR_SIO_TSV_MAX, h.runs.s, NULL, done) < 0)
+	if (repair(dir, MR_FILE_ENV, MR_SIO_ENV_MAX, "key\tvalue\n", NULL, NULL) < 0 ||
+	    repair(dir, MR_FILE_RUNS, MR_SIO_TSV_MAX, h.runs.s, NULL, done) < 0)
 		rc = -1;
 	if (rc == 0) {
 		qsort(done->key, (size_t)done->n, sizeof *done->key, cmp_key);
 		for (i = 1; i < done->n; i++) {
 			if (strcmp(done->key[i - 1], done->key[i]) == 0) {
-				mr_errat(dir, 0, 0, "runs.tsv has a run twice: cannot resume");
+				mr_errat(dir, 0, 0, MR_FILE_RUNS " has a run twice: cannot resume");
 				rc = -1;
 				break;
 			}
 		}
 	}
-	if (rc == 0 && (repair(dir, "checkpoints.tsv", MR_SIO_TSV_MAX, h.ckpts.s, done, NULL) < 0 ||
-			repair(dir, "series.tsv", MR_SIO_SERIES_MAX, h.series.s, done, NULL) < 0))
+	if (rc == 0 && (repair(dir, MR_FILE_CKPTS, MR_SIO_TSV_MAX, h.ckpts.s, done, NULL) < 0 ||
+			repair(dir, MR_FILE_SERIES, MR_SIO_SERIES_MAX, h.series.s, done, NULL) < 0))
 		rc = -1;
 	mr_row_headers_free(&h);
 	r->dir = estrdup(dir);
@@ -232,11 +232,11 @@ int
 mr_results_read_env(const char *dir, struct mr_envfp *fp)
 {
 	struct mr_tsv t;
-	int rc = mr_tsv_open_in(&t, dir, "env.tsv", MR_SIO_ENV_MAX), ck, cv;
+	int rc = mr_tsv_open_in(&t, dir, MR_FILE_ENV, MR_SIO_ENV_MAX), ck, cv;
 
 	memset(fp, 0, sizeof *fp);
 	if (rc == -ENOENT) {
-		char *path = mr_sio_path(dir, "env.tsv");
+		char *path = mr_sio_path(dir, MR_FILE_ENV);
 
 		mr_errat(path, 0, 0, "no such file: not a results directory");
 		free(path);

@@ -174,10 +174,10 @@ mr_results_open(struct mr_results *r, const char *dir)
 	free(logs);
 	mr_row_headers(&h);
 	if (rc == 0 &&
-	    (r->env = create(r, "env.tsv", "key\tvalue\n")) != NULL &&
-	    (r->runs = create(r, "runs.tsv", h.runs.s)) != NULL &&
-	    (r->ckpts = create(r, "checkpoints.tsv", h.ckpts.s)) != NULL &&
-	    (r->series = create(r, "series.tsv", h.series.s)) != NULL)
+	    (r->env = create(r, MR_FILE_ENV, "key\tvalue\n")) != NULL &&
+	    (r->runs = create(r, MR_FILE_RUNS, h.runs.s)) != NULL &&
+	    (r->ckpts = create(r, MR_FILE_CKPTS, h.ckpts.s)) != NULL &&
+	    (r->series = create(r, MR_FILE_SERIES, h.series.s)) != NULL)
 		rc = 0;
 	else
 		rc = -1;
@@ -231,7 +231,7 @@ mr_results_env(struct mr_results *r, const struct mr_envfp *fp)
 
 	for (i = 0; i < fp->n; i++)
 		sb_printf(&b, "%s\t%s\n", fp->key[i], fp->val[i]);
-	rc = put(r, r->env, "env.tsv", &b);
+	rc = put(r, r->env, MR_FILE_ENV, &b);
 	sb_free(&b);
 	return rc;
 }
@@ -368,7 +368,7 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 
 		for (i = 0; i < res->nckpts; i++)
 			ckpts_row(&c, run, &res->ckpts[i]);
-		rc |= put(r, r->ckpts, "checkpoints.tsv", &c);
+		rc |= put(r, r->ckpts, MR_FILE_CKPTS, &c);
 		sb_free(&c);
 	}
 	if (res && res->nsamples) {
@@ -376,10 +376,10 @@ mr_results_add(struct mr_results *r, const struct mr_results_run *run)
 
 		for (i = 0; i < res->nsamples; i++)
 			series_row(&s, run, &res->samples[i]);
-		rc |= put(r, r->series, "series.tsv", &s);
+		rc |= put(r, r->series, MR_FILE_SERIES, &s);
 		sb_free(&s);
 	}
-	rc |= put(r, r->runs, "runs.tsv", &b);
+	rc |= put(r, r->runs, MR_FILE_RUNS, &b);
 	sb_free(&b);
 	return rc ? -1 : 0;
 }
@@ -391,7 +391,7 @@ mr_results_env_add(struct mr_results *r, const char *key, const char *val)
 	int rc;
 
 	sb_printf(&b, "%s\t%s\n", key, val);
-	rc = put(r, r->env, "env.tsv", &b);
+	rc = put(r, r->env, MR_FILE_ENV, &b);
 	sb_free(&b);
 	return rc;
 }

@@ -110,7 +110,7 @@ mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
 	      const struct mr_matrix *mats, const char *expected_dir,
 	      int shard_k, int shard_n, struct mr_envfp *fp, unsigned char ***skip)
 {
-	const char *platform = mr_envfp_get(fp, "platform");
+	const char *platform = mr_envfp_get(fp, MR_ENVK_PLATFORM);
 	unsigned char **s;
 	double *cost;
 	int *bin, i, k, n = 0, p, nknown, mine = 0;

@@ -56,7 +56,7 @@ mr_resume_argv(const char *dir, const char *cmd, int *lock, char ***argvp,
 	rec = mr_envfp_get(&fp, "options");
 	cnames = mr_envfp_get(&fp, "cases");
 	if (!rec || !cnames) {
-		weprintf("--resume %s: env.tsv records no options: not a run this memrepro can resume",
+		weprintf("--resume %s: " MR_FILE_ENV " records no options: not a run this memrepro can resume",
 			 dir);
 		mr_envfp_free(&fp);
 		return -1;
@@ -102,7 +102,7 @@ may_differ(const char *key)
 	 * measures (the stack limit is glibc's default thread stack size): a
 	 * change of them refuses; the others only decide whether a case can
 	 * run at all, and a run that cannot says so in its outcome. */
-	return strcmp(key, "started") == 0 || strcmp(key, "cases_dir") == 0 ||
+	return strcmp(key, MR_ENVK_STARTED) == 0 || strcmp(key, "cases_dir") == 0 ||
 	       strcmp(key, "options") == 0 || strcmp(key, "jobs") == 0 ||
 	       strcmp(key, "rlimit.nofile") == 0 || strcmp(key, "rlimit.nproc") == 0 ||
 	       strcmp(key, "rlimit.memlock") == 0 ||

@@ -152,6 +152,13 @@ write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* A worker's own exit statuses: 0 its run's answer sent whole (the
+ * runner reads the rest as the worker's failure). */
+enum {
+	WORKER_NO_WRITE = 125,     /* its answer could not be written */
+	WORKER_NO_SUBREAPER = 126, /* it could not become the case's subreaper */
+};
+
 static _Noreturn void
 worker(int fd, const struct mr_spawn_req *rq)
 {
@@ -161,7 +168,7 @@ worker(int fd, const struct mr_spawn_req *rq)
 
 	/* the case and whatever it leaves behind are ours, not the runner's */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		_exit(126);
+		_exit(WORKER_NO_SUBREAPER);
 	q.tick = NULL;
 	memset(&h, 0, sizeof h);
 	h.rc = mr_spawn_run(&q, &h.res);
@@ -169,7 +176,7 @@ worker(int fd, const struct mr_spawn_req *rq)
 	     write_all(fd, h.res.samples, h.res.nsamples * sizeof *h.res.samples) == 0 &&
 	     write_all(fd, h.res.ckpts, h.res.nckpts * sizeof *h.res.ckpts) == 0;
 	/* _exit: the stdio buffers are the runner's, flushed by it alone */
-	_exit(ok ? 0 : 125);
+	_exit(ok ? 0 : WORKER_NO_WRITE);
 }
 
 int

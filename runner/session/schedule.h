@@ -20,8 +20,8 @@
  * mr_spawn_run, and writes the whole mr_spawn_res back on a pipe: the
  * runner alone writes the results directory.
  */
-#ifndef MR_SCHED_H
-#define MR_SCHED_H
+#ifndef MR_SCHEDULE_H
+#define MR_SCHEDULE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -411,7 +411,8 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	struct mr_envfp_run er;
 	int i, rc = MR_OK;
 
-	er.profile = mr_profile_word(o->quick, o->versions, o->originals);
+	/* a kernels run records the quick profile its guests run (run/guestrun.c) */
+	er.profile = mr_profiles[mr_profile_of(o->quick, o->versions, o->originals, 0)];
 	er.repeat = (int)o->repeat;
 	er.interval_ms = (int)o->interval_ms;
 	er.timeout_s = (o->timeout_s > 0 ? o->timeout_s : MR_SESSION_DEFAULT_TIMEOUT_S) *
@@ -425,9 +426,9 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 				   o->shard_n, &fp, &s->skip);
 	if (rc == MR_OK && o->jobs > 1)
 		rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
-				   mr_envfp_get(&fp, "platform"), &s->timed);
+				   mr_envfp_get(&fp, MR_ENVK_PLATFORM), &s->timed);
 	if (rc == MR_OK && o->jobs > 1)
-		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, "platform"));
+		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, MR_ENVK_PLATFORM));
 	if (rc == MR_OK && o->verbose)
 		for (i = 0; i < fp.n; i++)
 			fprintf(s->progress, "# %s: %s\n", fp.key[i], fp.val[i]);

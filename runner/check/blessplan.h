@@ -1,4 +1,4 @@
-/* bless: the baselines a results directory would write, and what they
+/* blessplan: the baselines a results directory would write, and what they
  * change.
  *
  * For each case of the results: the medians, spreads and tolerances of
@@ -7,8 +7,8 @@
  * the baseline there.  Nothing here prints: out/bless.c says what changes,
  * asks, and calls mr_bless_write for the cases to write.
  */
-#ifndef MR_CHECK_BLESS_H
-#define MR_CHECK_BLESS_H
+#ifndef MR_BLESSPLAN_H
+#define MR_BLESSPLAN_H
 
 #include "check/baseline.h"
 #include "check/check.h"
@@ -66,7 +66,7 @@ struct mr_bless {
 
 /* Load the results of o and select its cases.  Returns MR_OK, or MR_USAGE
  * on bad input (printed; b needs no free). */
-int mr_bless_open(const struct mr_cmp_opts *o, struct mr_bless *b);
+int mr_bless_open(const struct mr_check_opts *o, struct mr_bless *b);
 
 /* Work out case i (0 <= i < b->nsel) of b into c: its new baseline and
  * what it changes against the old one (read, an unreadable one printed

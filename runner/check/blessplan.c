@@ -1,4 +1,5 @@
-#include "check/bless.h"
+/* blessplan: the plan of a blessing — see blessplan.h. */
+#include "check/blessplan.h"
 
 #include <errno.h>
 #include <math.h>
@@ -252,7 +253,7 @@ keep_others(struct mr_bless_case *c)
 }
 
 int
-mr_bless_open(const struct mr_cmp_opts *o, struct mr_bless *b)
+mr_bless_open(const struct mr_check_opts *o, struct mr_bless *b)
 {
 	const char *exp = o->expected_dir ? o->expected_dir : "expected";
 	time_t now = time(NULL);
