@@ -290,7 +290,10 @@ FIG
 	# what changed: a row per case that changed, what its rows share
 	[ "$(grep -v '^$' "$md" | sed -n 4p)" = "**What changed**, per case:" ]
 	row=$(grep '^| \[touch\](#case-touch) |' "$md" | head -1)
-	[[ "$row" == "| [touch](#case-touch) | - | "*"**18 held, 1 regressed**: \`allocator=jemalloc\` \`rss_kb@touched\` regressed "*" vs "*" (+20."*" %) | 6 ok |" ]] || false
+	# (how many rows held depends on the machine: a busy run's times are
+	# not judged)
+	echo "row: $row"
+	[[ "$row" == "| [touch](#case-touch) | - | "*"**"[0-9]*" held, 1 regressed**: \`allocator=jemalloc\` \`rss_kb@touched\` regressed "*" vs "*" (+20."*" %) | 6 ok |" ]] || false
 	# ... above every other section and case
 	status=$(grep -n '^## Status' "$md" | cut -d: -f1)
 	changed=$(grep -n '^| \[touch\](#case-touch) | - |' "$md" | cut -d: -f1)
