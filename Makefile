@@ -515,6 +515,7 @@ install: all
 	cp $(CASE_BIN) $(DESTDIR)$(LIBEXECDIR)/cases/
 	cp -R expected $(DESTDIR)$(SHAREDIR)/
 	cp plots/*.gp $(DESTDIR)$(SHAREDIR)/plots/
+	cp tools/chartcheck.py $(DESTDIR)$(SHAREDIR)/plots/
 	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
 	cp etc/releases $(DESTDIR)$(SHAREDIR)/releases

@@ -259,7 +259,7 @@ fig_col() {
 	[[ "$text" == *"filled: node@10.7.0, hollow: node@22 22.23.5"* ]] || false
 	[[ "$text" == *"the model: memrepro"* ]] || false
 	# a panel each: the y axes' labels (the report's unit is MiB too)
-	[ "$(sed 's/<[^>]*>/\n/g' "$svg" | grep -c '^rss_kb (MiB)$')" -eq 3 ]
+	[ "$(sed 's/<[^>]*>/\n/g' "$svg" | grep -c '^RSS (MiB)$')" -eq 3 ]
 	# the drawn runtimes are not "also measured"
 	[[ "$text" != *"runtime=node@10.7.0 (beside"* ]] || false
 	[ "$(svg_width "$svg")" -eq 1200 ]
@@ -270,7 +270,7 @@ fig_col() {
 	text=$(sed 's/<[^>]*>//g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | tr -s '\n\t ' '   ')
 	[[ "$text" == *"here: memrepro"* ]] || false
 	[[ "$text" != *"its program"* ]] || false
-	[ "$(sed 's/<[^>]*>/\n/g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | grep -c '^rss_kb (MiB)$')" -eq 2 ]
+	[ "$(sed 's/<[^>]*>/\n/g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | grep -c '^RSS (MiB)$')" -eq 2 ]
 	[ -z "$(fig_col "$BATS_FILE_TMPDIR/one/plots/touch.figures.tsv" program touched value)" ]
 }
 
@@ -300,5 +300,37 @@ fig_col() {
 	[[ "$text" == *"hollow: node@22 22.23.5; node@10.7.0 not run"* ]] || false
 	[[ "$text" == *"in every panel"* ]] || false
 	run -0 python3 "$CHECK" "$d/plots/touch.figures.svg"
+	[ -z "$output" ] || false
+}
+
+@test "the report-and-here chart: the report's figures in our unit, axes named by their nouns" {
+	d=$BATS_TEST_TMPDIR/kib
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	cp -R "$BATS_FILE_TMPDIR/exp-one" "$BATS_TEST_TMPDIR/exp"
+	# the report printed KiB at the checkpoint and ms for the whole run
+	printf '%s\n' '# the fixture as if a report had printed its figures in KiB' \
+		'source seeds/000_fixture.txt "a fixture report"' \
+		'key rss_kb@touched lower' \
+		'figure touched mb=8 rss_kb 9216 KiB' \
+		'figure - mb=8 wall_ms 1500 ms' \
+		'figure - mb=8 user_ms 700 ms' > "$BATS_TEST_TMPDIR/exp/touch.figures"
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/exp" --from "$d" touch
+	tsv=$d/plots/touch.figures.tsv
+	svg=$d/plots/touch.figures.svg
+	# drawn in MiB and s beside ours; the TSV keeps the value as printed
+	[ "$(fig_col "$tsv" report touched y)" = 9 ]
+	[ "$(fig_col "$tsv" report touched value)" = 9216 ]
+	[ "$(fig_col "$tsv" report touched unit)" = KiB ]
+	[ "$(fig_col "$tsv" report wall_ms y)" = 1.5 ]
+	lines=$(sed 's/<[^>]*>/\n/g' "$svg")
+	[ "$(grep -c '^RSS (MiB)$' <<< "$lines")" -eq 2 ]
+	[ "$(grep -c '^time (s)$' <<< "$lines")" -eq 2 ]
+	grep -q '^wall time$' <<< "$lines"
+	grep -q '^user time$' <<< "$lines"
+	grep -q 'key figure: RSS at touched, lower is better' <<< "$lines"
+	# no internal name or KiB in the title, axes and categories (the
+	# notes under the chart quote the results' own words)
+	if sed '/^here, /d' <<< "$lines" | grep -E '_kb|_ms|KiB'; then false; fi
+	run -0 python3 "$CHECK" "$svg"
 	[ -z "$output" ] || false
 }

@@ -231,8 +231,9 @@ allocator_cell(FILE *f, const struct mr_rd_case *k, const struct mr_ref *ref, co
 	if (pairs) {
 		double l = log2(exp(logsum / pairs));
 
-		l = l < -1 ? -1 : l > 1 ? 1 : l;
-		/* tone: the colour, -1 (better than glibc) .. 1 (worse) */
+		l = l < -8 ? -8 : l > 8 ? 8 : l;
+		/* tone: the colour, -8 (256x better than glibc) .. 8 (worse);
+		 * the label says the ratio beyond */
 		fprintf(f, "%.4f\t%.4f\t%.4f", exp(logsum / pairs), l, lower ? l : -l);
 	} else {
 		fputs("-\t-\t-", f);
@@ -288,7 +289,9 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	sb_add(&allocs, "");
 	sb_add(&note, "");
 	{
-		const char *args[] = { "memrepro: each case's key figure under each allocator, relative to glibc",
+		const char *args[] = { "memrepro: each case's key figure under each allocator, relative to glibc\n"
+				       "The corpus gathers reports of allocators misbehaving: a case shows "
+				       "where one fails, not which is best overall",
 				       cases.s, allocs.s, note.s, NULL };
 
 		rc = mr_plot_draw(p, "allocators", tsv, base, args);

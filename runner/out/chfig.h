@@ -56,7 +56,8 @@ struct frow {
 	                      run metric names, in order of writing */
 	double *pos;       /* x of each category */
 	int ncat;
-	const char *runit; /* the report's unit on this row (its first figure's) */
+	const char *runit; /* the row's unit of the report's figures: ours (MiB,
+	                      s) for a size or time, else its first figure's */
 	double rscale;     /* that unit's scale */
 	double lo[3], hi[3]; /* the drawn y range of each side (report, here,
 	                        the program) */

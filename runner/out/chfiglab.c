@@ -91,11 +91,14 @@ mr_cf_cfg_label(const struct fcfg *fc, int nc, int i)
 void
 mr_cf_title(struct strbuf *title, const struct mr_rd_case *k, const struct mr_figs *fs, int prog)
 {
+	char noun[64];
+
 	sb_printf(title, "%s: the report and here", k->name);
 	if (fs->has_key)
 		sb_printf(title, "  (key figure: %s%s%s, %s is better)",
-			  fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric] : mr_run_metrics[fs->key_metric],
-			  fs->key_checkpoint ? "@" : "", fs->key_checkpoint ? fs->key_checkpoint : "",
+			  mr_ch_noun(noun, sizeof noun, fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric]
+						       : mr_run_metrics[fs->key_metric]),
+			  fs->key_checkpoint ? " at " : "", fs->key_checkpoint ? fs->key_checkpoint : "",
 			  fs->key_lower ? "lower" : "higher");
 	if (fs->growth)
 		sb_printf(title, "\ncompare growth: each checkpoint series minus its first point, %s"
@@ -112,8 +115,9 @@ mr_cf_row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_fig
 {
 	int i, c, d;
 	struct strbuf a = {0}, x = {0};
-	const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
-		: w->ncat == 1 ? w->cat[0]
+	char noun[64];
+	const char *mname = w->ckpt ? mr_ch_noun(noun, sizeof noun, mr_ckpt_metrics[w->metric])
+		: w->ncat == 1 ? mr_ch_noun(noun, sizeof noun, w->cat[0])
 		: w->unit == MR_UNIT_MS ? "time" : w->unit == MR_UNIT_KB ? "memory" : "count";
 	const char *what = w->ckpt && fs->growth ? " growth" : "";
 
@@ -131,7 +135,8 @@ mr_cf_row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_fig
 			struct strbuf q = {0};
 
 			sb_add(&q, "");
-			rowfield(&q, w->cat[i]);
+			/* a whole-run category is a metric: its noun */
+			rowfield(&q, w->ckpt ? w->cat[i] : mr_ch_noun(noun, sizeof noun, w->cat[i]));
 			q.s[--q.len] = 0; /* the '|' */
 			sb_printf(&a, "%s'%s' %g", i ? ", " : "", q.s, w->pos[i]);
 			sb_free(&q);

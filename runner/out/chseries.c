@@ -24,6 +24,7 @@ enum {
 	MAX_NAMED = 6,  /* checkpoint names with a marker shape of their own */
 	MAX_NONE = 160, /* characters of the title's list of configs without data */
 	NOTE_WIDTH = 140, /* characters of a line of the note (10 pt, 1200 px) */
+	SHARE_X = 4,    /* panels whose runs' lengths differ more: own time axes */
 };
 
 /* --- the data ------------------------------------------------------------ */
@@ -40,7 +41,7 @@ struct srun {
 	int cfg;           /* index into the layout's configs */
 	int drawn;         /* the config's median run: drawn thick */
 	struct pt *p;      /* its samples, in time order */
-	int np, cap;
+	int np;
 	double peak;       /* largest y, KiB */
 };
 
@@ -51,65 +52,36 @@ ck_x(const struct mr_figs *fs, const char *name)
 	return fs ? mr_figs_x(fs, name) : NAN;
 }
 
-/* Read the samples of case k's runs in run[] (idx: by k->run index,
- * -1 for a run not drawn) from series.tsv; ycol: the y metric's column.
- * When *tree, the tree's line is the run's memory cgroup where every
- * sample drawn has it (*tree stays 1), else the RSS summed over the tree
- * (*tree becomes 2).  Returns 0 or -1 (printed). */
-static int
-read_samples(const struct mr_rd *R, const struct mr_rd_case *k, struct srun *run,
-	     const int *idx, const char *ycol, int *tree)
+/* The samples of case k's runs in run[] (idx: by k->run index, -1 for
+ * a run not drawn), from the scan of series.tsv; vsz: VSZ on y, else
+ * RSS.  When *tree, the tree's line is the run's memory cgroup where
+ * every sample drawn has it (*tree stays 1), else the RSS summed over
+ * the tree (*tree becomes 2). */
+static void
+take_samples(const struct mr_chart_scan *s, int ki, const struct mr_rd_case *k,
+	     struct srun *run, const int *idx, int vsz, int *tree)
 {
-	enum { C_CASE, C_CONFIG, C_REPEAT, C_T, C_Y, NREQ };
-	const char *req[NREQ] = { "case", "config", "repeat", "t_ms", ycol };
-	struct mr_tsv t;
-	int col[NREQ], ccg, ctr, rc, i, all_cg = 1;
+	int ri, j, all_cg = 1;
 
-	if (mr_tsv_open_in(&t, R->dir, "series.tsv", MR_SIO_SERIES_MAX) < 0)
-		return -1; /* read once already: mr_chart_scan said why */
-	for (i = 0; i < NREQ; i++)
-		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
-			goto fail;
-	ccg = mr_tsv_col(&t, "cgroup_kb");
-	ctr = mr_tsv_col(&t, "tree_rss_kb");
-	while ((rc = mr_tsv_next(&t)) > 0) {
-		long long repeat;
-		double tm, y, tr = NAN, cg = NAN;
-		struct srun *s;
-		int ci, ri;
+	for (ri = 0; ri < k->nrun; ri++) {
+		const struct mr_chart_pt *q = s->pt[ki][ri];
+		struct srun *sr;
 
-		if (strcmp(mr_tsv_get(&t, col[C_CASE]), k->name) ||
-		    (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0)
+		if (idx[ri] < 0)
 			continue;
-		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0 ||
-		    mr_rd_metric_num(&t, col[C_T], 0, &tm) < 0 ||
-		    mr_rd_metric_num(&t, col[C_Y], 1, &y) < 0 ||
-		    (ctr >= 0 && mr_rd_metric_num(&t, ctr, 1, &tr) < 0) ||
-		    (ccg >= 0 && mr_rd_metric_num(&t, ccg, 1, &cg) < 0))
-			goto fail;
-		if ((ri = mr_rd_run_of(k, ci, (long)repeat)) < 0 || idx[ri] < 0 || isnan(y))
-			continue;
-		s = &run[idx[ri]];
-		if (s->np == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : 64;
-			s->p = erealloc(s->p, sizeof *s->p * s->cap);
+		sr = &run[idx[ri]];
+		sr->p = ecalloc((size_t)s->nsamples[ki][ri] + 1, sizeof *sr->p);
+		for (j = 0; j < s->nsamples[ki][ri]; j++) {
+			double y = vsz ? q[j].vsz : q[j].rss;
+
+			if (isnan(y))
+				continue;
+			sr->p[sr->np++] = (struct pt){ q[j].t, y, q[j].trss, q[j].cg };
+			all_cg &= !isnan(q[j].cg);
 		}
-		s->p[s->np].x = tm / 1000;
-		s->p[s->np].y = y;
-		s->p[s->np].trss = tr;
-		s->p[s->np].cg = cg;
-		all_cg &= !isnan(cg);
-		s->np++;
 	}
-	if (rc < 0)
-		goto fail;
-	mr_tsv_close(&t);
 	if (*tree && !all_cg)
 		*tree = 2;
-	return 0;
-fail:
-	mr_tsv_close(&t);
-	return -1;
 }
 
 /* --- the chart ----------------------------------------------------------- */
@@ -179,6 +151,7 @@ struct sc {
 	struct strbuf none;     /* the configs without data, for the title */
 	int nnone;
 	double xmax, ymax;      /* of everything drawn (x: s or fs's unit, y: MiB) */
+	double *pxmax;          /* [L.npanel]: each panel's largest x */
 	struct mr_lay L;
 };
 
@@ -312,6 +285,7 @@ sc_row(struct sc *c, FILE *f, const struct srun *sr, int mark, double x, double 
 	put_num(f, ps, "%.3f");
 	fprintf(f, "\t%s\t%ld\n", c->k->conf[c->cfgof[sr->cfg]].str, r->repeat);
 	c->xmax = fmax(c->xmax, x);
+	c->pxmax[c->L.panel[sr->cfg]] = fmax(c->pxmax[c->L.panel[sr->cfg]], x);
 	c->ymax = fmax(c->ymax, fmax(y, fmax(isnan(tv) ? 0 : tv, isnan(ps) ? 0 : ps)));
 }
 
@@ -444,6 +418,23 @@ sc_coincide(const struct sc *c)
 	return 0;
 }
 
+/* Whether the panels share their time axis: their runs' lengths are
+ * within SHARE_X of each other (the panels are compared; a panel of runs
+ * twenty times shorter than another's gets its own). */
+static int
+sc_shared_x(const struct sc *c)
+{
+	double lo = INFINITY;
+	int i;
+
+	if (c->xmode)
+		return 1;
+	for (i = 0; i < c->L.npanel; i++)
+		if (c->pxmax[i] > 0 && c->pxmax[i] < lo)
+			lo = c->pxmax[i];
+	return !(c->xmax > SHARE_X * lo);
+}
+
 /* The note under the panels: how to read them; with no data, why. */
 static void
 sc_note(const struct sc *c, struct strbuf *note)
@@ -462,8 +453,9 @@ sc_note(const struct sc *c, struct strbuf *note)
 		snprintf(buf, sizeof buf, "One repeat of each config.");
 	note_add(note, buf);
 	if (c->L.npanel > 1)
-		note_add(note, c->xmode ? "The panels share their axes." :
-			 "The panels share their y axis; each has its own time axis.");
+		note_add(note, sc_shared_x(c) ? "The panels share their axes." :
+			 "The panels share their y axis; each has its own time axis "
+			 "(their runs' lengths differ more than 4 times).");
 	if (c->xmode) {
 		snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
 			 "joined by lines.", c->yname);
@@ -507,9 +499,10 @@ sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *ts
 	else
 		sb_add(&labels, "time since start (s)|");
 	sb_printf(&labels, "%s (MiB)", c->yname);
-	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d %d", c->L.npanel, c->L.ncol,
+	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d %d %d", c->L.npanel, c->L.ncol,
 		  !c->nnames ? 0 : c->xmode || c->nnames > MAX_NAMED ? 1 : c->nnames,
-		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep, c->L.ncols);
+		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep, c->L.ncols,
+		  c->ncf ? sc_shared_x(c) : 1);
 	sc_title(c, title, &t);
 	sc_note(c, &note);
 	{
@@ -559,14 +552,14 @@ mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 	c.cf = ecalloc(k->ncfg + 1, sizeof *c.cf);
 	c.cfgof = ecalloc(k->ncfg + 1, sizeof *c.cfgof);
 	sc_runs(&c, s, ki);
-	if (!c.xmode && c.nrun && read_samples(R, k, c.run, c.idx, c.ycol, &c.tree) < 0)
-		goto out;
+	if (!c.xmode && c.nrun)
+		take_samples(s, ki, k, c.run, c.idx, c.ymet != mr_ckpt_metric("rss_kb"), &c.tree);
 	sc_median(&c);
 	if (c.ncf)
 		mr_lay_make(&c.L, c.cf, c.ncf, fs && fs->panels ? fs->panels : "allocator");
+	c.pxmax = ecalloc(c.ncf ? c.L.npanel + 1 : 1, sizeof *c.pxmax);
 	if (sc_write(&c, tsv) == 0)
 		rc = sc_draw(&c, p, title, tsv, base);
-out:
 	if (c.ncf)
 		mr_lay_free(&c.L);
 	for (i = 0; i < c.nrun; i++)
@@ -575,6 +568,7 @@ out:
 	free(c.idx);
 	free(c.cf);
 	free(c.cfgof);
+	free(c.pxmax);
 	free(c.names);
 	sb_free(&c.none);
 	free(tsv);
