@@ -196,6 +196,7 @@ RUNNER_SRC := \
 	runner/out/plot.c \
 	runner/out/charts.c \
 	runner/out/chseries.c \
+	runner/out/chserlab.c \
 	runner/out/chlay.c \
 	runner/out/chdiff.c \
 	runner/out/challoc.c \

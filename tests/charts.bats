@@ -79,6 +79,8 @@ check_all() {
 	# message)
 	[ "$(cat "$d.report.rc")" -eq 1 ] || { cat "$d.report.out"; return 1; }
 	if grep -q gnuplot "$d.report.out"; then cat "$d.report.out"; return 1; fi
+	# report held each chart against the label check and said nothing
+	if grep -q 'chart check' "$d.report.out"; then cat "$d.report.out"; return 1; fi
 	for f in touch.series touch.diff allocators; do
 		[ -s "$d/plots/$f.svg" ] || { echo "no $f.svg"; return 1; }
 		[ -s "$d/plots/$f.png" ] || { echo "no $f.png"; return 1; }
@@ -333,4 +335,25 @@ fig_col() {
 	if sed '/^here, /d' <<< "$lines" | grep -E '_kb|_ms|KiB'; then false; fi
 	run -0 python3 "$CHECK" "$svg"
 	[ -z "$output" ] || false
+}
+
+@test "report holds each chart against the label check: a planted overlap is a warning naming the chart" {
+	d=$BATS_TEST_TMPDIR/planted
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	# the scripts as installed (the check beside them), the series
+	# chart with two labels on one spot
+	cp -R "$BATS_TEST_DIRNAME/../plots" "$BATS_TEST_TMPDIR/plots"
+	cp "$CHECK" "$BATS_TEST_TMPDIR/plots/"
+	sed -i '/^set output out$/a set label 901 "planted label one" at screen 0.5, screen 0.5\nset label 902 "planted label two" at screen 0.5, screen 0.5' \
+		"$BATS_TEST_TMPDIR/plots/series.gp"
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_FILE_TMPDIR/exp-one" \
+		--plots "$BATS_TEST_TMPDIR/plots" --from "$d" touch
+	[[ "$output" == *"memrepro: chart check: $d/plots/touch.series.svg: labels overlap: \"planted label one\""* ]] || false
+	# only that chart; it is kept
+	[ "$(grep -c 'chart check' <<< "$output")" -eq 1 ]
+	[ -s "$d/plots/touch.series.png" ]
+	# MEMREPRO_CHARTCHECK=0: not checked
+	MEMREPRO_CHARTCHECK=0 run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_FILE_TMPDIR/exp-one" \
+		--plots "$BATS_TEST_TMPDIR/plots" --from "$d" touch
+	[[ "$output" != *"chart check"* ]] || false
 }
