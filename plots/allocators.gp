@@ -101,7 +101,7 @@ unset border
 set lmargin at screen (na > 7 ? 240.0 / width : 0.20)
 set rmargin at screen (na > 7 ? 1 - 190.0 / width : 0.84)
 set cbrange [-8:8]
-set cbtics ("≥256× better" -8, "16× better" -4, "2× better" -1, "= glibc" 0, "2× worse" 1, "16× worse" 4, "≥256× worse" 8) font ",10"
+set cbtics ("≥256× better" -8, "16× better" -4, "= glibc" 0, "16× worse" 4, "≥256× worse" 8) font ",10"
 set colorbox user origin screen (na > 7 ? 1 - 160.0 / width : 0.87), screen 0.15 \
 	size screen (na > 7 ? 30.0 / width : 0.025), screen 0.65
 set xlabel "allocator (LD_PRELOAD)" noenhanced

@@ -9,9 +9,9 @@
 #
 #   CASE.figures.tsv  columns row side cfg config at metric x y lo hi
 #                     value unit n drawn tag note runtime ly: one line per
-#                     point, side "report" (y: the figure in the unit the
-#                     report printed, lo = hi = y; value and unit as
-#                     printed), "here" (the model: y the median of our
+#                     point, side "report" (y: the figure in our unit,
+#                     MiB or s, for a size or a time, lo = hi = y; value
+#                     and unit as printed), "here" (the model: y the median of our
 #                     matching config's ok runs, lo..hi the repeats' min
 #                     and max, in MiB, s or a count; value the median in
 #                     the metric's own unit, KiB or ms; n the repeats;

@@ -270,7 +270,16 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 
 		fig = mr_rd_ref_name(&ref);
 		{
-			char *w = esprintf("%s=%s%s", k->name, fig, lower ? "" : " (higher is better)");
+			/* the figure's noun for a reader: "RSS at pre-trim" */
+			char noun[64], *at = strchr(fig, '@'), *w;
+
+			if (at)
+				*at = 0;
+			mr_ch_noun(noun, sizeof noun, fig);
+			w = esprintf("%s=%s%s%s%s", k->name, noun, at ? " at " : "", at ? at + 1 : "",
+				     lower ? "" : " (higher is better)");
+			if (at)
+				*at = '@'; /* the TSV has the figure's name */
 
 			mr_ch_word(&cases, w);
 			free(w);
