@@ -137,6 +137,19 @@ check_all() {
 	run -1 python3 "$CHECK" --scale 1.3333 "$svg"
 }
 
+@test "chartcheck fails an axis label that names its unit twice" {
+	svg=$BATS_TEST_TMPDIR/c.svg
+	for l in 'RSS (MiB)' 'time since start (s)' 'wall_ms measured on a busy machine (other programs used 9 ms)'; do
+		printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300"><g transform="translate(100,100)" font-size="10"><text>%s</text></g></svg>\n' "$l" > "$svg"
+		run -0 python3 "$CHECK" "$svg"
+	done
+	for l in 'rss_kb (MiB)' 't_ms (s)' 'vsz_kb growth (KiB)'; do
+		printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300"><g transform="translate(100,100)" font-size="10"><text>%s</text></g></svg>\n' "$l" > "$svg"
+		run -1 python3 "$CHECK" "$svg"
+		[[ "$output" == *"c.svg: label names its unit twice: \"$l\""* ]] || false
+	done
+}
+
 @test "chartcheck: bad input is exit 2 naming the file" {
 	printf '<svg xmlns="http://www.w3.org/2000/svg">\n<g>\n' > "$BATS_TEST_TMPDIR/cut.svg"
 	run -2 python3 "$CHECK" "$BATS_TEST_TMPDIR/cut.svg"
