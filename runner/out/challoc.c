@@ -198,6 +198,22 @@ allocator_pairs(const struct mr_rd_case *k, const struct mr_ref *ref, const char
 	return pairs;
 }
 
+/* *s with its blanks as no-break spaces (U+00A0): one gnuplot word
+ * that reads as words.  Returns the fresh *s (the old one freed). */
+static char *
+nbsp(char **s)
+{
+	struct strbuf b = {0};
+	const char *p;
+
+	sb_add(&b, "");
+	for (p = *s; *p; p++)
+		sb_add(&b, *p == ' ' ? "\xc2\xa0" : (char[2]){ *p, 0 });
+	free(*s);
+	*s = b.s;
+	return b.s;
+}
+
 /* The row of allocators.tsv for case k (figure ref, named fig, chart row
  * row) under allocator al (column col, 1-based) on f.  Returns 1 for a
  * cell with a ratio other than glibc's own, else 0. */
@@ -280,8 +296,8 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 				     lower ? "" : " (higher is better)");
 			if (at)
 				*at = '@'; /* the TSV has the figure's name */
-
-			mr_ch_word(&cases, w);
+			mr_ch_word(&cases, nbsp(&w));
+			
 			free(w);
 		}
 		for (a = 0; a < nal; a++)
