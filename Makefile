@@ -202,6 +202,7 @@ RUNNER_SRC := \
 	runner/out/plot.c \
 	runner/out/charts.c \
 	runner/out/chseries.c \
+	runner/out/chserlab.c \
 	runner/out/chlay.c \
 	runner/out/chdiff.c \
 	runner/out/challoc.c \
@@ -526,6 +527,7 @@ install: all
 	cp $(CASE_BIN) $(DESTDIR)$(LIBEXECDIR)/cases/
 	cp -R expected $(DESTDIR)$(SHAREDIR)/
 	cp plots/*.gp $(DESTDIR)$(SHAREDIR)/plots/
+	cp tools/chartcheck.py $(DESTDIR)$(SHAREDIR)/plots/
 	cp etc/allocators $(DESTDIR)$(SHAREDIR)/allocators
 	cp cases/*.c $(DESTDIR)$(SHAREDIR)/cases/
 	cp etc/releases $(DESTDIR)$(SHAREDIR)/releases

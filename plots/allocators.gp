@@ -9,16 +9,20 @@
 #   allocators.tsv  columns row col tone state label: one cell per case
 #                   (row) and allocator (col), the tone of its key figure
 #                   relative to glibc (log2 of the ratio clipped to
-#                   [-1, 1], 0.5x to 2x, negated where higher is better:
-#                   -1 better, 1 worse), its state (ref, ok, skipped,
-#                   nodata, none) and its text
+#                   [-8, 8], 1/256x to 256x, negated where higher is
+#                   better: -8 better, 8 worse), its state (ref, ok,
+#                   skipped, nodata, none) and its text (the ratio itself:
+#                   a cell beyond 256x says its value, the colour is capped)
 #   CASES       "case=figure" words, top row first (the figure: its key
 #               figure, from expected/<case>.figures)
 #   ALLOCATORS  the column names
 #   NOTE        non-empty: no data, and why
 #
 # Blue: better than glibc (less memory, for a lower-is-better figure),
-# red: worse; grey: the allocator did not run.  150 px plus 75 a case
+# red: worse; grey: the allocator did not run.  The colour follows log2 of
+# the ratio, so 1.2x, 2x, 16x and 224x look different; the text on a cell
+# is black or white, whichever contrasts more with the cell's colour
+# (WCAG 2 relative luminance: at least 4.58:1, AA for any size).  150 px plus 75 a case
 # up to 10 (300 px for one, 750 for eight), 60 a case beyond, so two-line
 # row labels never touch and one case is not a wall of colour.
 
@@ -65,8 +69,24 @@ fig(w) = w[strstrt(w, "=") + 1:]
 shown(s) = strcol("state") eq s
 # the cells with a figure: glibc itself and the allocators that ran
 known(x) = shown("ok") || shown("ref")
-# white text on the dark ends of the palette, dark text elsewhere
-ink(l) = l == l && abs(l) > 0.6 ? 0xFFFFFF : 0x222222
+# The palette: log2 of the ratio at each stop and its colour (ColorBrewer
+# RdBu), finer near 1x where most cells are.
+array PT[11] = [-8, -5, -3, -1, -0.4, 0, 0.4, 1, 3, 5, 8]
+array PC[11] = [0x053061, 0x2166AC, 0x4393C3, 0x92C5DE, 0xD1E5F0, 0xF7F7F7, \
+		0xFDDBC7, 0xF4A582, 0xD6604D, 0xB2182B, 0x67001F]
+pal = ""
+do for [i=1:11] { pal = pal.sprintf("%s%g \"#%06X\"", i > 1 ? ", " : "", PT[i], PC[i]) }
+eval "set palette defined (".pal.")"
+# The cell's colour at tone t as the palette draws it (linear in RGB
+# between the stops), its relative luminance, and the ink on it: white
+# where the luminance is under 0.179 (where the two contrasts are equal).
+seg(t, i) = i >= 10 || t <= PT[i + 1] ? i : seg(t, i + 1)
+chn(c, sh) = ((c >> sh) & 255) / 255.0
+mixc(t, i, sh) = chn(PC[i], sh) + (chn(PC[i + 1], sh) - chn(PC[i], sh)) * (t - PT[i]) / (PT[i + 1] - PT[i])
+lin(v) = v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+lumi(t, i) = 0.2126 * lin(mixc(t, i, 16)) + 0.7152 * lin(mixc(t, i, 8)) + 0.0722 * lin(mixc(t, i, 0))
+clip(t) = t < -8 ? -8 : (t > 8 ? 8 : t)
+ink(l) = l == l && lumi(clip(l), seg(clip(l), 1)) < 0.179 ? 0xFFFFFF : 0x000000
 
 set xrange [0.5:na + 0.5]
 set yrange [0.5:nc + 0.5]
@@ -80,9 +100,8 @@ do for [c=1:nc] { set ytics add (name(word(cases, c))."\n".fig(word(cases, c)) n
 unset border
 set lmargin at screen (na > 7 ? 240.0 / width : 0.20)
 set rmargin at screen (na > 7 ? 1 - 190.0 / width : 0.84)
-set palette defined (-1 "#2166AC", -0.5 "#92C5DE", 0 "#F7F7F7", 0.5 "#F4A582", 1 "#B2182B")
-set cbrange [-1:1]
-set cbtics ("2× better" -1, "1.41× better" -0.5, "= glibc" 0, "1.41× worse" 0.5, "2× worse" 1)
+set cbrange [-8:8]
+set cbtics ("≥256× better" -8, "16× better" -4, "= glibc" 0, "16× worse" 4, "≥256× worse" 8) font ",10"
 set colorbox user origin screen (na > 7 ? 1 - 160.0 / width : 0.87), screen 0.15 \
 	size screen (na > 7 ? 30.0 / width : 0.025), screen 0.65
 set xlabel "allocator (LD_PRELOAD)" noenhanced
@@ -93,5 +112,5 @@ plot in using (shown("skipped") || shown("nodata") || shown("none") ? column("co
 	with boxxyerror fs solid 1.0 noborder fc rgb "#dddddd", \
      in using (known(0) ? column("col") : NaN):(column("row")):(0.48):(0.48):(known(0) ? column("tone") : 0) \
 	with boxxyerror fs solid 1.0 noborder fc palette, \
-     in using (column("col")):(column("row")):(strcol("label")):(known(0) ? ink(column("tone")) : 0x222222) \
+     in using (column("col")):(column("row")):(strcol("label")):(known(0) ? ink(column("tone")) : 0x000000) \
 	with labels font ",13" tc rgb variable

@@ -9,9 +9,9 @@
 #
 #   CASE.figures.tsv  columns row side cfg config at metric x y lo hi
 #                     value unit n drawn tag note runtime ly: one line per
-#                     point, side "report" (y: the figure in the unit the
-#                     report printed, lo = hi = y; value and unit as
-#                     printed), "here" (the model: y the median of our
+#                     point, side "report" (y: the figure in our unit,
+#                     MiB or s, for a size or a time, lo = hi = y; value
+#                     and unit as printed), "here" (the model: y the median of our
 #                     matching config's ok runs, lo..hi the repeats' min
 #                     and max, in MiB, s or a count; value the median in
 #                     the metric's own unit, KiB or ms; n the repeats;
@@ -32,12 +32,14 @@
 #           and with a PROGRAM, P1CFGS|P2CFGS|YP|:
 #           the y labels of the report's panel and ours; the x tics
 #           ("auto": numeric, else a gnuplot tics list of the
-#           categories); the x label; the colours (report configs) with
+#           categories, "rotate by 90 right" before it where they
+#           would not fit side by side); the x label; the colours (report configs) with
 #           points on each side ("" on our side: nothing measured, said in
 #           the panel); the number of categories; 1 when a config's points
 #           are joined by lines (checkpoints: one series), 0 (whole-run
 #           figures); 1 when the row is growth (its y axis need not start
-#           at 0); for each side "MIN:MAX" when its points are all one
+#           at 0; so are checkpoint series within a band a quarter of
+#           their top wide); for each side "MIN:MAX" when its points are all one
 #           value (a range around it), else "" (autoscaled); the
 #           program's as RCFGS for its two runtimes, and its YL
 #   SIDES   four quoted words: the heading of the report's column and its
@@ -210,7 +212,9 @@ do for [r=1:nr] {
 		cf2 = side == 3 ? fld(spec, 13) : ""
 		cfgs = side == 3 ? cf1.cf2 : fld(spec, 4 + side)
 		set tmargin at screen sy(top + 8)
-		set bmargin at screen sy(top + row_px - 46)
+		# upright category names (a list that begins "rotate") need
+		# the room of the longest under the axis
+		set bmargin at screen sy(top + row_px - (strstrt(fld(spec, 3), "rotate") == 1 ? 100 : 46))
 		set lmargin at screen pleft(panel)
 		set rmargin at screen pright(panel)
 		set ylabel fld(spec, side == 1 ? 1 : 2) noenhanced
@@ -258,7 +262,9 @@ do for [r=1:nr] {
 			lox = numx ? 1 : 0.45
 			loy = numx ? 0 : 0.5
 			if (side == 1 && joined) {
-				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) \
+				# joined in x order (the figures file may list a
+				# config's checkpoints in any order)
+				plot for [c in cfgs] in using (px(int(c))):(py(int(c))) smooth unique \
 					with linespoints dt 2 lw 1.5 pt 6 ps 1.3 lc rgb colour(int(c)) notitle, \
 				     for [c in cfgs] in using (pt(int(c))):(phi(int(c))):(strcol("tag")) \
 					with labels rotate by lrot left offset lox, loy font ",8" tc rgb colour(int(c)) notitle

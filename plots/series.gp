@@ -21,7 +21,8 @@
 #   MARKS    the legend's names of the checkpoint markers ("|"-separated,
 #            mark j of the TSV); "": none in the legend
 #   LABELS   "XLABEL|YLABEL"
-#   FLAGS    "NPANEL NCOLOUR NMARK XMAX YMAX XMODE LAZY TREE NREP NCOLS": counts
+#   FLAGS    "NPANEL NCOLOUR NMARK XMAX YMAX XMODE LAZY TREE NREP NCOLS
+#            SHAREX": counts
 #            of panels, colours and marker shapes; the axes' largest x and
 #            y (all panels share them); XMODE 1: x is the report's axis
 #            (checkpoints joined by lines), 0: time (samples as lines,
@@ -29,7 +30,9 @@
 #            TREE 1: dashed, the memory cgroup (2: the RSS summed over
 #            the process tree), circles the tree's PSS; NREP: most
 #            repeats of a config; NCOLS: columns of panels (a row per
-#            value of the first panel axis), 0: by the number of panels
+#            value of the first panel axis), 0: by the number of panels;
+#            SHAREX 1: every panel's x axis is 0..XMAX (their runs are
+#            compared), 0: each panel's own time axis
 #   NOTE     lines said under the panels, "|"-separated; with NPANEL 0,
 #            why there is no data
 #
@@ -62,6 +65,7 @@ lazy = int(word(flags, 7))
 tree = int(word(flags, 8))
 nrep = int(word(flags, 9))
 ncols = int(word(flags, 10))
+sharex = int(word(flags, 11))
 
 # Split s on sep into the array A of n fields.
 nfields(s, sep) = strlen(s) == 0 ? 0 : 1 + sum [i=1:strlen(s)] (s[i:i] eq sep ? 1 : 0)
@@ -259,8 +263,8 @@ set border 3
 set tics nomirror
 set xtics font ",10"
 set ytics font ",10"
-# x: the report's axis is the same in every panel; time is each panel's
-# own (runs of one panel may take 20 times longer than another's)
+# x: the report's axis is the same in every panel, and time too unless
+# the runs of one panel take many times longer than another's (SHAREX 0)
 set xrange [0:(xmax > 0 ? xmax * 1.04 : 1)]
 set yrange [0:(ymax > 0 ? ymax * 1.06 : 1)]
 bw = (xmax > 0 ? xmax : 1) * 0.006
@@ -315,6 +319,11 @@ if (tree) {
 nice(x) = (ne = 10 ** floor(log10(x)), nf = x / ne, (nf <= 1 ? 1 : nf <= 2 ? 2 : nf <= 5 ? 5 : 10) * ne)
 maxtics = int((cw - 72) / 55)
 maxtics = maxtics < 2 ? 2 : maxtics
+if (!xmode && sharex) {
+	pmax = xmax > 0 ? xmax : 1
+	set xrange [0:pmax * 1.02]
+	set xtics 0, nice(pmax * 1.02 / maxtics)
+}
 
 set multiplot
 do for [p=1:npanel] {
@@ -325,7 +334,7 @@ do for [p=1:npanel] {
 	set tmargin at screen ys(ypanels + r * ph + 30 + ptwo * 15)
 	set bmargin at screen ys(ypanels + (r + 1) * ph - 26)
 	set title PT[p] offset 0, -0.7 font ",11" noenhanced
-	if (!xmode) {
+	if (!xmode && !sharex) {
 		stats in using (column("panel") == p ? column("x") : NaN) nooutput
 		pmax = STATS_max > 0 ? STATS_max : 1
 		set xrange [0:pmax * 1.02]

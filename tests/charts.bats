@@ -79,6 +79,8 @@ check_all() {
 	# message)
 	[ "$(cat "$d.report.rc")" -eq 1 ] || { cat "$d.report.out"; return 1; }
 	if grep -q gnuplot "$d.report.out"; then cat "$d.report.out"; return 1; fi
+	# report held each chart against the label check and said nothing
+	if grep -q 'chart check' "$d.report.out"; then cat "$d.report.out"; return 1; fi
 	for f in touch.series touch.diff allocators; do
 		[ -s "$d/plots/$f.svg" ] || { echo "no $f.svg"; return 1; }
 		[ -s "$d/plots/$f.png" ] || { echo "no $f.png"; return 1; }
@@ -133,6 +135,19 @@ check_all() {
 	printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300"><g transform="translate(100,100)" font-size="10"><text>glibc</text></g><g transform="translate(100,111)" font-size="10"><text>jemalloc</text></g></svg>\n' > "$svg"
 	run -0 python3 "$CHECK" "$svg"
 	run -1 python3 "$CHECK" --scale 1.3333 "$svg"
+}
+
+@test "chartcheck fails an axis label that names its unit twice" {
+	svg=$BATS_TEST_TMPDIR/c.svg
+	for l in 'RSS (MiB)' 'time since start (s)' 'wall_ms measured on a busy machine (other programs used 9 ms)'; do
+		printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300"><g transform="translate(100,100)" font-size="10"><text>%s</text></g></svg>\n' "$l" > "$svg"
+		run -0 python3 "$CHECK" "$svg"
+	done
+	for l in 'rss_kb (MiB)' 't_ms (s)' 'vsz_kb growth (KiB)'; do
+		printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 300"><g transform="translate(100,100)" font-size="10"><text>%s</text></g></svg>\n' "$l" > "$svg"
+		run -1 python3 "$CHECK" "$svg"
+		[[ "$output" == *"c.svg: label names its unit twice: \"$l\""* ]] || false
+	done
 }
 
 @test "chartcheck: bad input is exit 2 naming the file" {
@@ -259,7 +274,7 @@ fig_col() {
 	[[ "$text" == *"filled: node@10.7.0, hollow: node@22 22.23.5"* ]] || false
 	[[ "$text" == *"the model: memrepro"* ]] || false
 	# a panel each: the y axes' labels (the report's unit is MiB too)
-	[ "$(sed 's/<[^>]*>/\n/g' "$svg" | grep -c '^rss_kb (MiB)$')" -eq 3 ]
+	[ "$(sed 's/<[^>]*>/\n/g' "$svg" | grep -c '^RSS (MiB)$')" -eq 3 ]
 	# the drawn runtimes are not "also measured"
 	[[ "$text" != *"runtime=node@10.7.0 (beside"* ]] || false
 	[ "$(svg_width "$svg")" -eq 1200 ]
@@ -270,7 +285,7 @@ fig_col() {
 	text=$(sed 's/<[^>]*>//g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | tr -s '\n\t ' '   ')
 	[[ "$text" == *"here: memrepro"* ]] || false
 	[[ "$text" != *"its program"* ]] || false
-	[ "$(sed 's/<[^>]*>/\n/g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | grep -c '^rss_kb (MiB)$')" -eq 2 ]
+	[ "$(sed 's/<[^>]*>/\n/g' "$BATS_FILE_TMPDIR/one/plots/touch.figures.svg" | grep -c '^RSS (MiB)$')" -eq 2 ]
 	[ -z "$(fig_col "$BATS_FILE_TMPDIR/one/plots/touch.figures.tsv" program touched value)" ]
 }
 
@@ -301,4 +316,57 @@ fig_col() {
 	[[ "$text" == *"in every panel"* ]] || false
 	run -0 python3 "$CHECK" "$d/plots/touch.figures.svg"
 	[ -z "$output" ] || false
+}
+
+@test "the report-and-here chart: the report's figures in our unit, axes named by their nouns" {
+	d=$BATS_TEST_TMPDIR/kib
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	cp -R "$BATS_FILE_TMPDIR/exp-one" "$BATS_TEST_TMPDIR/exp"
+	# the report printed KiB at the checkpoint and ms for the whole run
+	printf '%s\n' '# the fixture as if a report had printed its figures in KiB' \
+		'source seeds/000_fixture.txt "a fixture report"' \
+		'key rss_kb@touched lower' \
+		'figure touched mb=8 rss_kb 9216 KiB' \
+		'figure - mb=8 wall_ms 1500 ms' \
+		'figure - mb=8 user_ms 700 ms' > "$BATS_TEST_TMPDIR/exp/touch.figures"
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/exp" --from "$d" touch
+	tsv=$d/plots/touch.figures.tsv
+	svg=$d/plots/touch.figures.svg
+	# drawn in MiB and s beside ours; the TSV keeps the value as printed
+	[ "$(fig_col "$tsv" report touched y)" = 9 ]
+	[ "$(fig_col "$tsv" report touched value)" = 9216 ]
+	[ "$(fig_col "$tsv" report touched unit)" = KiB ]
+	[ "$(fig_col "$tsv" report wall_ms y)" = 1.5 ]
+	lines=$(sed 's/<[^>]*>/\n/g' "$svg")
+	[ "$(grep -c '^RSS (MiB)$' <<< "$lines")" -eq 2 ]
+	[ "$(grep -c '^time (s)$' <<< "$lines")" -eq 2 ]
+	grep -q '^wall time$' <<< "$lines"
+	grep -q '^user time$' <<< "$lines"
+	grep -q 'key figure: RSS at touched, lower is better' <<< "$lines"
+	# no internal name or KiB in the title, axes and categories (the
+	# notes under the chart quote the results' own words)
+	if sed '/^here, /d' <<< "$lines" | grep -E '_kb|_ms|KiB'; then false; fi
+	run -0 python3 "$CHECK" "$svg"
+	[ -z "$output" ] || false
+}
+
+@test "report holds each chart against the label check: a planted overlap is a warning naming the chart" {
+	d=$BATS_TEST_TMPDIR/planted
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	# the scripts as installed (the check beside them), the series
+	# chart with two labels on one spot
+	cp -R "$BATS_TEST_DIRNAME/../plots" "$BATS_TEST_TMPDIR/plots"
+	cp "$CHECK" "$BATS_TEST_TMPDIR/plots/"
+	sed -i '/^set output out$/a set label 901 "planted label one" at screen 0.5, screen 0.5\nset label 902 "planted label two" at screen 0.5, screen 0.5' \
+		"$BATS_TEST_TMPDIR/plots/series.gp"
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_FILE_TMPDIR/exp-one" \
+		--plots "$BATS_TEST_TMPDIR/plots" --from "$d" touch
+	[[ "$output" == *"memrepro: chart check: $d/plots/touch.series.svg: labels overlap: \"planted label one\""* ]] || false
+	# only that chart; it is kept
+	[ "$(grep -c 'chart check' <<< "$output")" -eq 1 ]
+	[ -s "$d/plots/touch.series.png" ]
+	# MEMREPRO_CHARTCHECK=0: not checked
+	MEMREPRO_CHARTCHECK=0 run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_FILE_TMPDIR/exp-one" \
+		--plots "$BATS_TEST_TMPDIR/plots" --from "$d" touch
+	[[ "$output" != *"chart check"* ]] || false
 }

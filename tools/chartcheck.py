@@ -13,7 +13,9 @@ ascent and descent.  Fails when
   - two labels' boxes overlap (by more than a pixel each way),
   - a label reaches outside the chart (by more than two pixels),
   - a column of labels (the same x and anchor: tick labels, a column of
-    names) holds more labels than the chart's height can stack.
+    names) holds more labels than the chart's height can stack,
+  - an axis label names a metric by its internal name and a unit beside
+    it ("rss_kb (MiB)", "t_ms (s)"): a unit twice, often two units.
 
 The check is of the SVG as a browser shows it.  The PNG of a chart is
 drawn by the same script with pngcairo, whose text is 4/3 the size the
@@ -55,6 +57,9 @@ DESCENT = 0.22
 SLACK = 1.0
 OUTSIDE = 2.0
 MAX_SHOWN = 20
+# An internal metric name (its unit in its suffix) and then a unit in
+# brackets ending the label.
+UNIT_TWICE = re.compile(r"\b[a-z][a-z0-9_]*_(kb|ms)\b[^()]*\((B|KiB|MiB|GiB|kB|MB|GB|s|ms|min)\)\s*$")
 
 
 class BadInput(Exception):
@@ -226,6 +231,11 @@ def check(path, scale, verbose):
                 l.box[2] > width + OUTSIDE or l.box[3] > height + OUTSIDE):
             problems.append("label outside the %.0fx%.0f chart: \"%s\" spans x %.0f..%.0f, y %.0f..%.0f"
                             % (width, height, l.text, l.box[0], l.box[2], l.box[1], l.box[3]))
+    for l in ls:
+        m = UNIT_TWICE.search(l.text)
+        if m:
+            problems.append("label names its unit twice: \"%s\" (_%s and %s)"
+                            % (l.text, m.group(1), m.group(2)))
     # Overlaps: a sweep over the labels by their left edge.
     order = sorted(ls, key=lambda l: l.box[0])
     for i, a in enumerate(order):

@@ -200,6 +200,22 @@ allocator_pairs(const struct mr_rd_case *k, const struct mr_ref *ref, const char
 	return pairs;
 }
 
+/* *s with its blanks as no-break spaces (U+00A0): one gnuplot word
+ * that reads as words.  Returns the fresh *s (the old one freed). */
+static char *
+nbsp(char **s)
+{
+	struct strbuf b = {0};
+	const char *p;
+
+	sb_add(&b, "");
+	for (p = *s; *p; p++)
+		sb_add(&b, *p == ' ' ? "\xc2\xa0" : (char[2]){ *p, 0 });
+	free(*s);
+	*s = b.s;
+	return b.s;
+}
+
 /* The row of allocators.tsv for case k (figure ref, named fig, chart row
  * row) under allocator al (column col, 1-based) on f.  Returns 1 for a
  * cell with a ratio other than glibc's own, else 0. */
@@ -233,8 +249,9 @@ allocator_cell(FILE *f, const struct mr_rd_case *k, const struct mr_ref *ref, co
 	if (pairs) {
 		double l = log2(exp(logsum / pairs));
 
-		l = l < -1 ? -1 : l > 1 ? 1 : l;
-		/* tone: the colour, -1 (better than glibc) .. 1 (worse) */
+		l = l < -8 ? -8 : l > 8 ? 8 : l;
+		/* tone: the colour, -8 (256x better than glibc) .. 8 (worse);
+		 * the label says the ratio beyond */
 		fprintf(f, "%.4f\t%.4f\t%.4f", exp(logsum / pairs), l, lower ? l : -l);
 	} else {
 		fputs("-\t-\t-", f);
@@ -271,9 +288,18 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 
 		fig = mr_rd_ref_name(&ref);
 		{
-			char *w = esprintf("%s=%s%s", k->name, fig, lower ? "" : " (higher is better)");
+			/* the figure's noun for a reader: "RSS at pre-trim" */
+			char noun[64], *at = strchr(fig, '@'), *w;
 
-			mr_ch_word(&cases, w);
+			if (at)
+				*at = 0;
+			mr_ch_noun(noun, sizeof noun, fig);
+			w = esprintf("%s=%s%s%s%s", k->name, noun, at ? " at " : "", at ? at + 1 : "",
+				     lower ? "" : " (higher is better)");
+			if (at)
+				*at = '@'; /* the TSV has the figure's name */
+			mr_ch_word(&cases, nbsp(&w));
+			
 			free(w);
 		}
 		for (a = 0; a < nal; a++)
@@ -290,7 +316,9 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	sb_add(&allocs, "");
 	sb_add(&note, "");
 	{
-		const char *args[] = { "memrepro: each case's key figure under each allocator, relative to glibc",
+		const char *args[] = { "memrepro: each case's key figure under each allocator, relative to glibc\n"
+				       "The corpus gathers reports of allocators misbehaving: a case shows "
+				       "where one fails, not which is best overall",
 				       cases.s, allocs.s, note.s, NULL };
 
 		rc = mr_plot_draw(p, "allocators", tsv, base, args);

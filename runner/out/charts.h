@@ -23,15 +23,23 @@
 #include "check/values.h"
 #include "check/verdict.h"
 
+/* A sample of series.tsv: time (s); RSS, VSZ, the tree's RSS and the
+ * memory cgroup's charge (KiB; NAN: not measured). */
+struct mr_chart_pt {
+	double t, rss, vsz, trss, cg;
+};
+
 /* What series.tsv holds of each run: parallel to each case's run[]. */
 struct mr_chart_scan {
 	int nk;          /* cases, as in the results */
+	int *nrun;       /* [case] its runs */
 	int **nsamples;  /* [case][run] samples */
+	struct mr_chart_pt ***pt; /* [case][run] the samples, in file order */
 	int **tree;      /* [case][run] largest tree_nproc sampled */
 	double **tmax;   /* [case][run] time of the last sample, ms */
 };
 
-/* Read R's series.tsv strictly (tsv.h).  Returns 0, or -1 after printing
+/* Read R's series.tsv strictly (tsv.h), once for every chart.  Returns 0, or -1 after printing
  * the problem as path:line:column.  Free s with mr_chart_scan_free. */
 int mr_chart_scan(const struct mr_rd *R, struct mr_chart_scan *s);
 void mr_chart_scan_free(struct mr_chart_scan *s);

@@ -133,8 +133,12 @@ row_of(struct frow **rows, int *nrow, const struct mr_figs *fs, const struct mr_
 	w->metric = f->ckpt ? f->metric : -1;
 	w->unit = u;
 	w->numx = f->ckpt && fs->xprefix && !isnan(f->x);
-	w->runit = f->unit;
-	w->rscale = f->scale;
+	/* the report's figures in our unit (MiB, s): one scale per quantity
+	 * across the row's panels */
+	w->runit = u == MR_UNIT_KB && !isnan(f->scale) ? "MiB"
+		 : u == MR_UNIT_MS && !isnan(f->scale) ? "s" : f->unit;
+	w->rscale = u == MR_UNIT_KB && !isnan(f->scale) ? 1024
+		  : u == MR_UNIT_MS && !isnan(f->scale) ? 1000 : f->scale;
 	w->lo[0] = w->lo[1] = w->lo[2] = w->hi[0] = w->hi[1] = w->hi[2] = NAN;
 	return (*nrow)++;
 }

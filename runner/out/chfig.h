@@ -24,6 +24,14 @@
 /* Notes are wrapped at this many characters (the chart's width at its
  * notes' font). */
 #define FIG_NOTE_WIDTH 150
+/* A panel's width in px (figures.gp's pleft..pright of 1200 px: two
+ * panels, three with the program's), a tic label's px per em (11 pt as
+ * pngcairo draws it), and the band (a fraction of the top) within which
+ * checkpoint series get a y axis of their own range, not from 0. */
+#define FIG_PANEL2_PX 432.0
+#define FIG_PANEL3_PX 270.0
+#define FIG_TIC_PX 14.7
+#define FIG_BAND 0.25
 
 /* The geometry of the three-panel chart that the labels of its
  * program panel are laid out for (plots/figures.gp): a panel's plot is
@@ -56,7 +64,8 @@ struct frow {
 	                      run metric names, in order of writing */
 	double *pos;       /* x of each category */
 	int ncat;
-	const char *runit; /* the report's unit on this row (its first figure's) */
+	const char *runit; /* the row's unit of the report's figures: ours (MiB,
+	                      s) for a size or time, else its first figure's */
 	double rscale;     /* that unit's scale */
 	double lo[3], hi[3]; /* the drawn y range of each side (report, here,
 	                        the program) */

@@ -91,15 +91,37 @@ mr_cf_cfg_label(const struct fcfg *fc, int nc, int i)
 void
 mr_cf_title(struct strbuf *title, const struct mr_rd_case *k, const struct mr_figs *fs, int prog)
 {
+	char noun[64];
+
 	sb_printf(title, "%s: the report and here", k->name);
 	if (fs->has_key)
 		sb_printf(title, "  (key figure: %s%s%s, %s is better)",
-			  fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric] : mr_run_metrics[fs->key_metric],
-			  fs->key_checkpoint ? "@" : "", fs->key_checkpoint ? fs->key_checkpoint : "",
+			  mr_ch_noun(noun, sizeof noun, fs->key_ckpt ? mr_ckpt_metrics[fs->key_metric]
+						       : mr_run_metrics[fs->key_metric]),
+			  fs->key_checkpoint ? " at " : "", fs->key_checkpoint ? fs->key_checkpoint : "",
 			  fs->key_lower ? "lower" : "higher");
 	if (fs->growth)
 		sb_printf(title, "\ncompare growth: each checkpoint series minus its first point, %s"
 			  " (the totals are not comparable)", prog ? "in every panel" : "on both sides");
+}
+
+/* Whether the checkpoint series of row w move within a band narrow
+ * beside their level (every side's range under FIG_BAND of its top):
+ * its y axis then spans the band, not 0 to the top, or the steps the
+ * chart is about would be a flat line. */
+static int
+small_steps(const struct frow *w)
+{
+	int i, any = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (isnan(w->lo[i]) || isnan(w->hi[i]))
+			continue;
+		if (!(w->lo[i] > 0) || w->hi[i] - w->lo[i] > FIG_BAND * w->hi[i])
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 /* The ROWS word of row w for figures.gp (its fields end in '|'); has:
@@ -110,10 +132,11 @@ void
 mr_cf_row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_figs *fs,
 	 const char *has, int nc, int prog)
 {
-	int i, c, d;
+	int i, c, d, slant = 0;
 	struct strbuf a = {0}, x = {0};
-	const char *mname = w->ckpt ? mr_ckpt_metrics[w->metric]
-		: w->ncat == 1 ? w->cat[0]
+	char noun[64];
+	const char *mname = w->ckpt ? mr_ch_noun(noun, sizeof noun, mr_ckpt_metrics[w->metric])
+		: w->ncat == 1 ? mr_ch_noun(noun, sizeof noun, w->cat[0])
 		: w->unit == MR_UNIT_MS ? "time" : w->unit == MR_UNIT_KB ? "memory" : "count";
 	const char *what = w->ckpt && fs->growth ? " growth" : "";
 
@@ -126,12 +149,20 @@ mr_cf_row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_fig
 	if (w->numx) {
 		rowfield(&x, "auto");
 	} else {
-		sb_add(&a, "(");
+		/* categories wider than their room on the x axis (a PNG's
+		 * text, 4/3 the SVG's) are slanted */
+		double room = (prog ? FIG_PANEL3_PX : FIG_PANEL2_PX) / (w->ncat > 0 ? w->ncat : 1), wmax = 0;
+
+		for (i = 0; i < w->ncat; i++)
+			wmax = fmax(wmax, mr_ch_em(w->ckpt ? w->cat[i] : mr_ch_noun(noun, sizeof noun, w->cat[i]), 0));
+		slant = wmax * FIG_TIC_PX + 6 > room;
+		sb_add(&a, slant ? "rotate by 90 right (" : "(");
 		for (i = 0; i < w->ncat; i++) {
 			struct strbuf q = {0};
 
 			sb_add(&q, "");
-			rowfield(&q, w->cat[i]);
+			/* a whole-run category is a metric: its noun */
+			rowfield(&q, w->ckpt ? w->cat[i] : mr_ch_noun(noun, sizeof noun, w->cat[i]));
 			q.s[--q.len] = 0; /* the '|' */
 			sb_printf(&a, "%s'%s' %g", i ? ", " : "", q.s, w->pos[i]);
 			sb_free(&q);
@@ -140,7 +171,8 @@ mr_cf_row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_fig
 		sb_add(&x, a.s); /* its quotes are the tics' own */
 		sb_free(&a);
 	}
-	rowfield(&x, w->numx ? (fs->xunit ? fs->xunit : "") : w->ckpt ? "checkpoint" : "whole run");
+	/* slanted categories take the x label's room; they name themselves */
+	rowfield(&x, w->numx ? (fs->xunit ? fs->xunit : "") : slant ? "" : w->ckpt ? "checkpoint" : "whole run");
 	for (i = 1; i <= 2; i++) {
 		sb_add(&a, "");
 		for (c = 0; c < nc; c++)
@@ -149,7 +181,7 @@ mr_cf_row_spec(struct strbuf *rowspec, const struct frow *w, const struct mr_fig
 		rowfield(&x, a.s);
 		sb_free(&a);
 	}
-	sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && fs->growth);
+	sb_printf(&x, "%d|%d|%d|", w->ncat, w->ckpt, w->ckpt && (fs->growth || small_steps(w)));
 	/* a side whose points are all one value gets a range around it
 	 * (gnuplot cannot autoscale a flat range) */
 	for (i = 0; i < 3; i++) {

@@ -19,30 +19,9 @@
 #include "core/util.h"
 #include "out/chlay.h"
 #include "out/chutil.h"
-
-enum {
-	MAX_NAMED = 6,  /* checkpoint names with a marker shape of their own */
-	MAX_NONE = 160, /* characters of the title's list of configs without data */
-	NOTE_WIDTH = 140, /* characters of a line of the note (10 pt, 1200 px) */
-};
+#include "out/chseries.h"
 
 /* --- the data ------------------------------------------------------------ */
-
-/* A sample: time (s), the y metric, the tree's RSS and the cgroup's
- * charge (KiB; NAN: not measured). */
-struct pt {
-	double x, y, trss, cg;
-};
-
-/* A run that is drawn. */
-struct srun {
-	int ri;            /* in k->run */
-	int cfg;           /* index into the layout's configs */
-	int drawn;         /* the config's median run: drawn thick */
-	struct pt *p;      /* its samples, in time order */
-	int np, cap;
-	double peak;       /* largest y, KiB */
-};
 
 /* The x of checkpoint name on fs's axis ("x PREFIX UNIT"), or NAN. */
 static double
@@ -51,81 +30,39 @@ ck_x(const struct mr_figs *fs, const char *name)
 	return fs ? mr_figs_x(fs, name) : NAN;
 }
 
-/* Read the samples of case k's runs in run[] (idx: by k->run index,
- * -1 for a run not drawn) from series.tsv; ycol: the y metric's column.
- * When *tree, the tree's line is the run's memory cgroup where every
- * sample drawn has it (*tree stays 1), else the RSS summed over the tree
- * (*tree becomes 2).  Returns 0 or -1 (printed). */
-static int
-read_samples(const struct mr_rd *R, const struct mr_rd_case *k, struct srun *run,
-	     const int *idx, const char *ycol, int *tree)
+/* The samples of case k's runs in run[] (idx: by k->run index, -1 for
+ * a run not drawn), from the scan of series.tsv; vsz: VSZ on y, else
+ * RSS.  When *tree, the tree's line is the run's memory cgroup where
+ * every sample drawn has it (*tree stays 1), else the RSS summed over
+ * the tree (*tree becomes 2). */
+static void
+take_samples(const struct mr_chart_scan *s, int ki, const struct mr_rd_case *k,
+	     struct srun *run, const int *idx, int vsz, int *tree)
 {
-	enum { C_CASE, C_CONFIG, C_REPEAT, C_T, C_Y, NREQ };
-	const char *req[NREQ] = { "case", "config", "repeat", "t_ms", ycol };
-	struct mr_tsv t;
-	int col[NREQ], ccg, ctr, rc, i, all_cg = 1;
+	int ri, j, all_cg = 1;
 
-	if (mr_tsv_open_in(&t, R->dir, MR_FILE_SERIES, MR_SIO_SERIES_MAX) < 0)
-		return -1; /* read once already: mr_chart_scan said why */
-	for (i = 0; i < NREQ; i++)
-		if ((col[i] = mr_tsv_need(&t, req[i])) < 0)
-			goto fail;
-	ccg = mr_tsv_col(&t, "cgroup_kb");
-	ctr = mr_tsv_col(&t, "tree_rss_kb");
-	while ((rc = mr_tsv_next(&t)) > 0) {
-		long long repeat;
-		double tm, y, tr = NAN, cg = NAN;
-		struct srun *s;
-		int ci, ri;
+	for (ri = 0; ri < k->nrun; ri++) {
+		const struct mr_chart_pt *q = s->pt[ki][ri];
+		struct srun *sr;
 
-		if (strcmp(mr_tsv_get(&t, col[C_CASE]), k->name) ||
-		    (ci = mr_rd_cfg(k, mr_tsv_get(&t, col[C_CONFIG]))) < 0)
+		if (idx[ri] < 0)
 			continue;
-		if (mr_tsv_int(&t, col[C_REPEAT], 1, 1000000, &repeat) < 0 ||
-		    mr_rd_metric_num(&t, col[C_T], 0, &tm) < 0 ||
-		    mr_rd_metric_num(&t, col[C_Y], 1, &y) < 0 ||
-		    (ctr >= 0 && mr_rd_metric_num(&t, ctr, 1, &tr) < 0) ||
-		    (ccg >= 0 && mr_rd_metric_num(&t, ccg, 1, &cg) < 0))
-			goto fail;
-		if ((ri = mr_rd_run_of(k, ci, (long)repeat)) < 0 || idx[ri] < 0 || isnan(y))
-			continue;
-		s = &run[idx[ri]];
-		if (s->np == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : 64;
-			s->p = erealloc(s->p, sizeof *s->p * s->cap);
+		sr = &run[idx[ri]];
+		sr->p = ecalloc((size_t)s->nsamples[ki][ri] + 1, sizeof *sr->p);
+		for (j = 0; j < s->nsamples[ki][ri]; j++) {
+			double y = vsz ? q[j].vsz : q[j].rss;
+
+			if (isnan(y))
+				continue;
+			sr->p[sr->np++] = (struct pt){ q[j].t, y, q[j].trss, q[j].cg };
+			all_cg &= !isnan(q[j].cg);
 		}
-		s->p[s->np].x = tm / 1000;
-		s->p[s->np].y = y;
-		s->p[s->np].trss = tr;
-		s->p[s->np].cg = cg;
-		all_cg &= !isnan(cg);
-		s->np++;
 	}
-	if (rc < 0)
-		goto fail;
-	mr_tsv_close(&t);
 	if (*tree && !all_cg)
 		*tree = 2;
-	return 0;
-fail:
-	mr_tsv_close(&t);
-	return -1;
 }
 
 /* --- the chart ----------------------------------------------------------- */
-
-/* Add sentence s to the note's lines ('|'-separated), a new line when
- * the current one would pass NOTE_WIDTH characters. */
-static void
-note_add(struct strbuf *b, const char *s)
-{
-	const char *last = b->len ? strrchr(b->s, '|') : NULL;
-	size_t cur = !b->len ? 0 : last ? strlen(last + 1) : b->len;
-
-	if (b->len)
-		sb_add(b, cur + 1 + strlen(s) > NOTE_WIDTH ? "|" : " ");
-	sb_add(b, s);
-}
 
 /* The runs of config ci that are drawn, into *out: its ok runs with
  * data, else its failed ones (a crash is worth seeing); never a skipped
@@ -156,31 +93,6 @@ put_num(FILE *f, double v, const char *fmt)
 		fprintf(f, fmt, v);
 	}
 }
-
-/* What one chart is drawn from. */
-struct sc {
-	const struct mr_rd_case *k;
-	const struct mr_figs *fs; /* NULL: none */
-	int xmode;              /* x is the report's axis (fs's "x") */
-	int ymet;               /* the checkpoint metric on y */
-	const char *ycol, *yname; /* its series.tsv column, its name */
-	int lazy;               /* LazyFree is shaded */
-	int tree;               /* 1: the tree's line is the cgroup, 2: the
-	                           tree's summed RSS; 0: no tree */
-	int maxrep;             /* most runs drawn of a config */
-	struct srun *run;       /* the runs drawn, config by config */
-	int nrun;
-	int *idx;               /* [k->nrun]: index into run[], or -1 */
-	struct mr_config *cf;   /* the configs with data (copies) */
-	int *cfgof;             /* their index in k */
-	int ncf;
-	const char **names;     /* checkpoint names recorded (into k) */
-	int nnames;
-	struct strbuf none;     /* the configs without data, for the title */
-	int nnone;
-	double xmax, ymax;      /* of everything drawn (x: s or fs's unit, y: MiB) */
-	struct mr_lay L;
-};
 
 /* The configs with data and their runs drawn; what their checkpoints
  * recorded (names, LazyFree, a tree). */
@@ -296,6 +208,27 @@ sc_median(struct sc *c)
 		c->idx[c->run[i].ri] = i;
 }
 
+/* A panel whose runs have fewer than two samples each draws no line:
+ * its title says why (runs shorter than the sampling interval). */
+static void
+sc_short_panels(struct sc *c)
+{
+	int *most = ecalloc(c->L.npanel + 1, sizeof *most), i;
+
+	for (i = 0; i < c->nrun; i++)
+		if (c->run[i].np > most[c->L.panel[c->run[i].cfg]])
+			most[c->L.panel[c->run[i].cfg]] = c->run[i].np;
+	for (i = 0; i < c->L.npanel; i++)
+		if (most[i] < 2) {
+			char *t = esprintf("%s, runs shorter than the sampling interval: "
+					   "checkpoints only", c->L.ptitle[i]);
+
+			free(c->L.ptitle[i]);
+			c->L.ptitle[i] = t;
+		}
+	free(most);
+}
+
 /* One row of the derived table. */
 static void
 sc_row(struct sc *c, FILE *f, const struct srun *sr, int mark, double x, double y,
@@ -312,6 +245,7 @@ sc_row(struct sc *c, FILE *f, const struct srun *sr, int mark, double x, double 
 	put_num(f, ps, "%.3f");
 	fprintf(f, "\t%s\t%ld\n", c->k->conf[c->cfgof[sr->cfg]].str, r->repeat);
 	c->xmax = fmax(c->xmax, x);
+	c->pxmax[c->L.panel[sr->cfg]] = fmax(c->pxmax[c->L.panel[sr->cfg]], x);
 	c->ymax = fmax(c->ymax, fmax(y, fmax(isnan(tv) ? 0 : tv, isnan(ps) ? 0 : ps)));
 }
 
@@ -380,110 +314,6 @@ sc_write(struct sc *c, const char *tsv)
 	return mr_ch_close(f, tsv);
 }
 
-/* The title: the case, what is drawn over what, the axes; the configs
- * without data. */
-static void
-sc_title(const struct sc *c, const char *title, struct strbuf *t)
-{
-	struct strbuf ax[2] = {{0}, {0}};
-
-	if (c->ncf)
-		mr_lay_axes(&c->L, ax);
-	sb_printf(t, "%s: %s over %s", c->k->name, c->yname,
-		  c->xmode ? c->fs->xunit ? c->fs->xunit : "x" : "time");
-	if (ax[0].len)
-		sb_printf(t, ", a panel per %s", ax[0].s);
-	if (ax[1].len)
-		sb_printf(t, ", colours by %s", ax[1].s);
-	if (title)
-		sb_printf(t, "\n%s", title);
-	if (c->nnone && c->ncf) {
-		sb_printf(t, "\n(no data: %s", c->none.s);
-		if (c->none.len >= MAX_NONE)
-			sb_printf(t, ", ...: %d configs in all", c->nnone);
-		sb_add(t, ")");
-	}
-	sb_free(&ax[0]);
-	sb_free(&ax[1]);
-}
-
-/* Whether the drawn runs a and b recorded the same figures at their
- * checkpoints (as many, each within 1 %): their lines likely coincide. */
-static int
-same_marks(const struct sc *c, const struct srun *a, const struct srun *b)
-{
-	const struct mr_rd_run *ra = &c->k->run[a->ri], *rb = &c->k->run[b->ri];
-	int j;
-
-	if (ra->nck != rb->nck || !ra->nck)
-		return 0;
-	for (j = 0; j < ra->nck; j++) {
-		double x = c->k->ck[ra->ck[j]].m[c->ymet], y = c->k->ck[rb->ck[j]].m[c->ymet];
-
-		if (!(fabs(x - y) <= 0.01 * fmax(x, y)))
-			return 0;
-	}
-	return 1;
-}
-
-/* Whether two drawn lines of a panel likely coincide: the later colour
- * then hides the earlier. */
-static int
-sc_coincide(const struct sc *c)
-{
-	int i, j;
-
-	for (i = 0; i < c->nrun; i++)
-		for (j = i + 1; c->run[i].drawn && j < c->nrun; j++) {
-			const struct srun *a = &c->run[i], *b = &c->run[j];
-
-			if (b->drawn && c->L.panel[a->cfg] == c->L.panel[b->cfg] &&
-			    c->L.col[a->cfg] != c->L.col[b->cfg] && same_marks(c, a, b))
-				return 1;
-		}
-	return 0;
-}
-
-/* The note under the panels: how to read them; with no data, why. */
-static void
-sc_note(const struct sc *c, struct strbuf *note)
-{
-	char buf[256];
-
-	if (!c->ncf) {
-		sb_add(note, c->xmode ? "no run of this case recorded a checkpoint on its x axis"
-				      : "no run of this case has a memory sample");
-		return;
-	}
-	if (c->maxrep > 1)
-		snprintf(buf, sizeof buf, "Thick: per config the repeat with the median "
-			 "peak %s (of up to %d); thin: its other repeats.", c->yname, c->maxrep);
-	else
-		snprintf(buf, sizeof buf, "One repeat of each config.");
-	note_add(note, buf);
-	if (c->L.npanel > 1)
-		note_add(note, c->xmode ? "The panels share their axes." :
-			 "The panels share their y axis; each has its own time axis.");
-	if (c->xmode) {
-		snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
-			 "joined by lines.", c->yname);
-		note_add(note, buf);
-	}
-	if (sc_coincide(c))
-		note_add(note, "Where lines coincide, the colour later in the legend is on top.");
-	if (c->lazy)
-		note_add(note, "Shaded: the part of RSS that is LazyFree (freed with "
-			 "MADV_FREE, reclaimable), read at the checkpoints only.");
-	if (c->tree == 1)
-		note_add(note, "Dashed: the run's memory cgroup (the case and its "
-			 "children, each page once).");
-	if (c->tree == 2)
-		note_add(note, "Dashed: the RSS summed over the case and its children "
-			 "(a page they share counted in each).");
-	if (c->tree)
-		note_add(note, "Circles: the tree's PSS at the checkpoints.");
-}
-
 /* Draw: the script's arguments (plots/series.gp's header). */
 static int
 sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *tsv,
@@ -507,11 +337,12 @@ sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *ts
 	else
 		sb_add(&labels, "time since start (s)|");
 	sb_printf(&labels, "%s (MiB)", c->yname);
-	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d %d", c->L.npanel, c->L.ncol,
+	sb_printf(&flags, "%d %d %d %g %g %d %d %d %d %d %d", c->L.npanel, c->L.ncol,
 		  !c->nnames ? 0 : c->xmode || c->nnames > MAX_NAMED ? 1 : c->nnames,
-		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep, c->L.ncols);
-	sc_title(c, title, &t);
-	sc_note(c, &note);
+		  c->xmax, c->ymax, c->xmode, c->lazy, c->tree, c->maxrep, c->L.ncols,
+		  c->ncf ? mr_sc_shared_x(c) : 1);
+	mr_sc_title(c, title, &t);
+	mr_sc_note(c, &note);
 	{
 		const char *args[] = { t.s, pan.s ? pan.s : "", col.s ? col.s : "",
 				       marks.s ? marks.s : "", labels.s, flags.s, note.s, NULL };
@@ -559,14 +390,16 @@ mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 	c.cf = ecalloc(k->ncfg + 1, sizeof *c.cf);
 	c.cfgof = ecalloc(k->ncfg + 1, sizeof *c.cfgof);
 	sc_runs(&c, s, ki);
-	if (!c.xmode && c.nrun && read_samples(R, k, c.run, c.idx, c.ycol, &c.tree) < 0)
-		goto out;
+	if (!c.xmode && c.nrun)
+		take_samples(s, ki, k, c.run, c.idx, c.ymet != mr_ckpt_metric("rss_kb"), &c.tree);
 	sc_median(&c);
 	if (c.ncf)
 		mr_lay_make(&c.L, c.cf, c.ncf, fs && fs->panels ? fs->panels : "allocator");
+	c.pxmax = ecalloc(c.ncf ? c.L.npanel + 1 : 1, sizeof *c.pxmax);
+	if (c.ncf && !c.xmode)
+		sc_short_panels(&c);
 	if (sc_write(&c, tsv) == 0)
 		rc = sc_draw(&c, p, title, tsv, base);
-out:
 	if (c.ncf)
 		mr_lay_free(&c.L);
 	for (i = 0; i < c.nrun; i++)
@@ -575,6 +408,7 @@ out:
 	free(c.idx);
 	free(c.cf);
 	free(c.cfgof);
+	free(c.pxmax);
 	free(c.names);
 	sb_free(&c.none);
 	free(tsv);

@@ -18,6 +18,11 @@ void mr_ch_word(struct strbuf *b, const char *s);
  * ms for *_ms, else the number. */
 void mr_ch_figure(char *buf, size_t size, const char *metric, double v);
 
+/* A metric's name for a reader ("RSS", "wall time") from the one table
+ * of the charts' nouns; a name not in it with its unit suffix dropped and
+ * '_' as blanks.  Into buf (at most size bytes); returns buf. */
+const char *mr_ch_noun(char *buf, size_t size, const char *metric);
+
 /* A derived TSV next to the images: create (NULL, printed, on failure)
  * and close (0, or -1 printed). */
 FILE *mr_ch_create(const char *path);

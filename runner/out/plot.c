@@ -69,6 +69,27 @@ which(const char *name)
 	}
 }
 
+/* The label check: python3 and chartcheck.py (the source tree's
+ * tools/, else beside the installed scripts). */
+static void
+find_checker(struct mr_plot *p)
+{
+	const char *off = getenv("MEMREPRO_CHARTCHECK");
+	char *c;
+
+	if (off && !strcmp(off, "0"))
+		return;
+	c = esprintf("%s/../tools/chartcheck.py", p->scripts);
+	if (!is_file(c)) {
+		free(c);
+		c = esprintf("%s/chartcheck.py", p->scripts);
+	}
+	if (is_file(c) && (p->python = which("python3")))
+		p->checker = c;
+	else
+		free(c);
+}
+
 int
 mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
 {
@@ -96,6 +117,7 @@ mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
 		return -1;
 	}
 	p->scripts = estrdup(scripts);
+	find_checker(p);
 	return 0;
 }
 
@@ -176,6 +198,35 @@ draw_one(struct mr_plot *p, const char *script, const char *in,
 	return rc < 0 ? -1 : 0;
 }
 
+/* Hold the SVG svg against the label check: each problem a warning. */
+static void
+check_one(struct mr_plot *p, const char *svg)
+{
+	const char *argv[] = { p->python, p->checker, svg, NULL };
+	struct strbuf msg = { 0 };
+	const char *s, *nl;
+	int st = 0;
+
+	sb_add(&msg, "");
+	if (mr_spawn_capture((char *const *)argv, environ, p->timeout_ms,
+			     GNUPLOT_OUTPUT_MAX, 2, &msg, &st) < 0 ||
+	    !WIFEXITED(st) || WEXITSTATUS(st) == 0) {
+		sb_free(&msg);
+		return;
+	}
+	p->flagged++;
+	for (s = msg.s; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			nl = s + strlen(s);
+		if (nl > s)
+			weprintf("chart check: %.*s", (int)(nl - s), s);
+		if (!*nl)
+			break;
+	}
+	sb_free(&msg);
+}
+
 int
 mr_plot_draw(struct mr_plot *p, const char *chart, const char *in,
 	     const char *out_base, const char *const *args)
@@ -195,6 +246,8 @@ mr_plot_draw(struct mr_plot *p, const char *chart, const char *in,
 			rc = -1;
 		else
 			p->drawn++;
+		if (rc == 0 && p->checker && !strcmp(ext[i], "svg"))
+			check_one(p, out);
 		free(tmp);
 		free(out);
 	}
@@ -209,5 +262,7 @@ mr_plot_free(struct mr_plot *p)
 {
 	free(p->gnuplot);
 	free(p->scripts);
+	free(p->python);
+	free(p->checker);
 	memset(p, 0, sizeof *p);
 }

@@ -21,6 +21,9 @@ struct mr_plot {
 	                    MEMREPRO_GNUPLOT_TIMEOUT_MS) */
 	int drawn;      /* images written */
 	int failed;     /* charts gnuplot could not draw */
+	char *python;   /* python3 on PATH, NULL: charts not checked (owned) */
+	char *checker;  /* chartcheck.py beside the scripts (owned) */
+	int flagged;    /* charts the label check found fault with */
 };
 
 /* The scripts directory when none is given: <exe dir>/../plots in the
@@ -28,7 +31,13 @@ struct mr_plot {
  * when installed.  Fresh string. */
 char *mr_plot_default_dir(const char *exe_dir);
 
-/* Find gnuplot on PATH and check that scripts holds the scripts.
+/* Find gnuplot on PATH and check that scripts holds the scripts; find
+ * the label check (tools/chartcheck.py from the source tree, or
+ * chartcheck.py in the installed scripts' directory) and python3, which
+ * each drawn SVG is then held against: a chart that fails it is a warning
+ * per problem ("memrepro: chart check: FILE.svg: labels overlap: ...")
+ * and counts in flagged; the chart is kept.  Without python3 or the
+ * check, charts are not checked (MEMREPRO_CHARTCHECK=0 turns it off).
  * Returns 0, or -1 after printing why (gnuplot not installed: names the
  * Debian package; no scripts). */
 int mr_plot_init(struct mr_plot *p, const char *scripts, int verbose);
