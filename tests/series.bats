@@ -206,9 +206,9 @@ setup() {
 	TSV=$R/plots/sx.series.tsv
 	[ "$(distinct 1)" -eq 8 ]
 	[ "$(most_colours)" -eq 3 ]
-	# FLAGS (plots/series.gp): 8 panels, 6 colours, ..., NCOLS 2
+	# FLAGS (plots/series.gp): 8 panels, 6 colours, ..., NCOLS 2, SHAREX
 	# (drawn into a temporary name beside it, renamed once whole)
-	[[ "$output" == *"series.gp' '$TSV' '$R/plots/.sx.series."*".tmp.svg' "*"'8 6 1 "*" 2' "* ]] || false
+	[[ "$output" == *"series.gp' '$TSV' '$R/plots/.sx.series."*".tmp.svg' "*"'8 6 1 "*" 2 "[01]"' "* ]] || false
 	# 4 rows of panels: taller than 3 rows would be
 	grep -q 'viewBox="0 0 1200 1[2-9][0-9][0-9]"' "$R/plots/sx.series.svg"
 }

@@ -220,8 +220,8 @@ sc_short_panels(struct sc *c)
 			most[c->L.panel[c->run[i].cfg]] = c->run[i].np;
 	for (i = 0; i < c->L.npanel; i++)
 		if (most[i] < 2) {
-			char *t = esprintf("%s, runs shorter than the sampling interval: "
-					   "checkpoints only", c->L.ptitle[i]);
+			/* short: a narrow panel's title holds ~30 characters a line */
+			char *t = esprintf("%s, runs too short to sample", c->L.ptitle[i]);
 
 			free(c->L.ptitle[i]);
 			c->L.ptitle[i] = t;
