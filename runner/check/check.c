@@ -292,6 +292,7 @@ eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
 	v->obs = v->omin = v->omax = NAN;
 	if (n == 0) {
 		t->bmissing++;
+		v->detail = mr_rd_nodata(k, ci, &ref);
 		free(x);
 		return;
 	}

@@ -225,6 +225,8 @@ human_baseline(FILE *f, const struct mr_fmt_opts *o, const struct mr_vds *vs,
 			if (v->word == MR_VD_NOTMEASURED) {
 				fprintf(f, INDENT "          %-*s  ", k->mw, v->what);
 				word(f, o, v->word, 0);
+				if (v->detail)
+					fprintf(f, " (%s)", v->detail);
 				fputc('\n', f);
 			} else if (o->verbose || v->word != MR_VD_HELD) {
 				fprintf(f, INDENT "          %-*s  ", k->mw, v->what);

@@ -28,6 +28,10 @@ enum mr_rd_outcome { MR_OUTCOME_TABLE(MR_X_ENUM_RD) MR_RD_NOUTCOMES = MR_NOUTCOM
 /* The runs.tsv words of the outcomes, by enum mr_rd_outcome. */
 #define mr_rd_outcomes mr_outcomes
 
+/* Where a run ran: on the host, or in a guest under emulation (TCG) or
+ * KVM (runs.tsv's accel column, run/guest.h). */
+enum mr_rd_accel { MR_RD_HOST, MR_RD_TCG, MR_RD_KVM };
+
 /* One row of runs.tsv. */
 struct mr_rd_run {
 	int cfg;                   /* index into the case's configs */
@@ -50,6 +54,9 @@ struct mr_rd_run {
 	                              (runs.tsv's machine column), NULL:
 	                              nothing.  None of its figures is
 	                              judged (owned) */
+	enum mr_rd_accel accel;    /* where it ran (runs.tsv's accel
+	                              column; host when the file has none):
+	                              under TCG its times are not figures */
 	int *ck;                   /* its rows in the case's ck[], in file order (owned) */
 	int nck;
 };
