@@ -159,6 +159,7 @@ RUNNER_SRC := \
 	runner/results/row.c \
 	runner/results/read.c \
 	runner/results/lookup.c \
+	runner/results/guestenv.c \
 	runner/results/values.c \
 	runner/results/merge.c \
 	runner/results/mergechk.c \
@@ -172,6 +173,7 @@ RUNNER_SRC := \
 	runner/check/pdirective.c \
 	runner/check/pversion.c \
 	runner/check/eval.c \
+	runner/check/evalwhen.c \
 	runner/check/evalver.c \
 	runner/check/evalidx.c \
 	runner/check/expr.c \

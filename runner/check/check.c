@@ -40,6 +40,21 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 
 	if (!strcmp(name, MR_KEY_LIBC))
 		return mr_version_lead(mr_rd_env(R, "libc"), buf, n);
+	if (!strcmp(name, "kernel"))
+		return mr_version_lead(mr_rd_env(R, "kernel"), buf, n);
+	if (!strcmp(name, "thp") || !strncmp(name, "thp@kernel=", 11)) {
+		int g = name[3] ? mr_rd_guest(R, name + 11, NULL) : 0;
+		const char *v = g ? mr_rd_guest_env(R, g, "thp") : name[3] ? NULL : mr_rd_env(R, "thp");
+
+		if (!v || strlen(v) >= n)
+			return NULL;
+		return strcpy(buf, v);
+	}
+	if (!strncmp(name, "kernel=", 7)) {
+		int g = mr_rd_guest(R, name + 7, NULL);
+
+		return g ? mr_version_lead(mr_rd_guest_env(R, g, "uname"), buf, n) : NULL;
+	}
 	key = esprintf("allocator.%s.version", name);
 	v = mr_rd_env(R, key);
 	free(key);
@@ -178,7 +193,8 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 								   k->conf, &vk->col[j]);
 		}
 		if (c->since_name) {
-			v->since = esprintf("%s@%s", c->since_name, c->since_version);
+			v->since = esprintf(strcmp(c->since_name, MR_KEY_KERNEL) ? "%s@%s" : "%s %s",
+					    c->since_name, c->since_version);
 			v->news = mr_upgrade_since(c, &res, k->conf, ver, k->ncfg,
 						   &v->since_detail);
 		}
