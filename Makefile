@@ -179,6 +179,7 @@ RUNNER_SRC := \
 	runner/check/expr.c \
 	runner/check/baseline.c \
 	runner/check/check.c \
+	runner/check/evalbl.c \
 	runner/check/finding.c \
 	runner/check/bless.c \
 	runner/check/stats.c \

@@ -29,6 +29,7 @@ make_results() {
 			g=$((g + 1))
 			printf 'guest.%d.config\tkernel=%s,kernel.thp=%s\nguest.%d.uname\t%s #1 SMP\nguest.%d.thp\t%s\n' \
 				"$g" "${k%%:*}" "$t" "$g" "${k#*:}" "$g" "$t" >>"$d/env.tsv"
+			printf 'guest.%d.platform\tx86_64-glibc2.36-linux%s-thp_%s-cpu2\n' "$g" "${k%%:*}" "$t" >>"$d/env.tsv"
 			cfg="kernel=${k%%:*},kernel.thp=$t,mode=a"
 			v=26000
 			[ "${k%%:*}/$t" != 5.10/always ] || v=1300000
@@ -139,4 +140,26 @@ kcheck() {
 	# a range of two bounds is fine
 	claims 'a holds when kernel>=6.1 and kernel<6.7 rss_kb@done > 1000000 "x"'
 	run -0 kcheck
+}
+
+@test "a guest's baseline is its own platform's (its kernel and THP): bless writes it there, check compares it there" {
+	claims 'small holds rss_kb@done < 10000000 "everywhere"'
+	run -0 --separate-stderr timeout -k 5 60 "$MR" bless --from "$R" --expected "$EXP" --yes
+	host=$EXP/x86_64-glibc2.36-linux6.18-thp_madvise-cpu2/kcase.tsv
+	old=$EXP/x86_64-glibc2.36-linux5.10-thp_always-cpu2/kcase.tsv
+	[ "$(awk -F'\t' '!/^#/ && $1 != "config" { print $1 }' "$host" | sort -u)" = mode=a ]
+	# the guest's rows keyed as its own runner would key them, without its pairs
+	[ "$(awk -F'\t' '!/^#/ && $1 != "config" { print $1 }' "$old" | sort -u)" = mode=a ]
+	grep -q $'^mode=a\tdone\trss_kb\t1300001.5\t' "$old"
+	grep -q $'^mode=a\tdone\trss_kb\t26001.5\t' "$EXP/x86_64-glibc2.36-linux6.12-thp_madvise-cpu2/kcase.tsv"
+	run -0 --separate-stderr timeout -k 5 60 "$MR" check --from "$R" --expected "$EXP" --verbose
+	grep -Eq '^  baseline  kernel=5\.10,kernel\.thp=always +1 held$' <<<"$output"
+	grep -Eq '^  baseline  kernel=6\.12,kernel\.thp=madvise +1 held$' <<<"$output"
+	grep -Eq '^  baseline  mode=a +1 held$' <<<"$output"
+	[[ $output != *"not in baseline"* ]] || false
+	# 6.12 under always grows: regressed there, against its own platform's row
+	sed -i 's/^\(kcase\tkernel=6.12,kernel.thp=always,mode=a\t.\tdone\t1\t\).*/\1900000/' "$R/checkpoints.tsv"
+	run -1 --separate-stderr timeout -k 5 60 "$MR" check --from "$R" --expected "$EXP"
+	grep -Eq '^  baseline  kernel=6\.12,kernel\.thp=always +0 held, 1 regressed$' <<<"$output"
+	grep -Eq '^  baseline  kernel=5\.10,kernel\.thp=always +1 held$' <<<"$output"
 }

@@ -155,6 +155,8 @@ PY
 	[ -f "$OUT/$log" ]
 	grep -qx $'guest.2.config\tkernel=9.9,kernel.thp=never' "$OUT/env.tsv"
 	grep -qx $'guest.1.accel\ttcg' "$OUT/env.tsv"
+	# its baselines' key: the platform its own runner recorded
+	grep -qx $'guest.1.platform\t'"$(awk -F'\t' '$1 == "platform" { print $2 }' "$OUT/guests/1/results/env.tsv")" "$OUT/env.tsv"
 	grep -qx $'guest.1.package\tlinux-image-9.9.0-1-amd64 9.9.1-1' "$OUT/env.tsv"
 	# checkpoint rows carry the guest's config too
 	[ "$(tsv_col "$OUT/checkpoints.tsv" config '$2 ~ /kernel=9.9,kernel.thp=never/' | wc -l)" -ge 1 ]

@@ -67,6 +67,10 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 struct expect {
 	struct mr_claims claims;
 	struct mr_baseline bl;
+	struct mr_baseline *gbl; /* nplat: each guest's (docs/kernels.md) */
+	int *has_gbl;
+	const char **gfrag;      /* nplat: its pairs (into the results' env) */
+	int nplat;
 };
 
 /* Check the checkpoints the claims name against those the case's
@@ -109,6 +113,9 @@ check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, const char *ca
 	return rc;
 }
 
+static int load_guests(const struct mr_rd *R, const struct mr_rd_case *k, const char *exp,
+		       struct expect *e);
+
 static int
 load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	      const char *exp, const char *cases_dir, struct mr_vd_case *vk,
@@ -138,6 +145,37 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	if (rc == -1)
 		return -1;
 	vk->has_bl = rc == 0;
+	return load_guests(R, k, exp, e);
+}
+
+/* Each guest's baseline of case k: expected/<its platform>/<case>.tsv. */
+static int
+load_guests(const struct mr_rd *R, const struct mr_rd_case *k, const char *exp,
+	    struct expect *e)
+{
+	struct mr_rd_plat *plat;
+	int i, rc = 0;
+
+	e->nplat = mr_rd_guest_plats(R, &plat);
+	e->gbl = ecalloc(e->nplat + 1, sizeof *e->gbl);
+	e->has_gbl = ecalloc(e->nplat + 1, sizeof *e->has_gbl);
+	e->gfrag = ecalloc(e->nplat + 1, sizeof *e->gfrag);
+	for (i = 0; rc == 0 && i < e->nplat; i++) {
+		char *dir, *path;
+
+		e->gfrag[i] = plat[i].frag;
+		if (!plat[i].platform)
+			continue;
+		dir = mr_rd_path(exp, plat[i].platform);
+		path = esprintf("%s/%s.tsv", dir, k->name);
+		rc = mr_baseline_read(path, &e->gbl[i]);
+		e->has_gbl[i] = rc == 0;
+		rc = rc == -1 ? -1 : 0;
+		free(path);
+		free(dir);
+	}
+	free(plat);
+	return rc;
 	return 0;
 }
 
@@ -276,118 +314,6 @@ eval_runs(struct mr_vd_case *vk, const struct mr_rd *R,
 	}
 }
 
-/* The verdict of one baseline row over the ok runs of config ci. */
-static void
-eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
-	 const struct mr_bl_row *row)
-{
-	struct mr_vd_totals *t = &vk->t;
-	struct mr_ref ref = {0};
-	struct mr_vd *v;
-	double *x;
-	int n;
-
-	ref.ckpt = row->ckpt;
-	ref.metric = row->metric;
-	ref.checkpoint = row->checkpoint;
-	ref.seq = row->seq;
-	n = mr_rd_values(k, ci, &ref, &x);
-	v = mr_vd_add(vk, MR_VD_ROW, MR_VD_NOTMEASURED);
-	v->config = estrdup(row->config);
-	v->label = estrdup(k->cfg[ci].label);
-	v->metric = estrdup(mr_bl_metric(row));
-	v->checkpoint = mr_bl_checkpoint(row);
-	v->what = row->checkpoint ? esprintf("%s@%s", v->metric, v->checkpoint)
-				  : estrdup(v->metric);
-	v->exp = row->median;
-	v->emin = row->min;
-	v->emax = row->max;
-	v->en = row->n;
-	v->tol = row->tol;
-	v->on = n;
-	v->obs = v->omin = v->omax = NAN;
-	if (n == 0) {
-		t->bmissing++;
-		v->detail = mr_rd_nodata(k, ci, &ref);
-		free(x);
-		return;
-	}
-	v->omin = x[0];
-	v->omax = x[n - 1];
-	v->obs = mr_st_median(x, n);
-	free(x);
-	if (v->obs > row->median + row->tol) {
-		v->word = MR_VD_REGRESSED;
-		t->bregressed++;
-	} else if (v->obs < row->median - row->tol) {
-		v->word = MR_VD_IMPROVED;
-		t->bimproved++;
-	} else {
-		v->word = MR_VD_HELD;
-		t->bheld++;
-	}
-}
-
-static void
-eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
-	      const struct mr_baseline *b)
-{
-	char *done = ecalloc(b->nrow + 1, 1);
-	int *inbl = ecalloc(k->ncfg + 1, sizeof *inbl);
-	int i, j;
-
-	for (i = 0; i < k->ncfg; i++)
-		if ((int)strlen(k->cfg[i].label) > vk->lw)
-			vk->lw = (int)strlen(k->cfg[i].label);
-	for (i = 0; i < b->nrow; i++) {
-		char *ck = mr_bl_checkpoint(&b->row[i]);
-		int n = (int)(strlen(mr_bl_metric(&b->row[i])) + 1 + strlen(ck));
-
-		if (n > vk->mw)
-			vk->mw = n;
-		free(ck);
-	}
-	vk->t.has_bl = vk->has_bl;
-	for (i = 0; vk->has_bl && i < b->nrow; i++) {
-		const char *cstr = b->row[i].config;
-		int ci = mr_rd_cfg(k, cstr);
-
-		if (done[i])
-			continue;
-		if (ci < 0 || k->cfg[ci].nok == 0) {
-			/* Not run here (another profile, a skipped or failed
-			 * config, reported above): nothing to compare. */
-			for (j = i; j < b->nrow; j++) {
-				if (!done[j] && !strcmp(b->row[j].config, cstr)) {
-					done[j] = 1;
-					vk->notrun_rows++;
-				}
-			}
-			vk->notrun_cfgs++;
-			continue;
-		}
-		inbl[ci] = 1;
-		for (j = i; j < b->nrow; j++) {
-			if (done[j] || strcmp(b->row[j].config, cstr))
-				continue;
-			done[j] = 1;
-			eval_row(vk, k, ci, &b->row[j]);
-		}
-	}
-	for (i = 0; vk->has_bl && i < k->ncfg; i++) {
-		/* an original's are never blessed (its interpreter's version
-		 * is not the platform's): claims judge it, not a baseline */
-		if (!inbl[i] && k->cfg[i].nok > 0 && !mr_config_get(&k->conf[i], MR_KEY_RUNTIME)) {
-			struct mr_vd *v = mr_vd_add(vk, MR_VD_CONFIG, MR_VD_NOTINBL);
-
-			v->config = estrdup(k->conf[i].str);
-			v->label = estrdup(k->cfg[i].label);
-		}
-	}
-	free(done);
-	free(inbl);
-}
-
 /* The runs of the selected cases during which the machine changed, one
  * line per distinct change, and how many ran on a busy machine. */
 static void
@@ -443,7 +369,7 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 	const char *exp = o->expected_dir ? o->expected_dir : "expected";
 	struct mr_rd R;
 	struct expect *e = NULL;
-	int *sel = NULL, nsel = 0, i, rc = MR_USAGE;
+	int *sel = NULL, nsel = 0, i, j, rc = MR_USAGE;
 
 	memset(vs, 0, sizeof *vs);
 	if (mr_rd_load(&R, o->results_dir) < 0 ||
@@ -475,8 +401,6 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 		const struct mr_rd_case *k = &R.k[sel[i]];
 		struct mr_vd_case *vk = &vs->k[i];
 
-		int j;
-
 		vk->cfg = ecalloc(k->ncfg + 1, sizeof *vk->cfg);
 		for (j = 0; j < k->ncfg; j++, vk->ncfg++) {
 			vk->cfg[j].config = estrdup(k->conf[j].str);
@@ -489,7 +413,10 @@ mr_check_eval(const struct mr_cmp_opts *o, struct mr_vds *vs)
 		vk->t.has_claims = vk->has_claims;
 		eval_claims(vk, &R, k, &e[i].claims);
 		eval_runs(vk, &R, k);
-		eval_baseline(vk, k, &e[i].bl);
+		mr_check_baseline(vk, k, &e[i].bl, vk->has_bl, NULL);
+		for (j = 0; j < e[i].nplat; j++)
+			mr_check_baseline(vk, k, &e[i].gbl[j], e[i].has_gbl[j],
+					  e[i].gfrag[j]);
 		mr_vd_totals_add(&vs->all, &vk->t);
 	}
 	vs->status = vs->all.regressed || vs->all.bregressed || vs->all.rfailed
@@ -499,6 +426,11 @@ out:
 	for (i = 0; e && i < vs->nk; i++) {
 		mr_claims_free(&e[i].claims);
 		mr_baseline_free(&e[i].bl);
+		for (j = 0; j < e[i].nplat; j++)
+			mr_baseline_free(&e[i].gbl[j]);
+		free(e[i].gbl);
+		free(e[i].has_gbl);
+		free(e[i].gfrag);
 	}
 	free(e);
 	free(sel);

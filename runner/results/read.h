@@ -142,6 +142,24 @@ int mr_rd_guest(const struct mr_rd *R, const char *kernel, const char *thp);
 /* env.tsv's guest.N.key, or NULL. */
 const char *mr_rd_guest_env(const struct mr_rd *R, int n, const char *key);
 
+/* A guest's platform: its baseline is expected/<platform>/, its rows
+ * keyed by their config without the guest's pairs (mr_rd_plat_config). */
+struct mr_rd_plat {
+	int n;                /* guest.N */
+	const char *frag;     /* its pairs, "kernel=6.12,kernel.thp=always" (into R) */
+	const char *platform; /* its platform key (guest.N.platform), NULL:
+	                         not recorded (results of an older memrepro) */
+};
+
+/* The guests of R's env.tsv into a fresh *out (free it); how many. */
+int mr_rd_guest_plats(const struct mr_rd *R, struct mr_rd_plat **out);
+
+/* The baseline key of config c on the platform of the guest of frag (NULL:
+ * the host's): c without its kernel and kernel.* pairs, fresh; NULL when
+ * c is not of that platform (another guest's, or a guest's for the
+ * host). */
+char *mr_rd_plat_config(const struct mr_config *c, const char *frag);
+
 /* The case called name, or NULL. */
 struct mr_rd_case *mr_rd_case(const struct mr_rd *R, const char *name);
 
