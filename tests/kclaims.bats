@@ -163,3 +163,18 @@ kcheck() {
 	grep -Eq '^  baseline  kernel=6\.12,kernel\.thp=always +0 held, 1 regressed$' <<<"$output"
 	grep -Eq '^  baseline  kernel=5\.10,kernel\.thp=always +1 held$' <<<"$output"
 }
+
+@test "a guest's baseline row of a time under TCG: not measured, saying why" {
+	claims 'small holds rss_kb@done < 10000000 "everywhere"'
+	awk -F'\t' -v OFS='\t' 'NR == 1 { print $0, "wall_ms"; next } { print $0, 100 }' "$R/runs.tsv" >"$R/runs.new"
+	mv "$R/runs.new" "$R/runs.tsv"
+	run -0 --separate-stderr timeout -k 5 60 "$MR" bless --from "$R" --expected "$EXP" --yes
+	g=$EXP/x86_64-glibc2.36-linux6.12-thp_always-cpu2/kcase.tsv
+	printf 'mode=a\t-\twall_ms\t100\t100\t100\t2\t50\n' >>"$g"
+	run -0 --separate-stderr timeout -k 5 60 "$MR" check --from "$R" --expected "$EXP" --verbose
+	[[ $output == *"wall_ms      not measured (emulated (TCG): times not judged)"* ]] || false
+	# the host's row of the same is judged
+	printf 'mode=a\t-\twall_ms\t100\t100\t100\t2\t50\n' >>"$EXP/x86_64-glibc2.36-linux6.18-thp_madvise-cpu2/kcase.tsv"
+	run -0 --separate-stderr timeout -k 5 60 "$MR" check --from "$R" --expected "$EXP" --verbose
+	[ "$(grep -c 'wall_ms *held' <<<"$output")" -eq 1 ]
+}
