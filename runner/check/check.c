@@ -52,7 +52,11 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	}
 	if (!strncmp(name, "kernel=", 7)) {
 		int g = mr_rd_guest(R, name + 7, NULL);
+		const char *pkg = g ? mr_rd_guest_env(R, g, "package") : NULL;
 
+		/* Debian's version (5.10.223), not its ABI's (5.10.0-32) */
+		if (pkg && strchr(pkg, ' ') && mr_version_lead(strchr(pkg, ' '), buf, n))
+			return buf;
 		return g ? mr_version_lead(mr_rd_guest_env(R, g, "uname"), buf, n) : NULL;
 	}
 	key = esprintf("allocator.%s.version", name);
