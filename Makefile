@@ -92,6 +92,7 @@ RUNNER_SRC := \
 	runner/core/numfmt.c \
 	runner/core/suggest.c \
 	runner/core/hash.c \
+	runner/core/version.c \
 	runner/proto/cases.c \
 	runner/proto/record.c \
 	runner/proto/schema.c \
@@ -153,22 +154,24 @@ RUNNER_SRC := \
 	runner/results/merge.c \
 	runner/results/mergechk.c \
 	runner/results/config.c \
+	runner/results/guestenv.c \
 	runner/check/values.c \
 	runner/check/claims.c \
 	runner/check/casetab.c \
 	runner/check/figures.c \
 	runner/check/figline.c \
-	runner/check/version.c \
 	runner/check/lex.c \
 	runner/check/parse.c \
 	runner/check/pdirective.c \
 	runner/check/pversion.c \
 	runner/check/eval.c \
+	runner/check/evalwhen.c \
 	runner/check/evalver.c \
 	runner/check/evalidx.c \
 	runner/check/expr.c \
 	runner/check/baseline.c \
 	runner/check/check.c \
+	runner/check/evalbl.c \
 	runner/check/finding.c \
 	runner/check/blessplan.c \
 	runner/check/stats.c \

@@ -14,7 +14,7 @@
 
 /* Add a row for ref at config ci of k to b when some ok run measured it. */
 static int
-bless_row(struct mr_baseline *b, const struct mr_rd_case *k, int ci,
+bless_row(struct mr_baseline *b, const struct mr_rd_case *k, int ci, const char *key,
 	  const struct mr_ref *ref)
 {
 	struct mr_bl_row row = {0};
@@ -22,7 +22,7 @@ bless_row(struct mr_baseline *b, const struct mr_rd_case *k, int ci,
 	int n = mr_rd_values(k, ci, ref, &v);
 
 	if (n > 0) {
-		row.config = k->conf[ci].str;
+		row.config = (char *)key;
 		row.checkpoint = ref->checkpoint;
 		row.seq = ref->seq;
 		row.ckpt = ref->ckpt;
@@ -43,10 +43,10 @@ bless_row(struct mr_baseline *b, const struct mr_rd_case *k, int ci,
  * ran alone.  A busy machine's runs count: a cost plans shards, it is not
  * a figure that is judged. */
 static void
-bless_cost(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
+bless_cost(struct mr_baseline *b, const struct mr_rd_case *k, int ci, const char *key)
 {
 	const struct mr_rd_cfg *cf = &k->cfg[ci];
-	struct mr_bl_cost c = { .config = k->conf[ci].str };
+	struct mr_bl_cost c = { .config = (char *)key };
 	double *v = ecalloc((size_t)cf->nrun + 1, sizeof *v);
 	int n = 0, i;
 
@@ -68,9 +68,10 @@ bless_cost(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
 	free(v);
 }
 
-/* Rows of config ci; returns how many. */
+/* Rows of config ci, keyed key (its config on the platform); returns
+ * how many. */
 static int
-bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
+bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci, const char *key)
 {
 	const char **names;
 	int nnames, rows = 0, i, m;
@@ -79,7 +80,7 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
 	 * platform does not name: claims only (docs/originals.md); its cost
 	 * still plans the shards */
 	if (mr_config_get(&k->conf[ci], MR_KEY_RUNTIME)) {
-		bless_cost(b, k, ci);
+		bless_cost(b, k, ci, key);
 		return 0;
 	}
 	for (m = 0; mr_bless_run_metrics[m]; m++) {
@@ -87,7 +88,7 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
 
 		if (mr_bl_timed(&k->conf[ci], mr_bless_run_metrics[m]))
 			continue;
-		rows += bless_row(b, k, ci, &ref);
+		rows += bless_row(b, k, ci, key, &ref);
 	}
 	/* Every checkpoint name of its ok runs, in order of appearance. */
 	nnames = mr_rd_ck_names(k, ci, &names);
@@ -99,11 +100,11 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci)
 				.checkpoint = (char *)names[i],
 			};
 
-			rows += bless_row(b, k, ci, &ref);
+			rows += bless_row(b, k, ci, key, &ref);
 		}
 	}
 	free(names);
-	bless_cost(b, k, ci);
+	bless_cost(b, k, ci, key);
 	return rows;
 }
 
@@ -276,7 +277,9 @@ mr_bless_open(const struct mr_check_opts *o, struct mr_bless *b)
 	}
 	gmtime_r(&now, &tm);
 	strftime(b->date, sizeof b->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	b->exp = exp;
 	b->dir = mr_rd_path(exp, b->R.platform);
+	b->nplat = mr_rd_guest_plats(&b->R, &b->plat);
 	return MR_OK;
 }
 
@@ -297,11 +300,17 @@ mr_bless_case(const struct mr_bless *b, int i, struct mr_bless_case *c)
 	for (j = 0; j < k->ncfg; j++) {
 		const struct mr_rd_cfg *cf = &k->cfg[j];
 		struct mr_bless_left *l;
+		/* a guest's configs are its platform's (b->frag) */
+		char *key = mr_rd_plat_config(&k->conf[j], b->frag);
 
+		if (!key)
+			continue;
 		if (cf->nok == cf->nrun) {
-			bless_config(nb, k, j);
+			bless_config(nb, k, j, key);
+			free(key);
 			continue;
 		}
+		free(key);
 		c->left = erealloc(c->left, ((size_t)c->nleft + 1) * sizeof *c->left);
 		l = &c->left[c->nleft++];
 		l->label = cf->label;
@@ -359,9 +368,24 @@ mr_bless_case_free(struct mr_bless_case *c)
 	memset(c, 0, sizeof *c);
 }
 
+int
+mr_bless_platform(struct mr_bless *b, int i)
+{
+	const char *p = i ? b->plat[i - 1].platform : b->R.platform;
+
+	free(b->dir);
+	b->dir = NULL;
+	b->frag = i ? b->plat[i - 1].frag : NULL;
+	if (!p)
+		return -1;
+	b->dir = mr_rd_path(b->exp, p);
+	return 0;
+}
+
 void
 mr_bless_close(struct mr_bless *b)
 {
+	free(b->plat);
 	free(b->dir);
 	free(b->sel);
 	mr_rd_free(&b->R);

@@ -62,6 +62,11 @@ struct mr_bless {
 	int *sel, nsel;     /* the selected cases (indices into R.k) */
 	char *dir;          /* <expected>/<platform> (owned) */
 	char date[64];      /* the "blessed" key: now, or SOURCE_DATE_EPOCH */
+	const char *exp;    /* the expected directory */
+	const char *frag;   /* the guest whose configs are blessed (its
+	                       pairs), NULL: the host's (mr_bless_platform) */
+	struct mr_rd_plat *plat; /* the guests of the results (owned) */
+	int nplat;
 };
 
 /* Load the results of o and select its cases.  Returns MR_OK, or MR_USAGE
@@ -72,6 +77,12 @@ int mr_bless_open(const struct mr_check_opts *o, struct mr_bless *b);
  * what it changes against the old one (read, an unreadable one printed
  * as an error).  Free c with mr_bless_case_free. */
 void mr_bless_case(const struct mr_bless *b, int i, struct mr_bless_case *c);
+
+/* Bless platform i from now on: 0 the host's (the results' platform),
+ * i > 0 the guest plat[i - 1]'s, its configs keyed without the guest's
+ * pairs (docs/kernels.md).  Returns 0, or -1 when that guest's platform
+ * is not recorded. */
+int mr_bless_platform(struct mr_bless *b, int i);
 
 /* Create b->dir.  Returns 0, or -1 (printed). */
 int mr_bless_mkdir(const struct mr_bless *b);

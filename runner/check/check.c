@@ -12,7 +12,7 @@
 #include "proto/cases.h"
 #include "check/claims.h"
 #include "check/upgrade.h"
-#include "check/version.h"
+#include "core/version.h"
 #include "results/read.h"
 #include "proc/self.h"
 #include "check/stats.h"
@@ -46,6 +46,25 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 
 	if (!strcmp(name, MR_KEY_LIBC))
 		return mr_version_lead(mr_rd_env(R, MR_ENVK_LIBC), buf, n);
+	if (!strcmp(name, "kernel"))
+		return mr_version_lead(mr_rd_env(R, "kernel"), buf, n);
+	if (!strcmp(name, "thp") || !strncmp(name, "thp@kernel=", 11)) {
+		int g = name[3] ? mr_rd_guest(R, name + 11, NULL) : 0;
+		const char *v = g ? mr_rd_guest_env(R, g, "thp") : name[3] ? NULL : mr_rd_env(R, "thp");
+
+		if (!v || strlen(v) >= n)
+			return NULL;
+		return strcpy(buf, v);
+	}
+	if (!strncmp(name, "kernel=", 7)) {
+		int g = mr_rd_guest(R, name + 7, NULL);
+		const char *pkg = g ? mr_rd_guest_env(R, g, "package") : NULL;
+
+		/* Debian's version (5.10.223), not its ABI's (5.10.0-32) */
+		if (pkg && strchr(pkg, ' ') && mr_version_lead(strchr(pkg, ' '), buf, n))
+			return buf;
+		return g ? mr_version_lead(mr_rd_guest_env(R, g, "uname"), buf, n) : NULL;
+	}
 	key = esprintf("allocator.%s.version", name);
 	v = mr_rd_env(R, key);
 	free(key);
@@ -75,6 +94,10 @@ stopped(const char *dir)
 struct expect {
 	const struct mr_claims *claims; /* the table's */
 	struct mr_baseline bl;
+	struct mr_baseline *gbl; /* nplat: each guest's (docs/kernels.md) */
+	int *has_gbl;
+	const char **gfrag;      /* nplat: its pairs (into the results' env) */
+	int nplat;
 };
 
 /* Check the checkpoints the claims name against those the case's
@@ -111,6 +134,9 @@ check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, struct mr_case
 	return rc;
 }
 
+static int load_guests(const struct mr_rd *R, const struct mr_rd_case *k, const char *exp,
+		       struct expect *e);
+
 static int
 load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	      const char *exp, struct mr_casetab *tab, struct mr_vd_case *vk,
@@ -140,6 +166,37 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	if (rc == -1)
 		return -1;
 	vk->has_bl = rc == 0;
+	return load_guests(R, k, exp, e);
+}
+
+/* Each guest's baseline of case k: expected/<its platform>/<case>.tsv. */
+static int
+load_guests(const struct mr_rd *R, const struct mr_rd_case *k, const char *exp,
+	    struct expect *e)
+{
+	struct mr_rd_plat *plat;
+	int i, rc = 0;
+
+	e->nplat = mr_rd_guest_plats(R, &plat);
+	e->gbl = ecalloc(e->nplat + 1, sizeof *e->gbl);
+	e->has_gbl = ecalloc(e->nplat + 1, sizeof *e->has_gbl);
+	e->gfrag = ecalloc(e->nplat + 1, sizeof *e->gfrag);
+	for (i = 0; rc == 0 && i < e->nplat; i++) {
+		char *dir, *path;
+
+		e->gfrag[i] = plat[i].frag;
+		if (!plat[i].platform)
+			continue;
+		dir = mr_rd_path(exp, plat[i].platform);
+		path = esprintf("%s/%s.tsv", dir, k->name);
+		rc = mr_baseline_read(path, &e->gbl[i]);
+		e->has_gbl[i] = rc == 0;
+		rc = rc == -1 ? -1 : 0;
+		free(path);
+		free(dir);
+	}
+	free(plat);
+	return rc;
 	return 0;
 }
 
@@ -200,7 +257,8 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 								   k->conf, &vk->col[j]);
 		}
 		if (c->since_name) {
-			v->since = esprintf("%s@%s", c->since_name, c->since_version);
+			v->since = esprintf(strcmp(c->since_name, MR_KEY_KERNEL) ? "%s@%s" : "%s %s",
+					    c->since_name, c->since_version);
 			v->news = mr_upgrade_since(c, &res, k->conf, ver, k->ncfg,
 						   &v->since_detail);
 		}
@@ -282,156 +340,6 @@ eval_runs(struct mr_vd_case *vk, const struct mr_rd *R,
 	}
 }
 
-/* The verdict of one baseline row over the ok runs of config ci. */
-static void
-eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
-	 const struct mr_bl_row *row)
-{
-	struct mr_vd_totals *t = &vk->t;
-	struct mr_ref ref = {0};
-	struct mr_vd *v;
-	double *x;
-	int n;
-
-	ref.ckpt = row->ckpt;
-	ref.metric = row->metric;
-	ref.checkpoint = row->checkpoint;
-	ref.seq = row->seq;
-	n = mr_rd_values(k, ci, &ref, &x);
-	v = mr_vd_add(vk, MR_VD_ROW, MR_VD_NOTMEASURED);
-	v->config = estrdup(row->config);
-	v->label = estrdup(k->cfg[ci].label);
-	v->metric = estrdup(mr_bl_metric(row));
-	v->checkpoint = mr_bl_checkpoint(row);
-	v->what = row->checkpoint ? esprintf("%s@%s", v->metric, v->checkpoint)
-				  : estrdup(v->metric);
-	v->exp = row->median;
-	v->emin = row->min;
-	v->emax = row->max;
-	v->en = row->n;
-	v->tol = row->tol;
-	v->on = n;
-	v->obs = v->omin = v->omax = NAN;
-	if (n == 0) {
-		t->bmissing++;
-		free(x);
-		return;
-	}
-	v->omin = x[0];
-	v->omax = x[n - 1];
-	v->obs = mr_st_median(x, n);
-	free(x);
-	if (v->obs > row->median + row->tol) {
-		v->word = MR_VD_REGRESSED;
-		t->bregressed++;
-	} else if (v->obs < row->median - row->tol) {
-		v->word = MR_VD_IMPROVED;
-		t->bimproved++;
-	} else {
-		v->word = MR_VD_HELD;
-		t->bheld++;
-	}
-}
-
-/* A config's rows looked up by their config string (bl_chain). */
-struct blkey {
-	const struct mr_baseline *b;
-	const int *last;   /* each group's last row so far */
-	const char *config;
-};
-
-static int
-bl_same(const void *ctx, int g)
-{
-	const struct blkey *p = ctx;
-
-	return !strcmp(p->b->row[p->last[g]].config, p->config);
-}
-
-/* The rows of b chained by config: next[i] the next row of row i's config
- * (-1: none), head[i] set on each config's first row.  One pass, hashed:
- * a scan for each config's rows cost rows x configs. */
-static int *
-bl_chain(const struct mr_baseline *b, char *head)
-{
-	int *next = ecalloc(b->nrow + 1, sizeof *next);
-	int *last = ecalloc(b->nrow + 1, sizeof *last);
-	struct mr_hash h = {0};
-	int i, g, ng = 0;
-
-	for (i = 0; i < b->nrow; i++) {
-		struct blkey p = { b, last, b->row[i].config };
-		uint64_t hv = mr_hash_str(MR_HASH0, b->row[i].config);
-
-		next[i] = -1;
-		if ((g = mr_hash_find(&h, hv, bl_same, &p)) >= 0) {
-			next[last[g]] = i;
-		} else {
-			g = ng++;
-			head[i] = 1;
-			mr_hash_add(&h, hv, g);
-		}
-		last[g] = i;
-	}
-	mr_hash_free(&h);
-	free(last);
-	return next;
-}
-
-static void
-eval_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
-	      const struct mr_baseline *b)
-{
-	char *head = ecalloc(b->nrow + 1, 1);
-	int *inbl = ecalloc(k->ncfg + 1, sizeof *inbl);
-	int *next = bl_chain(b, head);
-	int i, j;
-
-	for (i = 0; i < k->ncfg; i++)
-		if ((int)strlen(k->cfg[i].label) > vk->lw)
-			vk->lw = (int)strlen(k->cfg[i].label);
-	for (i = 0; i < b->nrow; i++) {
-		char *ck = mr_bl_checkpoint(&b->row[i]);
-		int n = (int)(strlen(mr_bl_metric(&b->row[i])) + 1 + strlen(ck));
-
-		if (n > vk->mw)
-			vk->mw = n;
-		free(ck);
-	}
-	vk->t.has_bl = vk->has_bl;
-	for (i = 0; vk->has_bl && i < b->nrow && !mr_spawn_interrupted; i++) {
-		int ci;
-
-		if (!head[i])
-			continue;
-		ci = mr_rd_cfg(k, b->row[i].config);
-		if (ci < 0 || k->cfg[ci].nok == 0) {
-			/* Not run here (another profile, a skipped or failed
-			 * config, reported above): nothing to compare. */
-			for (j = i; j >= 0; j = next[j])
-				vk->notrun_rows++;
-			vk->notrun_cfgs++;
-			continue;
-		}
-		inbl[ci] = 1;
-		for (j = i; j >= 0; j = next[j])
-			eval_row(vk, k, ci, &b->row[j]);
-	}
-	for (i = 0; vk->has_bl && i < k->ncfg && !mr_spawn_interrupted; i++) {
-		/* an original's are never blessed (its interpreter's version
-		 * is not the platform's): claims judge it, not a baseline */
-		if (!inbl[i] && k->cfg[i].nok > 0 && !mr_config_get(&k->conf[i], MR_KEY_RUNTIME)) {
-			struct mr_vd *v = mr_vd_add(vk, MR_VD_CONFIG, MR_VD_NOTINBL);
-
-			v->config = estrdup(k->conf[i].str);
-			v->label = estrdup(k->cfg[i].label);
-		}
-	}
-	free(next);
-	free(head);
-	free(inbl);
-}
-
 /* The runs of the selected cases during which the machine changed, one
  * line per distinct change, and how many ran on a busy machine. */
 static void
@@ -489,7 +397,7 @@ mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs)
 	const struct mr_rd *R = o->rd ? o->rd : &own;
 	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct expect *e = NULL;
-	int *sel = NULL, nsel = 0, i, rc = MR_USAGE;
+	int *sel = NULL, nsel = 0, i, j, rc = MR_USAGE;
 
 	memset(vs, 0, sizeof *vs);
 	if (!o->tab)
@@ -523,8 +431,6 @@ mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs)
 		const struct mr_rd_case *k = &R->k[sel[i]];
 		struct mr_vd_case *vk = &vs->k[i];
 
-		int j;
-
 		vk->cfg = ecalloc(k->ncfg + 1, sizeof *vk->cfg);
 		for (j = 0; j < k->ncfg; j++, vk->ncfg++) {
 			vk->cfg[j].config = estrdup(k->conf[j].str);
@@ -541,7 +447,10 @@ mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs)
 		eval_runs(vk, R, k);
 		if (stopped(R->dir))
 			goto out;
-		eval_baseline(vk, k, &e[i].bl);
+		mr_check_baseline(vk, k, &e[i].bl, vk->has_bl, NULL);
+		for (j = 0; j < e[i].nplat; j++)
+			mr_check_baseline(vk, k, &e[i].gbl[j], e[i].has_gbl[j],
+					  e[i].gfrag[j]);
 		if (stopped(R->dir))
 			goto out;
 		mr_vd_totals_add(&vs->all, &vk->t);
@@ -550,8 +459,14 @@ mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs)
 		     ? MR_FAILED : MR_OK;
 	rc = MR_OK;
 out:
-	for (i = 0; e && i < vs->nk; i++)
+	for (i = 0; e && i < vs->nk; i++) {
 		mr_baseline_free(&e[i].bl);
+		for (j = 0; j < e[i].nplat; j++)
+			mr_baseline_free(&e[i].gbl[j]);
+		free(e[i].gbl);
+		free(e[i].has_gbl);
+		free(e[i].gfrag);
+	}
 	free(e);
 	free(sel);
 	if (!o->rd)

@@ -46,4 +46,13 @@ struct mr_check_opts {
  * file:line:column has been printed on stderr; vs is empty). */
 int mr_check_eval(const struct mr_check_opts *o, struct mr_vds *vs);
 
+/* The verdicts of baseline b (has_bl: it exists) over the configs of k
+ * on one platform (evalbl.c): the host's (frag NULL) or the guest's of
+ * pairs frag, whose rows are keyed without them (results/read.h,
+ * mr_rd_plat_config).  Appended to vk. */
+struct mr_rd_case;
+struct mr_baseline;
+void mr_check_baseline(struct mr_vd_case *vk, const struct mr_rd_case *k,
+		       const struct mr_baseline *b, int has_bl, const char *frag);
+
 #endif

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "results/config.h"
-#include "check/version.h"
+#include "core/version.h"
 #include "core/numfmt.h"
 #include "proto/schema.h"
 
@@ -35,6 +35,10 @@ enum {
  * claims"): allocator=NAME[@VERSION] and libc=VERSION. */
 #define MR_KEY_ALLOCATOR "allocator"
 #define MR_KEY_LIBC "libc"
+/* The kernel axis (docs/kernels.md): kernel=W runs in a guest of that
+ * kernel; no pair (or kernel=host) on the host.  "when kernel OP V" and
+ * "reported since kernel V" compare its version. */
+#define MR_KEY_KERNEL "kernel"
 /* The runtime axis (MR_KEY_RUNTIME, proto/schema.h): a reference without
  * a pair of it is to the model; runtime=c names the model too. */
 /* runtime=*: every original the results ran, one at a time (the claim
@@ -111,7 +115,8 @@ struct mr_claim {
 	struct mr_ref *ref;  /* every reference, in order of writing */
 	int nref;
 	char *since_name;    /* "reported since NAME@VERSION": the allocator
-	                        (or "libc") whose VERSION the report's effect
+	                        (or "libc", or "kernel": "since kernel 6.7"
+	                        too) whose VERSION the report's effect
 	                        is gone since; NULL: no since */
 	char *since_version;
 	char *unless_name;   /* "unless NAME@[OP]VERSION": configs of the
@@ -122,6 +127,12 @@ struct mr_claim {
 	char **when_thp;     /* "when thp=M,...": the platform THP modes the
 	                        claim is made for; NULL (nwhen_thp 0): any */
 	int nwhen_thp;
+	int when_kop[2];     /* "when kernel OP V [and kernel OP V]": enum
+	                        mr_vop, the bounds of the kernels (a config's
+	                        kernel version, config.h) the claim is made
+	                        for; nwhen_kernel 0: any */
+	char *when_kver[2];
+	int nwhen_kernel;
 	int line, col;       /* where the claim starts */
 };
 

@@ -45,31 +45,6 @@ ev_pair(struct strbuf *b, const char *key, const char *val)
 		sb_printf(b, "%s%s unset", b->len ? "," : "", key);
 }
 
-/* Whether c is made for the THP mode thp; if not, r is a skip saying why. */
-static int
-when_applies(const struct mr_claim *c, const char *thp, struct mr_claim_result *r)
-{
-	struct strbuf b = {0};
-	int i;
-
-	memset(r, 0, sizeof *r);
-	for (i = 0; i < c->nwhen_thp; i++)
-		if (thp && !strcmp(thp, c->when_thp[i]))
-			return 1;
-	if (!c->nwhen_thp)
-		return 1;
-	sb_add(&b, "claimed only when thp=");
-	for (i = 0; i < c->nwhen_thp; i++)
-		sb_printf(&b, "%s%s", i ? "," : "", c->when_thp[i]);
-	if (thp)
-		sb_printf(&b, "; this platform has thp=%s", thp);
-	else
-		sb_add(&b, "; the results do not record the THP mode");
-	r->outcome = MR_CLAIM_NODATA;
-	r->detail = b.s;
-	return 0;
-}
-
 int
 ev_pair_ok(const struct ev *e, int j, int k, int i)
 {
@@ -307,9 +282,9 @@ odometer_next(const struct ev *e, int *idx, int *vidx)
 	return 0;
 }
 
-static void
-eval_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
-		  struct mr_claim_result *r)
+void
+ev_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
+		struct mr_claim_result *r)
 {
 	struct mr_config_ver *ownver = d->ver ? NULL : mr_config_vers(d->cfg, d->ncfg, NULL, NULL);
 	const struct mr_config_ver *ver = d->ver ? d->ver : ownver;
@@ -396,14 +371,6 @@ again:
 		mr_config_free(&ncfg[i]);
 	free(ncfg);
 	mr_config_vers_free(ownver, d->ncfg);
-}
-
-void
-mr_claim_eval(const struct mr_claim *c, const struct mr_eval_data *d,
-	      struct mr_claim_result *r)
-{
-	if (when_applies(c, d->thp, r))
-		eval_combinations(c, d, r);
 }
 
 void

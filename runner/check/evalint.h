@@ -97,4 +97,10 @@ struct ev_refidx *ev_index_build(const struct ev *e);
 const int *ev_index_members(const struct ev *e, int j, int *n);
 void ev_index_free(struct ev_refidx *ri, int nref);
 
+/* Evaluate c over every config of d, its "when" clauses aside
+ * (eval.c); mr_claim_eval (evalwhen.c) first keeps the configs they
+ * admit. */
+void ev_combinations(const struct mr_claim *c, const struct mr_eval_data *d,
+		     struct mr_claim_result *r);
+
 #endif

@@ -7,7 +7,7 @@
 
 #include "check/expr.h"
 #include "check/evalint.h"
-#include "check/version.h"
+#include "core/version.h"
 #include "core/numfmt.h"
 #include "core/util.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/version.h"
+#include "core/version.h"
 #include "core/suggest.h"
 #include "core/tsv.h"
 #include "core/util.h"
@@ -334,19 +334,14 @@ p_cmp(struct mr_parser *p)
 /* The values of env.tsv's thp: the kernel's modes, and "none" (no THP). */
 static const char *const thp_modes[] = { "always", "madvise", "never", "none", NULL };
 
-/* "when thp=MODE[,MODE...]", after the status ("when" already read). */
+/* "thp=MODE[,MODE...]" after "when" (its "thp" token t read). */
 static void
-p_when(struct mr_parser *p)
+p_when_thp(struct mr_parser *p, struct mr_tok t)
 {
-	struct mr_tok t = mr_lex_next(p, M_KEY);
 	int i;
 
-	if (t.k == T_WORD && !mr_lex_is(p, &t, T_WORD, "thp"))
-		mr_lex_err(p, t.line, t.col,
-		     "a claim is made for some THP modes only (when thp=MODE,...): \"%.*s\" is not thp",
-		     (int)(t.end - t.off), p->buf + t.off);
-	if (t.k != T_WORD)
-		mr_lex_unexpected(p, &t, "thp after \"when\"");
+	if (p->c.nwhen_thp)
+		mr_lex_err(p, t.line, t.col, "\"when thp=\" given twice: name its modes once (thp=always,madvise)");
 	t = mr_lex_next(p, M_KEY);
 	if (!mr_lex_is(p, &t, T_PUNCT, "="))
 		mr_lex_unexpected(p, &t, "\"=\" after \"when thp\"");
@@ -372,6 +367,76 @@ p_when(struct mr_parser *p)
 		if (!mr_lex_is(p, &t, T_PUNCT, ","))
 			break;
 		mr_lex_commit(p, &t);
+	}
+}
+
+/* "kernel OP VERSION" after "when" (its "kernel" token t read): at most
+ * two bounds, a range (kernel>=6.1 and kernel<6.7). */
+static void
+p_when_kernel(struct mr_parser *p, const struct mr_tok *t)
+{
+	size_t pos = t->end, n;
+	int op = MR_V_ANY, ge, col;
+
+	while (mr_lex_at(p, pos) == ' ' || mr_lex_at(p, pos) == '\t')
+		pos++;
+	col = t->col + (int)(pos - t->off);
+	if (mr_lex_at(p, pos) == '<' || mr_lex_at(p, pos) == '>') {
+		ge = mr_lex_at(p, pos + 1) == '=';
+		op = mr_lex_at(p, pos) == '<' ? (ge ? MR_V_LE : MR_V_LT) : (ge ? MR_V_GE : MR_V_GT);
+		pos += 1 + (size_t)ge;
+	}
+	if (op == MR_V_ANY)
+		mr_lex_err(p, t->line, col,
+		     "expected <, <=, > or >= after \"when kernel\" (when kernel>=6.7)");
+	if (p->c.nwhen_kernel == 2)
+		mr_lex_err(p, t->line, t->col, "a kernel range has two bounds at most");
+	while (mr_lex_at(p, pos) == ' ' || mr_lex_at(p, pos) == '\t')
+		pos++;
+	col = t->col + (int)(pos - t->off);
+	n = mr_lex_version_len(p, pos);
+	p->c.when_kop[p->c.nwhen_kernel] = op;
+	p->c.when_kver[p->c.nwhen_kernel++] = mr_parse_version(p, pos, n, t->line, col,
+							  mr_vop_names[op]);
+	p->pos = pos + n;
+}
+
+/* "when CLAUSE [and CLAUSE]...", after the status ("when" already read):
+ * a clause is thp=MODE[,MODE...] or kernel OP VERSION. */
+static void
+p_when(struct mr_parser *p)
+{
+	for (;;) {
+		struct mr_tok t = mr_lex_next(p, M_KEY);
+		size_t save, bol;
+		int line;
+
+		if (mr_lex_is(p, &t, T_WORD, "thp"))
+			p_when_thp(p, t);
+		else if (mr_lex_is(p, &t, T_WORD, "kernel"))
+			p_when_kernel(p, &t);
+		else if (t.k == T_WORD)
+			mr_lex_err(p, t.line, t.col,
+			     "a claim is made for some THP modes or kernels only (when thp=MODE,..., when kernel>=V): \"%.*s\" is neither",
+			     (int)(t.end - t.off), p->buf + t.off);
+		else
+			mr_lex_unexpected(p, &t, "thp or kernel after \"when\"");
+		/* "and" then thp or kernel: another clause; else the "and"
+		 * is the comparisons' (none can start with either word) */
+		save = p->pos;
+		bol = p->bol;
+		line = p->line;
+		t = mr_lex(p, M_HEAD);
+		if (!mr_lex_is(p, &t, T_WORD, "and"))
+			return;
+		mr_lex_commit(p, &t);
+		t = mr_lex(p, M_KEY);
+		if (!mr_lex_is(p, &t, T_WORD, "thp") && !mr_lex_is(p, &t, T_WORD, "kernel")) {
+			p->pos = save;
+			p->bol = bol;
+			p->line = line;
+			return;
+		}
 	}
 }
 

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "check/version.h"
+#include "core/version.h"
 #include "core/util.h"
 
 /* Whether vp bounds a version from one side (a range's half). */
@@ -101,7 +101,21 @@ mr_parse_since(struct mr_parser *p)
 	size_t n;
 
 	if (t.k != T_WORD || !mr_lex_charset(p->buf + t.off, t.end - t.off, "_.-"))
-		mr_lex_unexpected(p, &t, "NAME@VERSION after \"since\" (jemalloc@5.3.0, libc@2.41)");
+		mr_lex_unexpected(p, &t, "NAME@VERSION after \"since\" (jemalloc@5.3.0, libc@2.41, kernel 6.7)");
+	if (t.end - t.off == 6 && !strncmp(p->buf + t.off, "kernel", 6) &&
+	    (mr_lex_at(p, t.end) == ' ' || mr_lex_at(p, t.end) == '\t')) {
+		/* "since kernel 6.7" */
+		size_t pos = t.end;
+
+		while (mr_lex_at(p, pos) == ' ' || mr_lex_at(p, pos) == '\t')
+			pos++;
+		p->c.since_name = mr_claims_strndup(p->cs, p->buf + t.off, 6);
+		n = mr_lex_version_len(p, pos);
+		p->c.since_version = mr_parse_version(p, pos, n, t.line,
+					       t.col + (int)(pos - t.off), "\"since kernel\"");
+		p->pos = pos + n;
+		return;
+	}
 	if (mr_lex_at(p, t.end) != '@')
 		mr_lex_err(p, t.line, t.col + (int)(t.end - t.off),
 		     "expected \"@VERSION\" right after \"%.*s\" (since jemalloc@5.3.0)",

@@ -12,6 +12,10 @@ of_col(const struct mr_config *c, const struct mr_vd_col *col)
 {
 	const char *v;
 
+	if (!strcmp(col->what, MR_KEY_KERNEL)) {
+		v = mr_config_get(c, MR_KEY_KERNEL);
+		return mr_config_same(v && strcmp(v, "host") ? v : NULL, col->spec);
+	}
 	if (!strcmp(col->what, MR_KEY_LIBC))
 		return mr_config_same(mr_config_get(c, MR_KEY_LIBC), col->spec);
 	v = mr_config_get(c, MR_KEY_ALLOCATOR);
@@ -48,7 +52,10 @@ add_col(struct mr_vd_col **col, int *n, const char *what, const char *spec,
 	c.what = estrdup(what);
 	c.spec = spec ? estrdup(spec) : NULL;
 	c.version = version ? estrdup(version) : NULL;
-	if (!strcmp(what, MR_KEY_LIBC))
+	if (!strcmp(what, MR_KEY_KERNEL))
+		c.label = spec ? estrdup(version ? version : spec)
+			       : version ? esprintf("host %s", version) : estrdup("host");
+	else if (!strcmp(what, MR_KEY_LIBC))
 		c.label = spec ? esprintf("libc@%s", spec)
 			       : version ? esprintf("libc (host %s)", version)
 					 : estrdup("libc (host)");
@@ -109,6 +116,11 @@ mr_upgrade_cols(const struct mr_config *cfg, const struct mr_config_ver *ver,
 			ver[i].libc_ver);
 	if (!all && ncol - first < 2)
 		ncol = drop_cols(col, first, ncol);
+	first = ncol;
+	for (i = 0; i < n; i++)
+		add_col(&col, &ncol, MR_KEY_KERNEL, ver[i].kernel, ver[i].kernel_ver);
+	if (!all && ncol - first < 2)
+		ncol = drop_cols(col, first, ncol);
 	free(seen);
 	if (!ncol) {
 		free(col);
@@ -163,6 +175,7 @@ mr_upgrade_since(const struct mr_claim *c, const struct mr_claim_result *r,
 	int ncol = mr_upgrade_cols(cfg, ver, n, 1, &col), news = 0, i;
 	const char *v = c->since_version;
 	struct strbuf b = {0};
+	char *lab = NULL;
 
 	sb_add(&b, "");
 	for (i = 0; i < ncol; i++) {
@@ -175,32 +188,35 @@ mr_upgrade_since(const struct mr_claim *c, const struct mr_claim_result *r,
 		w = mr_upgrade_cell(r, c->nref, 0, cfg, k);
 		if (w == MR_VD_NWORDS)
 			continue;
+		free(lab);
+		lab = strcmp(k->what, MR_KEY_KERNEL) ? estrdup(k->label) : esprintf("kernel %s", k->label);
 		sb_add(&b, b.len ? "; " : "");
 		if (w != MR_VD_REPRODUCES && w != MR_VD_NOTREPRO) {
-			sb_printf(&b, "%s on %s", mr_vd_words[w], k->label);
+			sb_printf(&b, "%s on %s", mr_vd_words[w], lab);
 			continue;
 		}
 		if (!k->version) {
 			sb_printf(&b, "%s on %s (its version is not recorded)",
-				  mr_vd_words[w], k->label);
+				  mr_vd_words[w], lab);
 			continue;
 		}
 		before = mr_version_cmp(k->version, v) < 0;
 		if (before && w == MR_VD_REPRODUCES)
-			sb_printf(&b, "reproduces on %s (before %s), as reported", k->label, v);
+			sb_printf(&b, "reproduces on %s (before %s), as reported", lab, v);
 		else if (before)
 			sb_printf(&b, "does not reproduce on %s (before %s), though reported until %s",
-				  k->label, v, v);
+				  lab, v, v);
 		else if (w == MR_VD_NOTREPRO)
-			sb_printf(&b, "does not reproduce on %s, as reported since %s", k->label, v);
+			sb_printf(&b, "does not reproduce on %s, as reported since %s", lab, v);
 		else {
-			sb_printf(&b, "reproduces on %s: news, reported gone since %s", k->label, v);
+			sb_printf(&b, "reproduces on %s: news, reported gone since %s", lab, v);
 			news++;
 		}
 	}
 	if (!b.len)
 		sb_printf(&b, "no run of %s evaluated the claim", c->since_name);
 	mr_vd_cols_free(col, ncol);
+	free(lab);
 	*detail = b.s;
 	return news;
 }

@@ -11,8 +11,10 @@
 
 /* The versions of cfg[0..n-1] (ver: theirs) into a fresh *out: those of
  * every allocator that has several, then the libcs when there are
- * several, each old to new (a version not recorded last).  With all, an
- * allocator or libc with one version has its column too.  Returns how
+ * several, then the kernels when there are several (the kernel table:
+ * what MR_KEY_KERNEL), each old to new (a version not recorded last).
+ * With all, an allocator, libc or kernel with one version has its
+ * column too.  Returns how
  * many; free with mr_vd_cols_free. */
 int mr_upgrade_cols(const struct mr_config *cfg, const struct mr_config_ver *ver,
 		    int n, int all, struct mr_vd_col **out);

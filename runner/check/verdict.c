@@ -29,6 +29,35 @@ mr_vd_upgrade_row(const struct mr_vd *v, int ncol)
 	return 0;
 }
 
+int
+mr_vd_col_in(const struct mr_vd_col *c, int kern)
+{
+	return !strcmp(c->what, "kernel") == !!kern;
+}
+
+int
+mr_vd_table_row(const struct mr_vd *v, const struct mr_vd_case *k, int kern)
+{
+	int j;
+
+	if (v->kind != MR_VD_CLAIM || !v->cells)
+		return 0;
+	for (j = 0; j < k->ncol; j++)
+		if (mr_vd_col_in(&k->col[j], kern) && v->cells[j] != MR_VD_NWORDS)
+			return 1;
+	return 0;
+}
+
+int
+mr_vd_table_cols(const struct mr_vd_case *k, int kern)
+{
+	int j, n = 0;
+
+	for (j = 0; j < k->ncol; j++)
+		n += mr_vd_col_in(&k->col[j], kern);
+	return n;
+}
+
 struct mr_vd *
 mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind, enum mr_vd_word w)
 {

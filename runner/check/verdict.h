@@ -104,7 +104,7 @@ struct mr_vd_cfg {
 /* A column of the upgrade table: one version of an allocator that has
  * several in the results, or one libc of several. */
 struct mr_vd_col {
-	char *what;       /* the allocator's name, or "libc" */
+	char *what;       /* the allocator's name, "libc" or "kernel" */
 	char *spec;       /* the configs' value: "jemalloc@5.2.1", "jemalloc";
 	                     libc's ("2.41"), NULL: the host's */
 	char *version;    /* its version, NULL: not recorded */
@@ -164,6 +164,15 @@ struct mr_vd *mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind,
 /* Whether v is a claim with a row in the upgrade table of a case of ncol
  * columns: some version judged it. */
 int mr_vd_upgrade_row(const struct mr_vd *v, int ncol);
+
+/* Whether column c is of the kernel table (kern 1: its what is
+ * "kernel") or of the versions table (kern 0). */
+int mr_vd_col_in(const struct mr_vd_col *c, int kern);
+
+/* Whether claim verdict v has a word in some column of k's table kern
+ * (mr_vd_col_in); and how many columns that table has. */
+int mr_vd_table_row(const struct mr_vd *v, const struct mr_vd_case *k, int kern);
+int mr_vd_table_cols(const struct mr_vd_case *k, int kern);
 
 void mr_vd_totals_add(struct mr_vd_totals *a, const struct mr_vd_totals *b);
 

@@ -14,7 +14,7 @@
  * config.  A guest that never writes its end marker (it panicked, hung,
  * ran out of memory) gives its runs outcome failed with the console's
  * last line; every other run is kept.  Under TCG the runs' details say
- * accel=tcg and their times are not figures.
+ * accel tcg (runs.tsv) and their times are not figures.
  */
 #ifndef MR_GUEST_H
 #define MR_GUEST_H

@@ -126,11 +126,9 @@ merge_file(const struct mr_guest_merge *m, const char *name, int isruns, struct 
 			const char *x = i == 1 ? cfg : v[i];
 
 			if (isruns && i == MR_RUNS_DETAIL && oom_killed(m, v[0], v[MR_RUNS_OUTCOME], x))
-				sb_printf(&rows, "%s; %s%s%s", x, m->oom_note, m->accel ? "; accel=" : "",
-					  m->accel ? m->accel : "");
-			else if (isruns && i == MR_RUNS_DETAIL && m->accel)
-				sb_printf(&rows, "%s%saccel=%s", strcmp(x, "-") ? x : "",
-					  strcmp(x, "-") ? "; " : "", m->accel);
+				sb_printf(&rows, "%s; %s", x, m->oom_note);
+			else if (isruns && i == MR_RUNS_ACCEL && m->accel)
+				sb_add(&rows, m->accel);
 			else if (isruns && i == MR_RUNS_LOG && strcmp(x, "-"))
 				sb_printf(&rows, "%s/results/%s", m->sub, x);
 			else
@@ -211,11 +209,13 @@ mr_guest_merge(const struct mr_guest_merge *m)
 			}
 			free(key);
 			cfg = mr_guest_config(m->pairs[i].config, m->frag);
-			sb_printf(&rows, "%s\t%s\t%d\t%s\t%s%s%s", m->pairs[i].casename, cfg, r,
-				  m->outcome, why, m->accel ? "; accel=" : "",
-				  m->accel ? m->accel : "");
+			sb_printf(&rows, "%s\t%s\t%d\t%s\t%s", m->pairs[i].casename, cfg, r,
+				  m->outcome, why);
 			for (k = MR_RUNS_DETAIL + 1; k < MR_RUNS_LOG; k++)
-				sb_add(&rows, k == MR_RUNS_SAMPLES ? "\t0" : "\t-");
+				if (k == MR_RUNS_ACCEL)
+					sb_printf(&rows, "\t%s", m->accel ? m->accel : "host");
+				else
+					sb_add(&rows, k == MR_RUNS_SAMPLES ? "\t0" : "\t-");
 			if (stat(console, &st) == 0)
 				sb_printf(&rows, "\t%s/console.log\n", m->sub);
 			else

@@ -5,9 +5,9 @@
  * (OUT/guests/N/results); its configs do not know the guest, so each
  * row of runs.tsv, checkpoints.tsv and series.tsv is appended to OUT's
  * file with the guest's pairs (kernel=6.12,kernel.thp=always) put into
- * its config in key order, its log column made relative to OUT, and,
- * under emulation, "accel=tcg" added to its detail (the readers then take
- * its times as not measured, check/values.c), and where the guest's
+ * its config in key order, its log column made relative to OUT, its
+ * accel column the guest's accelerator (tcg or kvm: under tcg the
+ * readers take its times as not measured, check/values.c), and where the guest's
  * OOM killer killed the case, that said too.  Every (case, config,
  * repeat) the guest has no row for (it panicked, hung, never wrote its
  * marker) gets a row of its own: outcome failed with the guest's why,
@@ -27,7 +27,7 @@ struct mr_guest_merge {
 	const char *out;     /* the session's results directory */
 	const char *sub;     /* the guest's share, relative to out ("guests/1") */
 	const char *frag;    /* the guest's pairs, "kernel=6.12,kernel.thp=always" */
-	const char *accel;   /* "tcg" (added to details), or NULL */
+	const char *accel;   /* "tcg" or "kvm" (runs.tsv's accel), or NULL: host */
 	const struct mr_guest_pair *pairs;
 	int npairs;
 	const char *outcome; /* of the runs it has no row for: "failed", "skipped" */

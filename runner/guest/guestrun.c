@@ -148,6 +148,7 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 {
 	char *p = esprintf("%s/" MR_FILE_ENV, outdir), *thp = guest_env(share, "thp");
 	char *defrag = guest_env(share, "thp_defrag"), *kern = guest_env(share, "kernel");
+	char *plat = guest_env(share, "platform");
 	FILE *f = fopen(p, "ae");
 	int n = g->index;
 
@@ -165,6 +166,9 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 		fprintf(f, "guest.%d.mem_mib\t%ld\nguest.%d.cpus\t2\n"
 			   "guest.%d.uname\t%s\nguest.%d.thp\t%s\nguest.%d.thp_defrag\t%s\n",
 			n, mem, n, n, kern, n, thp, n, defrag);
+		/* its baselines' key (check/baseline.h): the guest's kernel and THP */
+		if (strcmp(plat, "-"))
+			fprintf(f, "guest.%d.platform\t%s\n", n, plat);
 		if (e)
 			fprintf(f, "guest.%d.wall_s\t%.1f\nguest.%d.end\t%s\n", n, e->wall_s, n,
 				e->marker ? "marker" : "no marker");
@@ -174,6 +178,7 @@ env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, 
 	free(thp);
 	free(defrag);
 	free(kern);
+	free(plat);
 }
 
 /* The comm of a process the guest's OOM killer killed, from its console

@@ -79,29 +79,28 @@ confirm(FILE *f, int n)
 	return line[0] == 'y' || line[0] == 'Y';
 }
 
-int
-mr_bless(const struct mr_check_opts *o)
+/* The cases of b on its current platform (mr_bless_platform): 0, or 1
+ * when something could not be written or was not confirmed. */
+static int
+bless_platform(FILE *f, const struct mr_check_opts *o, struct mr_bless *b)
 {
-	FILE *f = o->out ? o->out : stdout;
-	struct mr_bless b;
 	struct mr_bless_case *c;
 	int nwrite = 0, written = 0, failed = 0, i, j;
 
-	if (mr_bless_open(o, &b) != MR_OK)
-		return MR_USAGE;
 	/* First what would change, case by case; then the cases that
 	 * differ are written. */
-	c = ecalloc(b.nsel + 1, sizeof *c);
-	for (i = 0; i < b.nsel; i++) {
-		const char *name = b.R.k[b.sel[i]].name;
+	c = ecalloc(b->nsel + 1, sizeof *c);
+	for (i = 0; i < b->nsel; i++) {
+		const char *name = b->R.k[b->sel[i]].name;
 
-		mr_bless_case(&b, i, &c[i]);
+		mr_bless_case(b, i, &c[i]);
 		for (j = 0; j < c[i].nleft; j++)
 			fprintf(f, "%s: left out %s: %s\n", name, c[i].left[j].label,
 				c[i].left[j].why);
 		if (c[i].nb.nrow == 0) {
-			fprintf(f, "%s: nothing to bless: no config ran ok in every repeat\n",
-				name);
+			if (!b->frag)
+				fprintf(f, "%s: nothing to bless: no config ran ok in every repeat\n",
+					name);
 			continue;
 		}
 		print_diff(f, &c[i], o->verbose);
@@ -114,25 +113,46 @@ mr_bless(const struct mr_check_opts *o)
 		fprintf(f, "nothing written\n");
 		failed = 1;
 		nwrite = 0;
-	} else if (nwrite && mr_bless_mkdir(&b) < 0) {
+	} else if (nwrite && mr_bless_mkdir(b) < 0) {
 		failed = 1;
 		nwrite = 0;
 	}
-	for (i = 0; nwrite && i < b.nsel; i++) {
+	for (i = 0; nwrite && i < b->nsel; i++) {
 		if (!c[i].differs)
 			continue;
 		if (mr_bless_write(&c[i]) < 0) {
 			failed++;
 		} else {
-			fprintf(f, "%s: wrote %s (%d rows)\n", b.R.k[b.sel[i]].name,
+			fprintf(f, "%s: wrote %s (%d rows)\n", b->R.k[b->sel[i]].name,
 				c[i].nb.path, c[i].nb.nrow);
 			written++;
 		}
 	}
-	for (i = 0; i < b.nsel; i++)
+	for (i = 0; i < b->nsel; i++)
 		mr_bless_case_free(&c[i]);
-	fflush(f);
 	free(c);
+	return !failed && (written || nwrite == 0) ? 0 : 1;
+}
+
+int
+mr_bless(const struct mr_check_opts *o)
+{
+	FILE *f = o->out ? o->out : stdout;
+	struct mr_bless b;
+	int failed = 0, i;
+
+	if (mr_bless_open(o, &b) != MR_OK)
+		return MR_USAGE;
+	/* the host's configs, then each guest's under its own platform */
+	for (i = 0; i <= b.nplat; i++) {
+		if (mr_bless_platform(&b, i) < 0) {
+			fprintf(f, "guest %d (%s): its platform is not recorded: not blessed\n",
+				b.plat[i - 1].n, b.plat[i - 1].frag);
+			continue;
+		}
+		failed |= bless_platform(f, o, &b);
+	}
+	fflush(f);
 	mr_bless_close(&b);
-	return !failed && (written || nwrite == 0) ? MR_OK : MR_FAILED;
+	return failed ? MR_FAILED : MR_OK;
 }

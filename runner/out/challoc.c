@@ -8,7 +8,7 @@
 
 #include "check/stats.h"
 #include "check/values.h"
-#include "check/version.h"
+#include "core/version.h"
 #include "core/util.h"
 #include "out/chutil.h"
 #include "proto/schema.h"

@@ -8,7 +8,7 @@
 #include "check/casetab.h"
 #include "check/check.h"
 #include "check/stats.h"
-#include "check/version.h"
+#include "core/version.h"
 #include "check/verdict.h"
 #include "core/util.h"
 #include "out/figtab.h"

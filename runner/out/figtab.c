@@ -8,7 +8,7 @@
 #include "check/claims.h"
 #include "check/stats.h"
 #include "check/values.h"
-#include "check/version.h"
+#include "core/version.h"
 #include "check/words.h"
 #include "core/util.h"
 #include "out/chutil.h"

@@ -92,15 +92,19 @@ human_claims(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 	}
 }
 
-/* The upgrade table: per claim evaluated at some version, its word at
- * each version of the results, old to new. */
+/* The upgrade table (kern 0: per claim evaluated at some version, its
+ * word at each version of the results, old to new) or the kernel table
+ * (kern 1: at each kernel). */
 static void
-human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
+human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k, int kern)
 {
-	int *cw = ecalloc(k->ncol + 1, sizeof *cw), w = (int)strlen("claim"), i, j;
+	int *cw = ecalloc(k->ncol + 1, sizeof *cw), w = (int)strlen("claim"), i, j, last = -1;
 
-	for (j = 0; j < k->ncol; j++)
+	for (j = 0; j < k->ncol; j++) {
 		cw[j] = (int)strlen(k->col[j].label);
+		if (mr_vd_col_in(&k->col[j], kern))
+			last = j;
+	}
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
@@ -113,24 +117,25 @@ human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k)
 			    (int)strlen(mr_vd_words[v->cells[j]]) > cw[j])
 				cw[j] = (int)strlen(mr_vd_words[v->cells[j]]);
 	}
-	fprintf(f, INDENT "%-8s  %-*s", "versions", w, "claim");
+	fprintf(f, INDENT "%-8s  %-*s", kern ? "kernels" : "versions", w, "claim");
 	for (j = 0; j < k->ncol; j++)
-		fprintf(f, "  %-*s", j + 1 < k->ncol ? cw[j] : 0, k->col[j].label);
+		if (mr_vd_col_in(&k->col[j], kern))
+			fprintf(f, "  %-*s", j < last ? cw[j] : 0, k->col[j].label);
 	fputc('\n', f);
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
-		if (!v->cells || !mr_vd_upgrade_row(v, k->ncol))
+		if (!mr_vd_table_row(v, k, kern))
 			continue;
 		fprintf(f, INDENT "%-8s  %-*s", "", w, v->id);
 		for (j = 0; j < k->ncol; j++) {
-			int last = j + 1 == k->ncol;
-
+			if (!mr_vd_col_in(&k->col[j], kern))
+				continue;
 			fputs("  ", f);
 			if (v->cells[j] == MR_VD_NWORDS)
-				fprintf(f, "%-*s", last ? 0 : cw[j], "-");
+				fprintf(f, "%-*s", j == last ? 0 : cw[j], "-");
 			else
-				word(f, o, (enum mr_vd_word)v->cells[j], last ? 0 : cw[j]);
+				word(f, o, (enum mr_vd_word)v->cells[j], j == last ? 0 : cw[j]);
 		}
 		fputc('\n', f);
 	}
@@ -225,6 +230,8 @@ human_baseline(FILE *f, const struct mr_fmt_opts *o, const struct mr_vds *vs,
 			if (v->word == MR_VD_NOTMEASURED) {
 				fprintf(f, INDENT "          %-*s  ", k->mw, v->what);
 				word(f, o, v->word, 0);
+				if (v->detail)
+					fprintf(f, " (%s)", v->detail);
 				fputc('\n', f);
 			} else if (o->verbose || v->word != MR_VD_HELD) {
 				fprintf(f, INDENT "          %-*s  ", k->mw, v->what);
@@ -283,8 +290,10 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 			free(lead);
 		}
 		human_claims(f, o, k);
-		if (k->ncol && k->has_claims)
-			human_upgrade(f, o, k);
+		if (mr_vd_table_cols(k, 0) && k->has_claims)
+			human_upgrade(f, o, k, 0);
+		if (mr_vd_table_cols(k, 1) && k->has_claims)
+			human_upgrade(f, o, k, 1);
 		human_runs(f, o, k);
 		human_baseline(f, o, vs, k);
 		human_totals(f, k->name, &k->t);

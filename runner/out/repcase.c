@@ -141,31 +141,35 @@ write_claims(struct mr_doc *d, const struct mr_vd_case *k)
 }
 
 
-/* The upgrade table: per claim, its verdict at each version in the
- * results, old to new ("-": not evaluated there). */
+/* The upgrade table (kern 0): per claim, its verdict at each version in
+ * the results, old to new ("-": not evaluated there); the kernel table
+ * (kern 1): at each kernel. */
 static void
-write_upgrade(struct mr_doc *d, const struct mr_vd_case *k)
+write_upgrade(struct mr_doc *d, const struct mr_vd_case *k, int kern)
 {
 	const char **head;
-	int i, j;
+	int i, j, n = 0;
 
-	if (!k->ncol || !k->has_claims)
+	if (!mr_vd_table_cols(k, kern) || !k->has_claims)
 		return;
-	mr_doc_heading(d, 3, NULL, "Across versions");
+	mr_doc_heading(d, 3, NULL, kern ? "Across kernels" : "Across versions");
 	head = ecalloc(k->ncol + 2, sizeof *head);
-	head[0] = "claim";
+	head[n++] = "claim";
 	for (j = 0; j < k->ncol; j++)
-		head[j + 1] = mr_esc_head(k->col[j].label);
+		if (mr_vd_col_in(&k->col[j], kern))
+			head[n++] = mr_esc_head(k->col[j].label);
 	mr_doc_table(d, head);
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
-		if (!mr_vd_upgrade_row(v, k->ncol))
+		if (!mr_vd_table_row(v, k, kern))
 			continue;
 		mr_doc_row(d);
 		mr_doc_cell(d);
 		mr_doc_code(d, v->id);
 		for (j = 0; j < k->ncol; j++) {
+			if (!mr_vd_col_in(&k->col[j], kern))
+				continue;
 			mr_doc_cell(d);
 			if (v->cells[j] == MR_VD_NWORDS)
 				mr_doc_text(d, "-");
@@ -175,8 +179,8 @@ write_upgrade(struct mr_doc *d, const struct mr_vd_case *k)
 		mr_doc_row_end(d);
 	}
 	mr_doc_table_end(d);
-	for (j = 0; j < k->ncol; j++)
-		free((char *)head[j + 1]);
+	for (j = 1; j < n; j++)
+		free((char *)head[j]);
 	free(head);
 }
 
@@ -323,7 +327,8 @@ mr_repcase_write(struct mr_doc *d, const struct mr_vds *vs, const struct mr_rd *
 	}
 	mr_repfigs_write(d, R, k);
 	write_claims(d, k);
-	write_upgrade(d, k);
+	write_upgrade(d, k, 0);
+	write_upgrade(d, k, 1);
 	write_runs(d, vs, k);
 	write_baseline(d, vs, k);
 	mr_doc_heading(d, 3, NULL, "Charts");

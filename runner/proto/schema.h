@@ -136,6 +136,7 @@ int mr_metric_is_time(int ckpt, int metric);
 	X(WAITED, "waited")                                                 \
 	X(OTHER_CPU_MS, "other_cpu_ms") /* the rest of the machine's CPU */ \
 	X(MACHINE, "machine")         /* a setting changed (proc/machine.h) */ \
+	X(ACCEL, "accel")             /* host, or a guest's tcg or kvm */   \
 	X(LOG, "log")
 
 /* checkpoints.tsv: one row per checkpoint record of a run; the metric

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/version.h"
 #include "core/hash.h"
 #include "core/util.h"
 
@@ -212,6 +213,34 @@ mr_config_label(const struct mr_config *cfg, int ncfg, int i)
 	return label;
 }
 
+/* v's kernel, its version and THP mode, of config c. */
+static void
+kernel_ver(struct mr_config_ver *v, const struct mr_config *c, mr_host_version_fn *host,
+	   void *ctx)
+{
+	const char *k = mr_config_get(c, "kernel"), *t = mr_config_get(c, "kernel.thp"), *h;
+	char buf[64], *name;
+
+	if (k && strcmp(k, "host")) {
+		name = esprintf("thp@kernel=%s", k);
+		h = t ? t : host ? host(ctx, name, buf, sizeof buf) : NULL;
+		free(name);
+	} else
+		h = host ? host(ctx, "thp", buf, sizeof buf) : NULL;
+	v->thp = h ? estrdup(h) : NULL;
+
+	if (k && strcmp(k, "host")) {
+		v->kernel = estrdup(k);
+		name = esprintf("kernel=%s", k);
+		h = host ? host(ctx, name, buf, sizeof buf) : NULL;
+		free(name);
+		if (!h && mr_version_valid(k, strlen(k)))
+			h = k;
+	} else
+		h = host ? host(ctx, "kernel", buf, sizeof buf) : NULL;
+	v->kernel_ver = h ? estrdup(h) : NULL;
+}
+
 struct mr_config_ver *
 mr_config_vers(const struct mr_config *cfg, int n, mr_host_version_fn *host,
 	       void *ctx)
@@ -235,6 +264,7 @@ mr_config_vers(const struct mr_config *cfg, int n, mr_host_version_fn *host,
 		}
 		h = l ? l : host ? host(ctx, "libc", buf, sizeof buf) : NULL;
 		v[i].libc_ver = h ? estrdup(h) : NULL;
+		kernel_ver(&v[i], &cfg[i], host, ctx);
 	}
 	return v;
 }
@@ -248,6 +278,9 @@ mr_config_vers_free(struct mr_config_ver *v, int n)
 		free(v[i].alloc);
 		free(v[i].alloc_ver);
 		free(v[i].libc_ver);
+		free(v[i].kernel);
+		free(v[i].kernel_ver);
+		free(v[i].thp);
 	}
 	free(v);
 }

@@ -50,10 +50,21 @@ struct mr_config_ver {
 	                     host's; NULL: not known */
 	char *libc_ver;   /* its libc's: libc's value, else the host's; NULL:
 	                     not known */
+	char *kernel;     /* its kernel=W value (a guest's, docs/kernels.md);
+	                     NULL: the host's (no pair, or kernel=host) */
+	char *kernel_ver; /* that kernel's version ("6.12.117"): the host
+	                     callback's for "kernel" (the host's) or
+	                     "kernel=W", else W when it is a version; NULL:
+	                     not known */
+	char *thp;        /* the THP mode it ran under: its kernel.thp, else
+	                     the host callback's for "thp" (the host's) or
+	                     "thp@kernel=W" (a guest's); NULL: not known */
 };
 
-/* The host's version of the allocator called name, or of the libc when
- * name is "libc"; NULL when not recorded.  Into buf (size n). */
+/* The host's version of the allocator called name, of the libc when
+ * name is "libc", of the kernel when "kernel", of a guest's kernel when
+ * "kernel=W"; the THP mode of the host ("thp") or of a guest
+ * ("thp@kernel=W"); NULL when not recorded.  Into buf (size n). */
 typedef const char *mr_host_version_fn(void *ctx, const char *name,
 				       char *buf, size_t n);
 

@@ -244,7 +244,28 @@ struct runs_cols {
 	int col[MR_RUNS_NCOLS];
 };
 
-/* The figures, overlap, stopped_ms, detail and log of the current row of
+/* The accel column of the current row of t into *a: host, tcg or kvm
+ * (a run that never started: `-`, host); 0, or -1 after printing
+ * path:line:col. */
+static int
+run_accel(const struct mr_tsv *t, int col, enum mr_rd_accel *a)
+{
+	static const char *const words[] = { "host", "tcg", "kvm" };
+	const char *s = mr_tsv_get(t, col);
+	int i;
+
+	*a = MR_RD_HOST;
+	if (strcmp(s, "-") == 0)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, words[i]) == 0) {
+			*a = (enum mr_rd_accel)i;
+			return 0;
+		}
+	return mr_tsv_err(t, col, "unknown accel \"%s\" (host, tcg or kvm)", s);
+}
+
+/* The figures, overlap, stopped_ms, accel, detail and log of the current row of
  * t into r: 0, or -1 after printing path:line:col. */
 static int
 run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *r)
@@ -252,6 +273,7 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 	int clog = c->col[MR_RUNS_LOG], cover = c->col[MR_RUNS_OVERLAP];
 	int cstop = c->col[MR_RUNS_STOPPED_MS], i;
 	int cother = c->col[MR_RUNS_OTHER_CPU_MS], cmach = c->col[MR_RUNS_MACHINE];
+	int caccel = c->col[MR_RUNS_ACCEL];
 
 	for (i = 0; i < MR_NRUN_METRICS; i++) {
 		int mc = c->col[MR_RUNS_METRIC_COL(i)];
@@ -285,6 +307,8 @@ run_fields(const struct mr_tsv *t, const struct runs_cols *c, struct mr_rd_run *
 	}
 	if (cmach >= 0 && strcmp(mr_tsv_get(t, cmach), "-") && *mr_tsv_get(t, cmach))
 		r->machine = estrdup(mr_tsv_get(t, cmach));
+	if (caccel >= 0 && run_accel(t, caccel, &r->accel) < 0)
+		return -1;
 	r->detail = strcmp(mr_tsv_get(t, c->col[MR_RUNS_DETAIL]), "-")
 		    ? estrdup(mr_tsv_get(t, c->col[MR_RUNS_DETAIL])) : nodetail;
 	if (clog >= 0 && strcmp(mr_tsv_get(t, clog), "-") &&

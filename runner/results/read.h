@@ -29,6 +29,10 @@ enum mr_rd_outcome { MR_OUTCOME_TABLE(MR_X_ENUM_RD) MR_RD_NOUTCOMES = MR_NOUTCOM
 /* The runs.tsv words of the outcomes, by enum mr_rd_outcome. */
 #define mr_rd_outcomes mr_outcomes
 
+/* Where a run ran: on the host, or in a guest under emulation (TCG) or
+ * KVM (runs.tsv's accel column, run/guest.h). */
+enum mr_rd_accel { MR_RD_HOST, MR_RD_TCG, MR_RD_KVM };
+
 /* One row of runs.tsv. */
 struct mr_rd_run {
 	int cfg;                   /* index into the case's configs */
@@ -53,6 +57,9 @@ struct mr_rd_run {
 	                              (runs.tsv's machine column), NULL:
 	                              nothing.  None of its figures is
 	                              judged (owned) */
+	enum mr_rd_accel accel;    /* where it ran (runs.tsv's accel
+	                              column; host when the file has none):
+	                              under TCG its times are not figures */
 	int *ck;                   /* its rows in the case's ck[], in file order (owned) */
 	int nck;
 };
@@ -134,6 +141,32 @@ void mr_rd_index_run(struct mr_rd_case *k, int i);
 
 /* The env.tsv value of key, or NULL. */
 const char *mr_rd_env(const struct mr_rd *R, const char *key);
+
+/* The N of the first guest (env.tsv's guest.N.*, docs/kernels.md) whose
+ * config has kernel=kernel and, unless thp is NULL, kernel.thp=thp; 0:
+ * none (guestenv.c). */
+int mr_rd_guest(const struct mr_rd *R, const char *kernel, const char *thp);
+
+/* env.tsv's guest.N.key, or NULL. */
+const char *mr_rd_guest_env(const struct mr_rd *R, int n, const char *key);
+
+/* A guest's platform: its baseline is expected/<platform>/, its rows
+ * keyed by their config without the guest's pairs (mr_rd_plat_config). */
+struct mr_rd_plat {
+	int n;                /* guest.N */
+	const char *frag;     /* its pairs, "kernel=6.12,kernel.thp=always" (into R) */
+	const char *platform; /* its platform key (guest.N.platform), NULL:
+	                         not recorded (results of an older memrepro) */
+};
+
+/* The guests of R's env.tsv into a fresh *out (free it); how many. */
+int mr_rd_guest_plats(const struct mr_rd *R, struct mr_rd_plat **out);
+
+/* The baseline key of config c on the platform of the guest of frag (NULL:
+ * the host's): c without its kernel and kernel.* pairs, fresh; NULL when
+ * c is not of that platform (another guest's, or a guest's for the
+ * host). */
+char *mr_rd_plat_config(const struct mr_config *c, const char *frag);
 
 /* The case called name, or NULL. */
 struct mr_rd_case *mr_rd_case(const struct mr_rd *R, const char *name);

@@ -1,5 +1,5 @@
 /* version: dpkg's comparison of upstream versions — see version.h. */
-#include "check/version.h"
+#include "core/version.h"
 
 #include <string.h>
 
