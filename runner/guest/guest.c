@@ -178,6 +178,7 @@ pairs_of(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, int 
 	co.versions = o->versions;
 	co.originals = o->originals;
 	co.expected_dir = o->expected_dir;
+	co.tab = o->tab; /* the command's table: each case described once */
 	rc = mr_configs_build(&co, &s->cases, &s->ncases, &s->mats, &s->built);
 	*pairs = NULL;
 	*names = ecalloc((size_t)s->ncases + 1, sizeof **names);
