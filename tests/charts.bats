@@ -337,15 +337,15 @@ fig_col() {
 	[ "$(fig_col "$tsv" report touched value)" = 9216 ]
 	[ "$(fig_col "$tsv" report touched unit)" = KiB ]
 	[ "$(fig_col "$tsv" report wall_ms y)" = 1.5 ]
-	lines=$(sed 's/<[^>]*>/\n/g' "$svg")
-	[ "$(grep -c '^RSS (MiB)$' <<< "$lines")" -eq 2 ]
-	[ "$(grep -c '^time (s)$' <<< "$lines")" -eq 2 ]
-	grep -q '^wall time$' <<< "$lines"
-	grep -q '^user time$' <<< "$lines"
-	grep -q 'key figure: RSS at touched, lower is better' <<< "$lines"
+	svgtext=$(sed 's/<[^>]*>/\n/g' "$svg")
+	[ "$(grep -c '^RSS (MiB)$' <<< "$svgtext")" -eq 2 ]
+	[ "$(grep -c '^time (s)$' <<< "$svgtext")" -eq 2 ]
+	grep -q '^wall time$' <<< "$svgtext"
+	grep -q '^user time$' <<< "$svgtext"
+	grep -q 'key figure: RSS at touched, lower is better' <<< "$svgtext"
 	# no internal name or KiB in the title, axes and categories (the
 	# notes under the chart quote the results' own words)
-	if sed '/^here, /d' <<< "$lines" | grep -E '_kb|_ms|KiB'; then false; fi
+	if sed '/^here, /d' <<< "$svgtext" | grep -E '_kb|_ms|KiB'; then false; fi
 	run -0 python3 "$CHECK" "$svg"
 	[ -z "$output" ] || false
 }

@@ -316,10 +316,11 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	sb_add(&allocs, "");
 	sb_add(&note, "");
 	{
-		const char *args[] = { "memrepro: each case's key figure under each allocator, relative to glibc\n"
-				       "The corpus gathers reports of allocators misbehaving: a case shows "
-				       "where one fails, not which is best overall",
-				       cases.s, allocs.s, note.s, NULL };
+		static const char title[] =
+			"memrepro: each case's key figure under each allocator, relative to glibc\n"
+			"The corpus gathers reports of allocators misbehaving: a case shows "
+			"where one fails, not which is best overall";
+		const char *args[] = { title, cases.s, allocs.s, note.s, NULL };
 
 		rc = mr_plot_draw(p, "allocators", tsv, base, args);
 	}

@@ -125,7 +125,7 @@ human_upgrade(FILE *f, const struct mr_fmt_opts *o, const struct mr_vd_case *k, 
 	for (i = 0; i < k->n; i++) {
 		const struct mr_vd *v = &k->v[i];
 
-		if (!mr_vd_table_row(v, k, kern))
+		if (!v->cells || !mr_vd_table_row(v, k, kern))
 			continue;
 		fprintf(f, INDENT "%-8s  %-*s", "", w, v->id);
 		for (j = 0; j < k->ncol; j++) {

@@ -2,10 +2,24 @@
  * directory joined (docs/kernels.md) — see read.h. */
 #include "results/read.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+
+/* N of a "guest.N.KEY" key: 1 or more, or 0 (not a guest's number). */
+static int
+guest_no(const char *k)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(k + 6, &end, 10);
+	return errno || end == k + 6 || *end != '.' || n <= 0 || n > INT_MAX ? 0 : (int)n;
+}
 
 /* The value of key in the pairs "k=v,k=v" of s, into buf (size n), or
  * NULL. */
@@ -43,7 +57,7 @@ mr_rd_guest(const struct mr_rd *R, const char *kernel, const char *thp)
 			continue;
 		if (thp && (!(g = pair_of(v, "kernel.thp", buf, sizeof buf)) || strcmp(g, thp)))
 			continue;
-		return atoi(k + 6) > 0 ? atoi(k + 6) : 0;
+		return guest_no(k);
 	}
 	return 0;
 }
@@ -70,7 +84,7 @@ mr_rd_guest_plats(const struct mr_rd *R, struct mr_rd_plat **out)
 		int g;
 
 		if (strncmp(k, "guest.", 6) || len < 13 || strcmp(k + len - 7, ".config") ||
-		    (g = atoi(k + 6)) <= 0)
+		    (g = guest_no(k)) <= 0)
 			continue;
 		(*out)[n].n = g;
 		(*out)[n].frag = R->envv[i];
