@@ -53,7 +53,9 @@ setup_file() {
 	# 1.5x on 4 vs 4: every repeat above every other, p = 0.029
 	run -0 timeout -k 5 60 "$MR" compare --no-charts --out "$BATS_TEST_TMPDIR/c4" "$d/r4" "$d/r4x"
 	[[ "$output" == *"rss_kb@touched"*"+50.0 %  worse (U p=0.0286)"* ]] || false
-	[[ "$output" != *"not compared ("* ]] || false
+	# 4 vs 4 is compared (a busy machine's runs have no times: those
+	# figures may have fewer)
+	[[ "$output" != *"  4 vs 4 repeats: not compared ("* ]] || false
 }
 
 @test "trend calls no step on 1 vs 1 or 3 vs 3 repeats, and does on 4 vs 4" {
