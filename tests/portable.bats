@@ -70,13 +70,13 @@ check_from() {
 
 @test "a malformed when clause is exit 2 naming file:line:column" {
 	local bad=(
-		'a holds when cpus=2 rss_kb@done < 5 "x"|14: a claim is made for some THP modes only (when thp=MODE,...): "cpus" is not thp'
+		'a holds when cpus=2 rss_kb@done < 5 "x"|14: a claim is made for some THP modes or kernels only (when thp=MODE,..., when kernel>=V): "cpus" is neither'
 		'a holds when thp=sometimes rss_kb@done < 5 "x"|18: unknown THP mode "sometimes": always, madvise, never or none (a kernel without THP)'
 		'a holds when thp=never,never rss_kb@done < 5 "x"|24: THP mode "never" named twice'
 		'a holds when thp never rss_kb@done < 5 "x"|18: expected "=" after "when thp", got "never"'
 		'a holds when thp= rss_kb@done < 5 "x"|19: unknown THP mode "rss_kb@done"'
 		'a holds when thp=never, < 5 "x"|25: unknown THP mode "<"'
-		'a holds when "x"|14: expected thp after "when", got a quoted citation'
+		'a holds when "x"|14: expected thp or kernel after "when", got a quoted citation'
 	)
 	local b
 	results_thp madvise
