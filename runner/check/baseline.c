@@ -77,11 +77,15 @@ static const struct {
 } timed[] = {
 	{ "allocator", "mimalloc", "minflt", 0 },
 	{ "allocator", "jemalloc", "minflt", 1 },
-	/* mimalloc's decommit delay keeps freed pages a clock's while: with
-	 * one CPU kept busy (make check-portable, 2026-12-06) its
+	/* mimalloc's decommit delay keeps freed pages a clock's while, and
+	 * its segments take huge pages when the machine has them to give:
+	 * with one CPU kept busy (make check-portable, 2026-12-06) its
 	 * mimalloc-first-alloc peak was 4,968 KiB against 1,860 +/- 3,072
-	 * blessed idle */
-	{ "allocator", "mimalloc", "maxrss_kb", 1 },
+	 * blessed idle, and in a later run 5,632-5,668 KiB in five configs
+	 * on an idle machine under THP madvise, right after the corpus ran
+	 * under THP always (1,728 and 3,772 KiB alone, before and after a
+	 * run under always): no baseline holds it; claims do */
+	{ "allocator", "mimalloc", "maxrss_kb", 0 },
 };
 
 /* The entry of timed[] for metric of config c, or -1. */
