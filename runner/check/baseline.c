@@ -78,8 +78,9 @@ static const struct {
 	{ "allocator", "mimalloc", "minflt", 0 },
 	{ "allocator", "jemalloc", "minflt", 1 },
 	/* mimalloc's decommit delay keeps freed pages a clock's while, and
-	 * its segments take huge pages when the machine has them to give:
-	 * with one CPU kept busy (make check-portable, 2026-12-06) its
+	 * its peak moves with the machine's state in a way not yet
+	 * explained (huge pages to give, likely: not established): with
+	 * one CPU kept busy (make check-portable, 2026-12-06) its
 	 * mimalloc-first-alloc peak was 4,968 KiB against 1,860 +/- 3,072
 	 * blessed idle, and in a later run 5,632-5,668 KiB in five configs
 	 * on an idle machine under THP madvise, right after the corpus ran
