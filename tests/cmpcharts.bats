@@ -96,7 +96,7 @@ chart_ok() {
 	[ -s "$1.svg" ] || { echo "no $1.svg"; return 1; }
 	[ "$(svg_width "$1.svg")" -eq 1200 ] || { echo "$1.svg: not 1200 px wide"; return 1; }
 	run -0 python3 "$CHECK" "$1.svg"
-	[ -z "$output" ] || false
+	[ -z "$output" ] || { echo "$output"; false; }
 }
 
 # trend over the directories $1.1 .. $1.$2 into $3, with options $4...

@@ -390,10 +390,13 @@ mr_cmp_draw(const struct mr_cmp_chart *o, const struct mr_rd *N, const struct ro
 		if (!n)
 			sb_add(&note, "no config of this case measured a figure in both directories");
 		else
-			sb_printf(&note, "%d config%s, %d figures: %d worse, %d better beyond the noise "
-				  "(Mann-Whitney U, p < 0.05)%s", c->ncfg, c->ncfg == 1 ? "" : "s", n,
-				  worse, better, notcmp == n ? "; none compared: too few repeats" :
-				  notcmp ? "; some not compared: too few repeats" : "");
+			/* one line within the plot's width (~110 characters): the
+			 * test is named only when the line has room for it */
+			sb_printf(&note, "%d config%s, %d figures: %d worse, %d better beyond the noise%s",
+				  c->ncfg, c->ncfg == 1 ? "" : "s", n, worse, better,
+				  notcmp == n ? "; none compared: too few repeats" :
+				  notcmp ? "; some not compared: too few repeats" :
+				  " (Mann-Whitney U, p < 0.05)");
 		if (c->nmore)
 			sb_printf(&foot, "+%d more figure%s beyond the noise in compare.tsv", c->nmore,
 				  c->nmore == 1 ? "" : "s");
