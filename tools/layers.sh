@@ -24,52 +24,22 @@ fi
 folders=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$layers")
 roots=$(printf '%s\n' "$folders" | cut -d/ -f1 | sort -u)
 
+here=$(dirname "$0")
 {
 	printf '%s\n' "$folders" | sed 's/^/layer /'
 	# shellcheck disable=SC2086 # the roots are words, one folder each
 	find $roots -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
 	while IFS= read -r f; do
-		dir=${f%/*}
-		printf 'file %s %s\n' "$f" "$dir"
-		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
-		sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
-		while read -r line inc; do
-			for cand in "$dir/$inc" "lib/$inc" "runner/$inc"; do
-				if [ -f "$cand" ]; then
-					printf 'inc %s %s %s %s\n' "$f" "$line" "$cand" "${cand%/*}"
-					break
-				fi
-			done
-		done
+		printf 'file %s %s\n' "$f" "${f%/*}"
 	done
-} | awk -v layers="$layers" '
+	# shellcheck disable=SC2086
+	sh "$here/includes.sh" $roots | sed 's/^/inc /'
+} | awk -v layers="$layers" "$(cat "$here/graph.awk")"'
 function norm(d) {
 	while (sub(/\/[^\/]+\/\.\.\//, "/", d))
 		;
 	sub(/^\.\//, "", d)
 	return d
-}
-# Depth-first search over the folders; a grey one met again closes a
-# circle: the stack from it to the top.
-function visit(u,    i, v, j, s) {
-	colour[u] = 1
-	stack[++depth] = u
-	for (i = 1; i <= nout[u]; i++) {
-		v = out[u, i]
-		if (colour[v] == 1) {
-			s = v
-			for (j = depth; j >= 1 && stack[j] != v; j--)
-				;
-			for (j++; j <= depth; j++)
-				s = s " -> " stack[j]
-			print "folder circle: " s " -> " v
-			bad++
-		} else if (!colour[v]) {
-			visit(v)
-		}
-	}
-	depth--
-	colour[u] = 2
 }
 $1 == "layer" { rank[$2] = ++nl; next }
 $1 == "file" {
@@ -84,24 +54,17 @@ $1 == "file" {
 $1 == "inc" {
 	from = norm($2); to = norm($4)
 	a = from; sub(/\/[^\/]*$/, "", a)
-	b = norm($5)
+	b = to; sub(/\/[^\/]*$/, "", b)
 	if (a == b || !(a in rank) || !(b in rank))
 		next
 	if (rank[b] > rank[a]) {
 		print $2 ":" $3 ": includes " to ", and " b " is above " a
 		bad++
 	}
-	if (!((a, b) in seen)) {
-		seen[a, b] = 1
-		if (!(a in nout)) { nout[a] = 0; order[++n] = a }
-		if (!(b in nout)) { nout[b] = 0; order[++n] = b }
-		out[a, ++nout[a]] = b
-	}
+	edge(a, b)
 }
 END {
-	for (k = 1; k <= n; k++)
-		if (!colour[order[k]])
-			visit(order[k])
+	bad += circles("folder circle")
 	if (bad) {
 		printf "%d problem%s with the folder order of %s (tools/layers.sh)\n", bad, bad == 1 ? "" : "s", layers
 		exit 1
