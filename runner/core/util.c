@@ -287,3 +287,22 @@ mr_dotted_cmp(const char *a, const char *b)
 		b = eb + 1;
 	}
 }
+
+char *
+mr_shipped_file(const char *tree, const char *installed)
+{
+	char buf[PATH_MAX], *slash, *p;
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	struct stat st;
+
+	if (n <= 0)
+		return esprintf("/usr/local/share/memrepro/%s", installed);
+	buf[n] = '\0';
+	if ((slash = strrchr(buf, '/')) != NULL)
+		*slash = '\0';
+	p = esprintf("%s/../%s", buf, tree);
+	if (stat(p, &st) == 0)
+		return p;
+	free(p);
+	return esprintf("%s/../share/memrepro/%s", buf, installed);
+}

@@ -71,4 +71,9 @@ int mkdir_p(const char *dir);
 int mr_mkdir_out(const char *dir);
 FILE *mr_create_out(const char *path);
 
+/* A file the runner ships: TREE beside its build directory (a source
+ * tree: "<exe dir>/../TREE"), else installed as
+ * "<exe dir>/../share/memrepro/INSTALLED" (make install).  Owned. */
+char *mr_shipped_file(const char *tree, const char *installed);
+
 #endif

@@ -16,20 +16,7 @@
 char *
 mr_initrd_init_path(void)
 {
-	char buf[PATH_MAX], *slash, *p;
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	struct stat st;
-
-	if (n <= 0)
-		return estrdup("/usr/local/share/memrepro/guest-init");
-	buf[n] = '\0';
-	if ((slash = strrchr(buf, '/')) != NULL)
-		*slash = '\0';
-	p = esprintf("%s/../tools/guest/init", buf);
-	if (stat(p, &st) == 0)
-		return p;
-	free(p);
-	return esprintf("%s/../share/memrepro/guest-init", buf);
+	return mr_shipped_file("tools/guest/init", "guest-init");
 }
 
 /* Read a whole file (at most MAXFILE) into b: 0 or -errno. */

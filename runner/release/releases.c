@@ -25,21 +25,7 @@ static struct {
 static char *
 shipped_file(void)
 {
-	char buf[PATH_MAX], *slash, *p;
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	struct stat st;
-
-	if (n <= 0)
-		return estrdup("/usr/local/share/memrepro/releases");
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	p = esprintf("%s/../etc/releases", buf);
-	if (stat(p, &st) == 0)
-		return p;
-	free(p);
-	return esprintf("%s/../share/memrepro/releases", buf);
+	return mr_shipped_file("etc/releases", "releases");
 }
 
 static int
