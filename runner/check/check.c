@@ -49,7 +49,7 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	if (!strcmp(name, "kernel"))
 		return mr_version_lead(mr_rd_env(R, "kernel"), buf, n);
 	if (!strcmp(name, "thp") || !strncmp(name, "thp@kernel=", 11)) {
-		int g = name[3] ? mr_rd_guest(R, name + 11, NULL) : 0;
+		int g = name[3] ? mr_rd_guest(R, name + 11) : 0;
 		const char *v = g ? mr_rd_guest_env(R, g, "thp") : name[3] ? NULL : mr_rd_env(R, "thp");
 
 		if (!v || strlen(v) >= n)
@@ -57,7 +57,7 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 		return strcpy(buf, v);
 	}
 	if (!strncmp(name, "kernel=", 7)) {
-		int g = mr_rd_guest(R, name + 7, NULL);
+		int g = mr_rd_guest(R, name + 7);
 		const char *pkg = g ? mr_rd_guest_env(R, g, "package") : NULL;
 
 		/* Debian's version (5.10.223), not its ABI's (5.10.0-32) */
@@ -122,7 +122,7 @@ check_ckpts(const struct mr_claims *cs, const struct mr_figs *fs, struct mr_case
 	any |= fs->n > 0 || fs->key_checkpoint;
 	/* the table takes no name that is a path out of cases_dir (the
 	 * name comes from runs.tsv) */
-	if (!any || !mr_name_case(name) || !(desc = mr_casetab_desc(tab, name, NULL, NULL)))
+	if (!any || !(desc = mr_casetab_desc(tab, name, NULL, NULL)))
 		return 0;
 	names = ecalloc((size_t)desc->nckpts + 1, sizeof *names);
 	for (i = 0; i < desc->nckpts; i++)
@@ -197,7 +197,6 @@ load_guests(const struct mr_rd *R, const struct mr_rd_case *k, const char *exp,
 	}
 	free(plat);
 	return rc;
-	return 0;
 }
 
 static void

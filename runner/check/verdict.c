@@ -17,19 +17,6 @@ mr_vd_fails(enum mr_vd_word w)
 }
 
 int
-mr_vd_upgrade_row(const struct mr_vd *v, int ncol)
-{
-	int j;
-
-	if (v->kind != MR_VD_CLAIM || !v->cells)
-		return 0;
-	for (j = 0; j < ncol; j++)
-		if (v->cells[j] != MR_VD_NWORDS)
-			return 1;
-	return 0;
-}
-
-int
 mr_vd_col_in(const struct mr_vd_col *c, int kern)
 {
 	return !strcmp(c->what, "kernel") == !!kern;

@@ -161,10 +161,6 @@ struct mr_vd *mr_vd_add(struct mr_vd_case *k, enum mr_vd_kind kind,
 			enum mr_vd_word w);
 
 /* Add b's counts to a. */
-/* Whether v is a claim with a row in the upgrade table of a case of ncol
- * columns: some version judged it. */
-int mr_vd_upgrade_row(const struct mr_vd *v, int ncol);
-
 /* Whether column c is of the kernel table (kern 1: its what is
  * "kernel") or of the versions table (kern 0). */
 int mr_vd_col_in(const struct mr_vd_col *c, int kern);

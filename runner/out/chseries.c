@@ -374,12 +374,10 @@ mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 	c.k = k;
 	c.fs = fs;
 	c.ymet = mr_ckpt_metric("rss_kb");
-	c.ycol = "rss_kb";
 	c.yname = "RSS";
 	/* the report's figure is the address space: VSZ over time */
 	if (fs && fs->has_key && fs->key_ckpt && fs->key_metric == mr_ckpt_metric("vsz_kb")) {
 		c.ymet = fs->key_metric;
-		c.ycol = "vsz_kb";
 		c.yname = "VSZ";
 	}
 	/* the report's unit on x: the checkpoints PREFIX<number> */

@@ -38,7 +38,7 @@ struct sc {
 	const struct mr_figs *fs; /* NULL: none */
 	int xmode;              /* x is the report's axis (fs's "x") */
 	int ymet;               /* the checkpoint metric on y */
-	const char *ycol, *yname; /* its series.tsv column, its name */
+	const char *yname;        /* its name: RSS, or VSZ (the report's) */
 	int lazy;               /* LazyFree is shaded */
 	int tree;               /* 1: the tree's line is the cgroup, 2: the
 	                           tree's summed RSS; 0: no tree */

@@ -214,7 +214,6 @@ check_one(struct mr_plot *p, const char *svg)
 		sb_free(&msg);
 		return;
 	}
-	p->flagged++;
 	for (s = msg.s; *s; s = nl + 1) {
 		nl = strchr(s, '\n');
 		if (!nl)

@@ -23,7 +23,6 @@ struct mr_plot {
 	int failed;     /* charts gnuplot could not draw */
 	char *python;   /* python3 on PATH, NULL: charts not checked (owned) */
 	char *checker;  /* chartcheck.py beside the scripts (owned) */
-	int flagged;    /* charts the label check found fault with */
 };
 
 /* The scripts directory when none is given: <exe dir>/../plots in the
@@ -35,8 +34,8 @@ char *mr_plot_default_dir(const char *exe_dir);
  * the label check (tools/chartcheck.py from the source tree, or
  * chartcheck.py in the installed scripts' directory) and python3, which
  * each drawn SVG is then held against: a chart that fails it is a warning
- * per problem ("memrepro: chart check: FILE.svg: labels overlap: ...")
- * and counts in flagged; the chart is kept.  Without python3 or the
+ * per problem ("memrepro: chart check: FILE.svg: labels overlap: ..."),
+ * and the chart is kept.  Without python3 or the
  * check, charts are not checked (MEMREPRO_CHARTCHECK=0 turns it off).
  * Returns 0, or -1 after printing why (gnuplot not installed: names the
  * Debian package; no scripts). */

@@ -61,4 +61,7 @@ int mr_run_loop(struct mr_run *r);
 /* Non-zero when the kernel has OOM-killed in the run's limited cgroup. */
 int mr_run_oom_struck(const struct mr_run *r);
 
+/* Append row to the run's checkpoints (spawn.c; a command's marks too). */
+void mr_run_keep(struct mr_run *r, const struct mr_record *row);
+
 #endif

@@ -23,19 +23,6 @@ struct mr_marks_run {
 	char note[256];          /* what the log's last line says of it */
 };
 
-/* Append row to the run's checkpoints. */
-static void
-keep(struct mr_run *r, const struct mr_record *row)
-{
-	struct mr_spawn_res *res = r->res;
-
-	if (res->nckpts == res->capckpts) {
-		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
-		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
-	}
-	res->ckpts[res->nckpts++] = *row;
-}
-
 /* Mark name (seq) now, the command running.  0, or -1 when its figures
  * could not be read (it has exited): no mark then. */
 static int
@@ -51,7 +38,7 @@ mark_live(struct mr_run *r, const char *name, unsigned long seq)
 	if (mr_measure_figures(r, &row, why, sizeof why) < 0)
 		return -1;
 	mr_measure_tree(r, &row);
-	keep(r, &row);
+	mr_run_keep(r, &row);
 	return 0;
 }
 
@@ -138,13 +125,6 @@ mr_marks_exit_live(struct mr_run *r)
 		 (double)r->res->ckpts[r->res->nckpts - 1].t_us / 1000);
 }
 
-/* A rusage time in ms. */
-static uint64_t
-tv_ms(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000 + (uint64_t)tv->tv_usec / 1000;
-}
-
 void
 mr_marks_exit_reaped(struct mr_run *r)
 {
@@ -179,12 +159,13 @@ mr_marks_exit_reaped(struct mr_run *r)
 	} else {
 		row.t_us = (mr_now_ns() - r->t0) / 1000;
 	}
-	row.v[MR_CK_USER_MS] = tv_ms(&r->ru.ru_utime);
-	row.v[MR_CK_SYS_MS] = tv_ms(&r->ru.ru_stime);
-	row.v[MR_CK_MINFLT] = (uint64_t)r->ru.ru_minflt;
-	row.v[MR_CK_MAJFLT] = (uint64_t)r->ru.ru_majflt;
-	row.v[MR_CK_HWM_KB] = (uint64_t)r->ru.ru_maxrss;
-	keep(r, &row);
+	/* wait4's, as the run's row has them (set_rusage, spawn.c) */
+	row.v[MR_CK_USER_MS] = res->user_ms;
+	row.v[MR_CK_SYS_MS] = res->sys_ms;
+	row.v[MR_CK_MINFLT] = res->minflt;
+	row.v[MR_CK_MAJFLT] = res->majflt;
+	row.v[MR_CK_HWM_KB] = res->maxrss_kb;
+	mr_run_keep(r, &row);
 	if (res->nsamples)
 		snprintf(mk->note, sizeof mk->note,
 			 "[memrepro: mark exit: the program had exited; its memory is its last sample's, at %.1f ms; its times, faults and peak from wait4]\n",

@@ -65,7 +65,6 @@ static void
 on_record(void *ctx, char *line)
 {
 	struct mr_run *r = ctx;
-	struct mr_spawn_res *res = r->res;
 	struct mr_record row;
 	char why[160];
 	int rc, ck = 0;
@@ -80,11 +79,19 @@ on_record(void *ctx, char *line)
 	}
 	mr_measure_tree(r, &row);
 	r->seen[ck]++;
+	mr_run_keep(r, &row);
+}
+
+void
+mr_run_keep(struct mr_run *r, const struct mr_record *row)
+{
+	struct mr_spawn_res *res = r->res;
+
 	if (res->nckpts == res->capckpts) {
 		res->capckpts = res->capckpts ? res->capckpts * 2 : 16;
 		res->ckpts = erealloc(res->ckpts, res->capckpts * sizeof *res->ckpts);
 	}
-	res->ckpts[res->nckpts++] = row;
+	res->ckpts[res->nckpts++] = *row;
 }
 
 static void
@@ -275,6 +282,7 @@ run_end(struct mr_run *r, int rc, uint64_t susp0, sig_atomic_t cont0)
 		res->leftovers = mr_tree_leftovers(r->pid, &r->cg, r->since, r->tree);
 	mr_marks_exit_live(r); /* a command's exit mark (proc/marks.h) */
 	mr_tree_end(r->pid, &r->cg, r->tree, &r->st, &r->ru);
+	set_rusage(res, &r->ru);
 	mr_marks_exit_reaped(r);
 	snprintf(res->unproved, sizeof res->unproved, "%s", mr_tree_unproved());
 	if (res->unproved[0])
@@ -284,7 +292,6 @@ run_end(struct mr_run *r, int rc, uint64_t susp0, sig_atomic_t cont0)
 	 * its checkpoints is not part of what it did. */
 	res->pause_ms = r->pause_ns / 1000000u;
 	res->wall_ms = (end - r->t0 - r->pause_ns) / 1000000u;
-	set_rusage(res, &r->ru);
 	/* Records written just before the exit are still in the pipe. */
 	if (r->ckpt_open && rc == 0)
 		mr_record_read(&r->rd, r->ckpt[0]);

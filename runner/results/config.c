@@ -221,23 +221,24 @@ kernel_ver(struct mr_config_ver *v, const struct mr_config *c, mr_host_version_f
 	const char *k = mr_config_get(c, "kernel"), *t = mr_config_get(c, "kernel.thp"), *h;
 	char buf[64], *name;
 
-	if (k && strcmp(k, "host")) {
-		name = esprintf("thp@kernel=%s", k);
-		h = t ? t : host ? host(ctx, name, buf, sizeof buf) : NULL;
-		free(name);
-	} else
+	if (!k || !strcmp(k, "host")) {
 		h = host ? host(ctx, "thp", buf, sizeof buf) : NULL;
-	v->thp = h ? estrdup(h) : NULL;
-
-	if (k && strcmp(k, "host")) {
-		v->kernel = estrdup(k);
-		name = esprintf("kernel=%s", k);
-		h = host ? host(ctx, name, buf, sizeof buf) : NULL;
-		free(name);
-		if (!h && mr_version_valid(k, strlen(k)))
-			h = k;
-	} else
+		v->thp = h ? estrdup(h) : NULL;
 		h = host ? host(ctx, "kernel", buf, sizeof buf) : NULL;
+		v->kernel_ver = h ? estrdup(h) : NULL;
+		return;
+	}
+	/* a guest's (docs/kernels.md) */
+	name = esprintf("thp@kernel=%s", k);
+	h = t ? t : host ? host(ctx, name, buf, sizeof buf) : NULL;
+	free(name);
+	v->thp = h ? estrdup(h) : NULL;
+	v->kernel = estrdup(k);
+	name = esprintf("kernel=%s", k);
+	h = host ? host(ctx, name, buf, sizeof buf) : NULL;
+	free(name);
+	if (!h && mr_version_valid(k, strlen(k)))
+		h = k;
 	v->kernel_ver = h ? estrdup(h) : NULL;
 }
 

@@ -42,7 +42,7 @@ pair_of(const char *s, const char *key, char *buf, size_t n)
 }
 
 int
-mr_rd_guest(const struct mr_rd *R, const char *kernel, const char *thp)
+mr_rd_guest(const struct mr_rd *R, const char *kernel)
 {
 	char buf[128];
 	int i;
@@ -54,8 +54,6 @@ mr_rd_guest(const struct mr_rd *R, const char *kernel, const char *thp)
 		if (strncmp(k, "guest.", 6) || n < 13 || strcmp(k + n - 7, ".config"))
 			continue;
 		if (!(g = pair_of(v, "kernel", buf, sizeof buf)) || strcmp(g, kernel))
-			continue;
-		if (thp && (!(g = pair_of(v, "kernel.thp", buf, sizeof buf)) || strcmp(g, thp)))
 			continue;
 		return guest_no(k);
 	}

@@ -143,9 +143,8 @@ void mr_rd_index_run(struct mr_rd_case *k, int i);
 const char *mr_rd_env(const struct mr_rd *R, const char *key);
 
 /* The N of the first guest (env.tsv's guest.N.*, docs/kernels.md) whose
- * config has kernel=kernel and, unless thp is NULL, kernel.thp=thp; 0:
- * none (guestenv.c). */
-int mr_rd_guest(const struct mr_rd *R, const char *kernel, const char *thp);
+ * config has kernel=kernel; 0: none (guestenv.c). */
+int mr_rd_guest(const struct mr_rd *R, const char *kernel);
 
 /* env.tsv's guest.N.key, or NULL. */
 const char *mr_rd_guest_env(const struct mr_rd *R, int n, const char *key);
