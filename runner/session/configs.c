@@ -170,7 +170,7 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		 int *ncases, struct mr_matrix **mats, int *built)
 {
 	struct mr_matrix_axis *axes = NULL, *given = NULL;
-	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
+	struct mr_casetab *tab = o->tab;
 	struct strbuf err = { 0 };
 	int i, rc = 0, nax = o->nax;
 
@@ -180,8 +180,6 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 		*ncases = 0;
 		return -1;
 	}
-	if (!o->tab)
-		mr_casetab_init(&owntab, o->cases_dir, o->expected_dir);
 	for (i = 0; i < *ncases; i++) /* described once: the command's later steps ask the table */
 		mr_casetab_put(tab, &(*cases)[i]);
 	*mats = ecalloc((size_t)*ncases + 1, sizeof **mats);
@@ -235,8 +233,6 @@ mr_configs_build(const struct mr_configs_opts *o, struct mr_cases_desc **cases,
 	}
 	free(axes);
 	free(given);
-	if (!o->tab)
-		mr_casetab_free(&owntab);
 	return rc;
 }
 

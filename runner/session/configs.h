@@ -50,8 +50,7 @@ struct mr_configs_opts {
 	struct mr_casetab *tab;   /* the command's table over cases_dir and
 	                             expected_dir (check/casetab.h): the
 	                             cases' descriptions are entered in it,
-	                             their claims read through it; NULL: one
-	                             of the build's own */
+	                             their claims read through it (required) */
 };
 
 /* The cases (*cases, *ncases of them) and their matrices (*mats, *built

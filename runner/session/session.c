@@ -484,16 +484,13 @@ int
 mr_session_run(const struct mr_session_opts *o)
 {
 	struct session s = { 0 };
-	struct mr_casetab owntab = { 0 };
 	struct mr_cases_desc *cases = NULL;
 	struct mr_matrix *mats = NULL;
 	int ncases, i, rc, built = 0;
 
 	s.o = o;
 	s.progress = o->progress;
-	s.tab = o->tab ? o->tab : &owntab;
-	if (!o->tab)
-		mr_casetab_init(&owntab, o->cases_dir, o->expected_dir);
+	s.tab = o->tab;
 	rc = mr_configs_build(&(struct mr_configs_opts){ .cases_dir = o->cases_dir,
 		.names = o->names, .nnames = o->nnames, .axes = o->axes, .nax = o->nax,
 		.quick = o->quick, .versions = o->versions, .originals = o->originals,
@@ -527,12 +524,8 @@ mr_session_run(const struct mr_session_opts *o)
 	free(mats);
 	mr_allocrel_free();
 	mr_libc_free_all();
-	if (!o->tab)
-		mr_casetab_free(&owntab);
-	if (cases && o->tab) /* entered in the command's table: its to free */
+	if (cases) /* entered in the command's table: its to free */
 		mr_casetab_keep(o->tab, cases, ncases);
-	else if (cases)
-		mr_select_free(cases, ncases);
 	/* interrupted before the results directory was made (a case's
 	 * --describe, a fetch): nothing to resume, the status names the
 	 * signal as after the runs */

@@ -55,8 +55,7 @@ struct mr_session_opts {
 	                             claims over cases_dir and expected_dir
 	                             (check/casetab.h): the session enters the
 	                             cases it describes and hands them over
-	                             (mr_casetab_keep); NULL: a table of its
-	                             own */
+	                             (mr_casetab_keep); required */
 	FILE *progress;           /* where progress goes */
 	/* After the runs, before the results are closed: the command's own
 	 * step (check, bless, report) over the results directory and the
