@@ -100,7 +100,7 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_ft_col *orig,
 	const struct mr_ft_col report = { .report = 1 };
 	const struct mr_ft_col *cols[] = { &report, &orig[0], &orig[1], model };
 	char *done = ecalloc((size_t)fs->n + 1, 1);
-	int i, j, first = 1;
+	int i, first = 1;
 	size_t c;
 
 	if (fs->n == 0 && fs->nsrc > 0) {
@@ -121,14 +121,9 @@ case_rows(FILE *out, const struct mr_vd_case *vk, const struct mr_ft_col *orig,
 	for (i = 0; i < fs->n; i++) {
 		struct strbuf b = {0};
 		const struct mr_fig *f = &fs->f[i];
-		const struct mr_fig *base = fs->growth && f->at ? mr_ft_growth_base(fs, f) : f;
+		const struct mr_fig *base = mr_ft_growth_base(fs, f);
 
-		if (done[i])
-			continue;
-		for (j = i; j < fs->n; j++)
-			done[j] |= mr_ft_same_row(f, &fs->f[j]);
-		/* growth: the first checkpoint of a series is where it starts */
-		if (fs->growth && f->at && base == f)
+		if (!mr_ft_row_first(fs, i, done))
 			continue;
 		sb_add(&b, "| ");
 		if (first) {

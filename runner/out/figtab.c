@@ -108,12 +108,15 @@ our_median(const struct mr_rd_case *k, int ci, const struct mr_fig *f, char **wh
 }
 
 /* The first figure of f's config and metric, where the growth of f
- * starts ("compare growth"); f itself when it is that first one. */
+ * starts ("compare growth"); f itself when it is that first one, or
+ * when the figures are not growths. */
 const struct mr_fig *
 mr_ft_growth_base(const struct mr_figs *fs, const struct mr_fig *f)
 {
 	int i;
 
+	if (!fs->growth || !f->at)
+		return f;
 	for (i = 0; i < fs->n; i++) {
 		const struct mr_fig *g = &fs->f[i];
 
@@ -182,6 +185,20 @@ mr_ft_same_row(const struct mr_fig *a, const struct mr_fig *b)
 	       ((!a->at && !b->at) || (a->at && b->at && !strcmp(a->at, b->at)));
 }
 
+int
+mr_ft_row_first(const struct mr_figs *fs, int i, char *done)
+{
+	const struct mr_fig *f = &fs->f[i];
+	int j;
+
+	if (done[i])
+		return 0;
+	for (j = i; j < fs->n; j++)
+		done[j] |= mr_ft_same_row(f, &fs->f[j]);
+	/* growth: the first checkpoint of a series is where it starts */
+	return !(fs->growth && f->at && mr_ft_growth_base(fs, f) == f);
+}
+
 /* The figure column of a row: the metric and when. */
 void
 mr_ft_row_name(struct strbuf *b, const struct mr_fig *f, const struct mr_fig *base)
@@ -240,7 +257,7 @@ void
 mr_ft_one(struct strbuf *b, const struct mr_figs *fs, int j, const struct mr_ft_col *c)
 {
 	const struct mr_fig *g = &fs->f[j];
-	const struct mr_fig *base = fs->growth && g->at ? mr_ft_growth_base(fs, g) : g;
+	const struct mr_fig *base = mr_ft_growth_base(fs, g);
 
 	if (!c->report) {
 		if (c->spec && !c->k)

@@ -29,12 +29,18 @@ void mr_ft_measured(struct strbuf *b, const char *metric, double v);
 const char *mr_ft_metric_name(const struct mr_fig *f);
 
 /* The first figure of f's config and metric, where the growth of f
- * starts ("compare growth"); f itself when it is that first one. */
+ * starts ("compare growth"); f itself when it is that first one, or when
+ * fs's figures are not growths. */
 const struct mr_fig *mr_ft_growth_base(const struct mr_figs *fs, const struct mr_fig *f);
 
 /* Whether figures a and b are of one row: the same metric at the same
  * checkpoint occurrence. */
 int mr_ft_same_row(const struct mr_fig *a, const struct mr_fig *b);
+
+/* Whether figure i of fs begins a row of the figures table (not one of an
+ * earlier row, nor where a growth starts), marking its row's figures in
+ * done (fs->n bytes, zeroed by the caller). */
+int mr_ft_row_first(const struct mr_figs *fs, int i, char *done);
 
 /* The figure column of a row: the metric and when ("RSS at filled",
  * "VSZ from start to created"). */

@@ -76,7 +76,7 @@ figure_table(struct mr_doc *d, const struct mr_figs *fs, int i, const char *cons
 	     const struct mr_ft_col *const *cols, int nc)
 {
 	const struct mr_fig *f = &fs->f[i];
-	const struct mr_fig *base = fs->growth && f->at ? mr_ft_growth_base(fs, f) : f;
+	const struct mr_fig *base = mr_ft_growth_base(fs, f);
 	struct strbuf b = {0};
 	int j, c;
 
@@ -116,7 +116,7 @@ write_figtab(struct mr_doc *d, const struct mr_rd *R, const struct mr_vd_case *k
 	const char *head[6];
 	char *own[2] = { NULL, NULL };
 	char *done;
-	int i, j, nc = 0;
+	int i, nc = 0;
 
 	if (!fs->n)
 		return;
@@ -139,18 +139,9 @@ write_figtab(struct mr_doc *d, const struct mr_rd *R, const struct mr_vd_case *k
 	head[nc + 1] = NULL;
 	mr_doc_heading(d, 3, NULL, "The report's figures and ours");
 	done = ecalloc((size_t)fs->n + 1, 1);
-	for (i = 0; i < fs->n; i++) {
-		const struct mr_fig *f = &fs->f[i];
-		const struct mr_fig *base = fs->growth && f->at ? mr_ft_growth_base(fs, f) : f;
-
-		if (done[i])
-			continue;
-		for (j = i; j < fs->n; j++)
-			done[j] |= mr_ft_same_row(f, &fs->f[j]);
-		if (fs->growth && f->at && base == f)
-			continue; /* where the growth starts */
-		figure_table(d, fs, i, head, cols, nc);
-	}
+	for (i = 0; i < fs->n; i++)
+		if (mr_ft_row_first(fs, i, done))
+			figure_table(d, fs, i, head, cols, nc);
 	free(done);
 	free(own[0]);
 	free(own[1]);
