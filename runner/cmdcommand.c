@@ -12,6 +12,7 @@
 
 #include "out/cmdsum.h"
 #include "out/report.h"
+#include "results/read.h"
 #include "guest/guest.h"
 #include "core/util.h"
 
@@ -40,23 +41,27 @@ mr_cmd_command_then(const struct mr_args *o, const struct mr_paths *p, const cha
 {
 	struct mr_report_opts ro = { 0 };
 	const char *names[2] = { name, NULL };
-	FILE *quiet = fopen("/dev/null", "w");
+	struct mr_rd R;
+	FILE *quiet;
 	int rc;
 
-	if (mr_cmdsum_print(stdout, dir, name) < 0) {
-		if (quiet)
-			fclose(quiet);
+	/* read once: the summary and the report */
+	if (mr_rd_load(&R, dir) < 0 || mr_cmdsum_print(stdout, &R, name) < 0) {
+		mr_rd_free(&R);
 		return MR_USAGE;
 	}
+	quiet = fopen("/dev/null", "w");
 	/* the report and its charts: its own lines are the report command's */
 	ro.results_dir = dir;
 	ro.expected_dir = p->expected_dir;
 	ro.plots_dir = o->plots;
 	ro.cases = names;
+	ro.rd = &R;
 	ro.verbose = o->verbose;
 	ro.out = quiet ? quiet : stderr;
 	fflush(stdout);
 	rc = mr_report(&ro);
+	mr_rd_free(&R);
 	if (quiet)
 		fclose(quiet);
 	printf("\nresults: %s\n", dir);

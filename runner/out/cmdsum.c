@@ -171,16 +171,13 @@ differences(FILE *f, const struct mr_rd_case *k, int ci, int g, int *few)
 }
 
 int
-mr_cmdsum_print(FILE *f, const char *dir, const char *name)
+mr_cmdsum_print(FILE *f, const struct mr_rd *R, const char *name)
 {
-	struct mr_rd R;
 	const struct mr_rd_case *k;
 	int ci, c, said = 0, few = 0, any = 0, dash = 0, w = 6;
 
-	if (mr_rd_load(&R, dir) < 0 || !(k = mr_rd_case(&R, name))) {
-		mr_rd_free(&R);
+	if (!(k = mr_rd_case(R, name)))
 		return -1;
-	}
 	for (ci = 0; ci < k->ncfg; ci++)
 		if ((int)strlen(label_of(k, ci)) > w)
 			w = (int)strlen(label_of(k, ci));
@@ -225,6 +222,5 @@ mr_cmdsum_print(FILE *f, const char *dir, const char *name)
 		fprintf(f, "  none can be called: too few ok runs per config (4 against 4 at least: --repeat 4)\n");
 	else if (!said)
 		fprintf(f, "  none\n");
-	mr_rd_free(&R);
 	return 0;
 }

@@ -14,8 +14,10 @@
 
 #include <stdio.h>
 
-/* Print the summary of case name's runs in the results directory dir to
- * f.  Returns 0, or -1 after printing why the results could not be read. */
-int mr_cmdsum_print(FILE *f, const char *dir, const char *name);
+struct mr_rd;
+
+/* Print the summary of case name's runs in the results R (read by the
+ * caller) to f.  Returns 0, or -1 when R has no such case. */
+int mr_cmdsum_print(FILE *f, const struct mr_rd *R, const char *name);
 
 #endif

@@ -295,7 +295,8 @@ mr_report(const struct mr_report_opts *o)
 	struct mr_check_opts co = {0};
 	struct mr_casetab owntab = { 0 }, *tab = o->tab ? o->tab : &owntab;
 	struct mr_vds vs;
-	struct mr_rd R;
+	struct mr_rd own = { 0 };
+	const struct mr_rd *R = o->rd ? o->rd : &own;
 	struct about *ab = NULL;
 	struct mr_doc d = {0};
 	char *outdir = NULL, *md = NULL, *html = NULL, *note = NULL;
@@ -305,14 +306,14 @@ mr_report(const struct mr_report_opts *o)
 	co.expected_dir = o->expected_dir;
 	co.cases_dir = o->cases_dir;
 	co.cases = o->cases;
-	co.rd = &R;
+	co.rd = R;
 	co.tab = tab;
 	if (!o->tab)
 		mr_casetab_init(&owntab, o->cases_dir,
 				o->expected_dir ? o->expected_dir : "expected");
 	/* read once: check judges the results the charts draw */
-	if (mr_rd_load(&R, o->results_dir) < 0 || mr_check_eval(&co, &vs) != MR_OK) {
-		mr_rd_free(&R);
+	if ((!o->rd && mr_rd_load(&own, o->results_dir) < 0) || mr_check_eval(&co, &vs) != MR_OK) {
+		mr_rd_free(&own);
 		if (!o->tab)
 			mr_casetab_free(&owntab);
 		return MR_USAGE;
@@ -326,7 +327,7 @@ mr_report(const struct mr_report_opts *o)
 		rc = MR_FAILED;
 		goto out;
 	}
-	crc = draw_charts(o, &R, &vs, ab, outdir, &note);
+	crc = draw_charts(o, R, &vs, ab, outdir, &note);
 	if (crc == -2)
 		goto out; /* a corrupt series.tsv is bad input */
 	md = mr_rd_path(o->results_dir, "report.md");
@@ -335,7 +336,7 @@ mr_report(const struct mr_report_opts *o)
 	d.dir = o->results_dir;
 	if (!(d.md = open_out(md)) || !(d.html = open_out(html)))
 		goto out;
-	write_doc(&d, o, &R, &vs, ab, note);
+	write_doc(&d, o, R, &vs, ab, note);
 	i = close_out(d.md, md);
 	d.md = NULL;
 	if (close_out(d.html, html) < 0 || i < 0) {
@@ -361,7 +362,7 @@ out:
 	free(md);
 	free(html);
 	free(outdir);
-	mr_rd_free(&R);
+	mr_rd_free(&own);
 	mr_vds_free(&vs);
 	if (!o->tab)
 		mr_casetab_free(&owntab);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 struct mr_casetab;
+struct mr_rd;
 
 struct mr_report_opts {
 	const char *results_dir;  /* a results directory written by run */
@@ -26,6 +27,8 @@ struct mr_report_opts {
 	                             there is reported without them */
 	const char *plots_dir;    /* the gnuplot scripts */
 	const char *const *cases; /* NULL-terminated; NULL or empty: all */
+	const struct mr_rd *rd;   /* results_dir already read, or NULL: the
+	                             report reads it */
 	struct mr_casetab *tab;   /* the command's descriptions and claims
 	                             (check/casetab.h) over cases_dir and
 	                             expected_dir, or NULL: the report's own */
