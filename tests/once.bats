@@ -47,6 +47,16 @@ needs_strace() {
 	strace -f -o /dev/null true 2> /dev/null || skip "strace cannot trace here"
 }
 
+# The runner under strace, its opens in LOG: traced LOG COMMAND [OPTION...].
+# LeakSanitizer cannot run under ptrace and fails the run (make
+# sanitize): the leak check is off for the traced run only.
+traced() {
+	local log=$1
+	shift
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -e trace=open,openat -o "$log" "$MR" "$@"
+}
+
 @test "check runs a case's --describe once, and so does check --from" {
 	run -0 once check --out "$OUT" --axis allocator=glibc --axis mode=a,c --repeat 1 ok
 	[[ "$output" == *more-is-more* ]] || false
@@ -74,8 +84,7 @@ needs_strace() {
 
 @test "check -j2 parses a claims file once" {
 	needs_strace
-	run -0 strace -f -e trace=open,openat -o "$BATS_TEST_TMPDIR/st" \
-		"$MR" check --cases "$C" --expected "$EXP" --out "$OUT" -j2 \
+	run -0 traced "$BATS_TEST_TMPDIR/st" check --cases "$C" --expected "$EXP" --out "$OUT" -j2 \
 		--axis allocator=glibc --axis mode=a,c --repeat 1 ok
 	[ "$(opened ok.claims "$BATS_TEST_TMPDIR/st")" -eq 1 ]
 }
@@ -83,11 +92,9 @@ needs_strace() {
 @test "report and corpus read the results directory once" {
 	needs_strace
 	run -0 once check --out "$OUT" --axis allocator=glibc --axis mode=a,c --repeat 1 ok
-	run -0 strace -f -e trace=open,openat -o "$BATS_TEST_TMPDIR/st.report" \
-		"$MR" report --cases "$C" --expected "$EXP" "$OUT"
+	run -0 traced "$BATS_TEST_TMPDIR/st.report" report --cases "$C" --expected "$EXP" "$OUT"
 	[ "$(opened runs.tsv "$BATS_TEST_TMPDIR/st.report")" -eq 1 ]
 	[ "$(opened ok.claims "$BATS_TEST_TMPDIR/st.report")" -eq 1 ]
-	run -0 strace -f -e trace=open,openat -o "$BATS_TEST_TMPDIR/st.corpus" \
-		"$MR" corpus --cases "$C" --expected "$EXP" "$OUT"
+	run -0 traced "$BATS_TEST_TMPDIR/st.corpus" corpus --cases "$C" --expected "$EXP" "$OUT"
 	[ "$(opened runs.tsv "$BATS_TEST_TMPDIR/st.corpus")" -eq 1 ]
 }
