@@ -83,6 +83,7 @@ RUNNER_SRC := \
 	runner/cmdrun.c \
 	runner/cmdcommand.c \
 	runner/cmdread.c \
+	runner/cmdnew.c \
 	runner/help.c \
 	runner/cmdversions.c \
 	runner/core/util.c \

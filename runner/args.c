@@ -50,6 +50,7 @@ static const struct option_def {
 	{ "--mark-every", O_MARKEVERY, 1, NULL },
 	{ "--mark-on", O_MARKON, 1, NULL },
 	{ "--checkpoints", O_CKPTNAMES, 1, NULL },
+	{ "--lang", O_LANG, 1, NULL },
 	{ "--verbose", O_VERBOSE, 0, "-v" },
 	{ "--help", O_HELP, 0, "-h" },
 	{ "--version", O_VERSION, 0, NULL },
@@ -239,6 +240,7 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 	case O_MARKEVERY: o->mark_every = v; break;
 	case O_MARKON: o->mark_on = v; break;
 	case O_CKPTNAMES: o->ckpt_names = v; break;
+	case O_LANG: o->lang = v; break; /* checked by cmdnew.c */
 	case O_HELP: o->help = 1; break;
 	case O_VERSION: o->version = 1; break;
 	default: set_word(o, d->bit, v); break;

@@ -91,6 +91,7 @@ struct mr_args {
 	char *const *command;
 	int ncommand;
 	const char *cmd_name, *mark_every, *mark_on, *ckpt_names;
+	const char *lang;          /* new --lang, NULL: not given */
 	int recorded;              /* parsing env.tsv's options (--resume):
 	                              "--" comes before case names there */
 };

@@ -27,6 +27,10 @@ int mr_cmd_corpus(const struct mr_args *o, const struct mr_paths *p);
 int mr_cmd_versions(const struct mr_args *o, const struct mr_paths *p);
 int mr_cmd_fetch(const struct mr_args *o, const struct mr_paths *p);
 int mr_cmd_platforms(const struct mr_args *o, const struct mr_paths *p);
+/* cmdnew.c: a case's skeleton from the templates (etc/new/): NAME's
+ * files in --cases (default ./cases) and --expected (default ./expected),
+ * none overwritten.  MR_OK, or MR_USAGE after naming what was wrong. */
+int mr_cmd_new(const struct mr_args *o, const struct mr_paths *p);
 
 /* Non-zero when p is a directory (stat, links followed). */
 int mr_cmd_is_dir(const char *p);

@@ -226,6 +226,23 @@ const struct mr_help mr_help_fetch = {
 	"  memrepro fetch mimalloc@trixie\n"
 };
 
+const struct mr_help mr_help_new = {
+	"memrepro new NAME [--lang c|node|ruby|python|sh] [--cases DIR] [--expected DIR]",
+	"Write a case's skeleton that builds and runs as it is: DIR/NAME.c (the\n"
+	"provenance header to fill, the describe table, a parameter, two\n"
+	"checkpoints), NAME.claims with one claim that holds under every\n"
+	"allocator and NAME.figures with one figure (in --expected DIR); with\n"
+	"--lang node, ruby or python, the original (NAME.js, .rb, .py with its\n"
+	"checkpoint helper) beside the C model; with sh, a shell program that\n"
+	"speaks the protocol, run as a command.  Here --cases and --expected name\n"
+	"the source directories (default ./cases and ./expected, made when\n"
+	"missing).  An existing file is never overwritten.  Status: 0, 2 on a bad\n"
+	"NAME or --lang or an existing file (named).\n"
+	"\n"
+	"Example:\n"
+	"  memrepro new demo && make && build/memrepro check demo\n"
+};
+
 /* Option help, by option: a command's help lists the ones it takes. */
 static const struct {
 	int bit;
@@ -343,6 +360,10 @@ static const struct {
 	{ O_CKPTNAMES,
 	  "  --checkpoints NAMES    run -- CMD: the checkpoints it sends on the protocol's\n"
 	  "                         channel (fd 3, docs/originals.md), comma-separated\n" },
+	{ O_LANG,
+	  "  --lang c|node|ruby|python|sh\n"
+	  "                         new: the skeleton's language (default c); node,\n"
+	  "                         ruby, python: an original beside its C model\n" },
 	{ O_FAILON,
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },
@@ -369,6 +390,7 @@ static const struct mr_help *const all[] = {
 	&mr_help_merge,
 	&mr_help_versions,
 	&mr_help_fetch,
+	&mr_help_new,
 	NULL,
 };
 

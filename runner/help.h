@@ -44,6 +44,8 @@ enum {
 	O_MARKEVERY = 1 << 27,
 	O_MARKON = 1 << 28,
 	O_CKPTNAMES = 1 << 29,
+	/* new: the language of the skeleton */
+	O_LANG = 1 << 30,
 };
 
 /* The options only a command takes (memrepro run [OPTIONS] -- CMD). */
@@ -63,7 +65,7 @@ struct mr_help {
 extern const struct mr_help mr_help_list, mr_help_describe, mr_help_run,
 	mr_help_check, mr_help_bless, mr_help_report, mr_help_compare,
 	mr_help_trend, mr_help_export, mr_help_corpus, mr_help_merge, mr_help_versions,
-	mr_help_fetch, mr_help_platforms;
+	mr_help_fetch, mr_help_platforms, mr_help_new;
 
 /* "Options:" and the help of each option whose bit is in bits, to f. */
 void mr_help_options(FILE *f, int bits);

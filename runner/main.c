@@ -82,6 +82,10 @@ static const struct mr_command commands[] = {
 	  .needs = "platforms needs one results directory or more, one per platform",
 	  .allowed = O_EXPECTED | O_CASES | O_FORMAT, .min_names = 1, .max_names = -1,
 	  .reads = 0, .own_format = 1 },
+	{ .name = "new", .run = mr_cmd_new, .help = &mr_help_new,
+	  .needs = "new needs one case NAME: memrepro new NAME [--lang c|node|ruby|python|sh]",
+	  .allowed = O_CASES | O_EXPECTED | O_LANG, .min_names = 1, .max_names = 1,
+	  .reads = -1, .makes_expected = 1 },
 };
 #define NCMD ((int)(sizeof commands / sizeof commands[0]))
 
