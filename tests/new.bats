@@ -140,11 +140,13 @@ tmr() {
 	[ ! -e "$T/cases" ] && [ ! -e "$T/expected" ]
 }
 
-@test "new is in the usage, its --help and the man page" {
+@test "new is in the usage, its --help, the man page and the README" {
 	run -0 "$MR" --help
 	[[ $output == *"memrepro new NAME [--lang c|node|ruby|python|sh]"* ]] || false
 	run -0 "$MR" new --help
 	[[ $output == *"usage: memrepro new NAME"*"--lang c|node|ruby|python|sh"*"--cases DIR"*"--expected DIR"* ]] || false
 	grep -q '^\.B new' "$ROOT/docs/memrepro.1"
+	# the README's "Write a case" starts from it
+	grep -q '^build/memrepro new ' "$ROOT/README.md"
 	grep -q '^\.BR \\-\\-lang " c|node|ruby|python|sh"$' "$ROOT/docs/memrepro.1"
 }
