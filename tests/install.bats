@@ -34,6 +34,12 @@ load test_helper
 	for f in "$ROOT"/lib/memrepro.*; do
 		cmp "$f" "$d/usr/libexec/memrepro/lib/${f##*/}"
 	done
+	# each directory of etc/ (the templates of memrepro new) as share/memrepro/<dir>
+	for e in "$ROOT"/etc/*/; do
+		[ -d "$e" ] || continue
+		e=${e%/}
+		diff -r "$e" "$d/usr/share/memrepro/${e##*/}"
+	done
 	[ -f "$d/usr/share/memrepro/allocators" ]
 	[ -f "$d/usr/share/memrepro/guest-init" ]
 	[ -f "$d/usr/share/memrepro/plots/chartcheck.py" ]

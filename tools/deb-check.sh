@@ -3,7 +3,7 @@
 # the cases, the originals and their helpers; unpacked (dpkg-deb -x, not
 # installed), its runner runs from / and finds its files under the
 # unpacked usr/ (it finds them from its own directory: nothing of /usr is
-# compiled in).
+# compiled in), and runs an original where node is here.
 #
 # Usage: tools/deb-check.sh DIR
 set -eu
@@ -40,3 +40,13 @@ XDG_CACHE_HOME="$tmp/cache" "$tmp/root/usr/bin/memrepro" describe calloc-fresh >
 grep -qE "^binary: $tmp/root/usr/(bin/\.\./)?libexec/memrepro/cases/calloc-fresh\$" "$tmp/describe" ||
 	fail "describe: not the unpacked case: $(grep '^binary' "$tmp/describe")"
 echo "deb-check: it runs the unpacked cases (describe calloc-fresh)"
+if command -v node >/dev/null 2>&1; then
+	XDG_CACHE_HOME="$tmp/cache" "$tmp/root/usr/bin/memrepro" run calloc-fresh --profile quick \
+		--axis allocator=glibc --axis zero=calloc --axis runtime=node --repeat 1 --quiet \
+		--out "$tmp/r" > /dev/null || fail "memrepro run calloc-fresh --axis runtime=node"
+	awk -F '\t' 'NR > 1 && $2 ~ /runtime=node/ && $4 == "ok" { ok = 1 } END { exit !ok }' \
+		"$tmp/r/runs.tsv" || fail "the unpacked original did not run: $(cat "$tmp/r/runs.tsv")"
+	echo "deb-check: the unpacked original calloc-fresh.js ran under node"
+else
+	echo "deb-check: the unpacked original: skipped: no node on this machine"
+fi
