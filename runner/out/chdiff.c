@@ -346,15 +346,16 @@ mr_chart_diff(struct mr_plot *p, const struct mr_rd *R, int ki,
 			  " %d beyond half their tolerance", c.ncfgrows,
 			  c.ncfgrows == 1 ? "" : "s", c.nrow, c.nreg, c.nimp,
 			  c.nrow - c.nreg - c.nimp, c.nbeyond);
-		if (c.nocfg)
-			sb_printf(&note, "; %d config%s without baseline rows", c.nocfg,
-				  c.nocfg == 1 ? "" : "s");
 	}
+	/* the foot, not the title's second line: with both, that line ran
+	 * past the chart's edges (many configs, three-digit counts) */
 	if (c.nmore)
 		sb_printf(&foot, "+%d more row%s beyond half their tolerance in %s.diff.tsv",
 			  c.nmore, c.nmore == 1 ? "" : "s", k->name);
-	else
-		sb_add(&foot, "");
+	if (vk->has_bl && c.nrow && c.nocfg)
+		sb_printf(&foot, "%s%d config%s without baseline rows", c.nmore ? "; " : "",
+			  c.nocfg, c.nocfg == 1 ? "" : "s");
+	sb_add(&foot, "");
 	{
 		char layout[128];
 		const char *args[] = { title.s, note.s, layout, foot.s, NULL };
