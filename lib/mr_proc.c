@@ -256,6 +256,45 @@ int mr_proc_rollup(pid_t pid, struct mr_rollup *out)
 	return mr_proc_parse_rollup(buf, (size_t)n, out);
 }
 
+int mr_proc_maps(pid_t pid, uint64_t *out)
+{
+	char path[MR_PROC_PATH], buf[MR_PROC_BUF];
+	uint64_t lines = 0;
+	int fd, err = 0, partial = 0;
+
+	proc_path(path, pid, "maps");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf), i;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+		partial = buf[n - 1] != '\n';
+		if (lines > MR_MAPS_MAX) {
+			err = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (err)
+		return err;
+	lines += (uint64_t)partial; /* a last line without its newline */
+	if (lines == 0)
+		return -ESRCH;
+	*out = lines;
+	return 0;
+}
+
 /* Bytes per page, asked once: sysconf is cheap but this runs per sample.
  * Relaxed atomics make the benign first-use race well defined. */
 static uint64_t page_kb(void)
