@@ -256,13 +256,12 @@ int mr_proc_rollup(pid_t pid, struct mr_rollup *out)
 	return mr_proc_parse_rollup(buf, (size_t)n, out);
 }
 
-int mr_proc_maps(pid_t pid, uint64_t *out)
+int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out)
 {
-	char path[MR_PROC_PATH], buf[MR_PROC_BUF];
+	char buf[MR_PROC_LINES_CHUNK];
 	uint64_t lines = 0;
 	int fd, err = 0, partial = 0;
 
-	proc_path(path, pid, "maps");
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
@@ -280,7 +279,7 @@ int mr_proc_maps(pid_t pid, uint64_t *out)
 		for (i = 0; i < n; i++)
 			lines += buf[i] == '\n';
 		partial = buf[n - 1] != '\n';
-		if (lines > MR_MAPS_MAX) {
+		if (lines + (uint64_t)partial > max) {
 			err = -EFBIG;
 			break;
 		}
@@ -288,10 +287,22 @@ int mr_proc_maps(pid_t pid, uint64_t *out)
 	close(fd);
 	if (err)
 		return err;
-	lines += (uint64_t)partial; /* a last line without its newline */
-	if (lines == 0)
-		return -ESRCH;
-	*out = lines;
+	*out = lines + (uint64_t)partial; /* a last line without its newline */
+	return 0;
+}
+
+int mr_proc_maps(pid_t pid, uint64_t *out)
+{
+	char path[MR_PROC_PATH];
+	uint64_t n;
+	int err;
+
+	proc_path(path, pid, "maps");
+	if ((err = mr_proc_count_lines(path, MR_MAPS_MAX, &n)) < 0)
+		return err;
+	if (n == 0)
+		return -ESRCH; /* a zombie's maps is empty: no mm */
+	*out = n;
 	return 0;
 }
 

@@ -78,6 +78,15 @@ int mr_proc_maps(pid_t pid, uint64_t *out);
 /* More mappings than vm.max_map_count (an int) can allow. */
 #define MR_MAPS_MAX 2147483647u
 
+/* The lines of the file at path into *out, read in chunks of a stack
+ * buffer of MR_PROC_LINES_CHUNK bytes: every newline, and a last line
+ * without one.
+ * Returns 0, -EFBIG past max lines, or -errno from open or read.  Opened
+ * O_NONBLOCK, so a FIFO in its place cannot block.  mr_proc_maps's
+ * reader, exposed for tests (tests/unit/lines.c). */
+int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out);
+#define MR_PROC_LINES_CHUNK 8192
+
 /* Parse the text of a status or smaps_rollup file already in memory
  * (exposed for tests and fuzzing; the readers above call these). */
 int mr_proc_parse_status(const char *text, size_t len, struct mr_status *out);

@@ -83,3 +83,10 @@ CLAIMS
 	[[ "$output" == *"few-maps          skipped (no data for "*"(maps not measured at checkpoint cleared)"* ]] || false
 	[[ "$output" == *"(anon_huge_kb not measured at checkpoint cleared)"* ]] || false
 }
+
+@test "the mapping count's reader: newlines at every chunk boundary, a last line without one, its bound" {
+	run -0 timeout -k 5 $((60 * SLOW)) "$ROOT/${MEMREPRO_BUILD:-build}/unit/lines" "$BATS_TEST_TMPDIR"
+	echo "$output"
+	[[ "$output" == *"edges: "*" checks"* ]] || false
+	[[ "$output" == *"bounds: 9 checks"* ]] || false
+}
