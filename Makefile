@@ -236,6 +236,7 @@ FIXTURES := $(patsubst tests/fixtures/%.c,%,$(wildcard tests/fixtures/*.c))
 # the bats tests.
 UNIT := \
 	pidlist \
+	lines \
 	children \
 	fiber \
 	treeend

@@ -20,8 +20,8 @@
  *   ckpt NAME SEQ t_us= rss_kb= vsz_kb= user_ms= sys_ms= minflt= majflt=
  * (tab separated): what only the case knows cheaply — its clock, its
  * rusage, statm.  The runner reads smaps_rollup and status of the case
- * while it waits for the ack, so that cost (smaps_rollup walks every
- * mapping) is not charged to the case.  By hand the case reads them itself
+ * and counts its mappings (maps) while it waits for the ack, so that cost
+ * (both walk every mapping) is not charged to the case.  By hand the case reads them itself
  * for its line.  t_us and the rusage figures are taken first, so they do
  * not include the cost of reading /proc for this checkpoint.
  *

@@ -256,6 +256,56 @@ int mr_proc_rollup(pid_t pid, struct mr_rollup *out)
 	return mr_proc_parse_rollup(buf, (size_t)n, out);
 }
 
+int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out)
+{
+	char buf[MR_PROC_LINES_CHUNK];
+	uint64_t lines = 0;
+	int fd, err = 0, partial = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf), i;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+		partial = buf[n - 1] != '\n';
+		if (lines + (uint64_t)partial > max) {
+			err = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (err)
+		return err;
+	*out = lines + (uint64_t)partial; /* a last line without its newline */
+	return 0;
+}
+
+int mr_proc_maps(pid_t pid, uint64_t *out)
+{
+	char path[MR_PROC_PATH];
+	uint64_t n;
+	int err;
+
+	proc_path(path, pid, "maps");
+	if ((err = mr_proc_count_lines(path, MR_MAPS_MAX, &n)) < 0)
+		return err;
+	if (n == 0)
+		return -ESRCH; /* a zombie's maps is empty: no mm */
+	*out = n;
+	return 0;
+}
+
 /* Bytes per page, asked once: sysconf is cheap but this runs per sample.
  * Relaxed atomics make the benign first-use race well defined. */
 static uint64_t page_kb(void)

@@ -65,6 +65,28 @@ int mr_proc_status(pid_t pid, struct mr_status *out);
  * -EPROTO if a field we need is missing or is not in kB. */
 int mr_proc_rollup(pid_t pid, struct mr_rollup *out);
 
+/* The number of mappings of PID (pid 0: the calling process): the lines
+ * of /proc/PID/maps, counted as the file is read in chunks of a stack
+ * buffer, never held whole (60,000 mappings are 5 MB of text).  The
+ * kernel has no cheaper count (status and smaps_rollup carry none); the
+ * read formats every mapping and takes the process's mmap lock, about
+ * 0.5 ms per 1,000 mappings: read it at checkpoints, not per sample.
+ * Bounded: more lines than MR_MAPS_MAX (above any vm.max_map_count, an
+ * int) is -EFBIG.  -ESRCH when the file is empty (a zombie has no mm). */
+int mr_proc_maps(pid_t pid, uint64_t *out);
+
+/* More mappings than vm.max_map_count (an int) can allow. */
+#define MR_MAPS_MAX 2147483647u
+
+/* The lines of the file at path into *out, read in chunks of a stack
+ * buffer of MR_PROC_LINES_CHUNK bytes: every newline, and a last line
+ * without one.
+ * Returns 0, -EFBIG past max lines, or -errno from open or read.  Opened
+ * O_NONBLOCK, so a FIFO in its place cannot block.  mr_proc_maps's
+ * reader, exposed for tests (tests/unit/lines.c). */
+int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out);
+#define MR_PROC_LINES_CHUNK 8192
+
 /* Parse the text of a status or smaps_rollup file already in memory
  * (exposed for tests and fuzzing; the readers above call these). */
 int mr_proc_parse_status(const char *text, size_t len, struct mr_status *out);

@@ -163,7 +163,8 @@ mr_ch_figure(char *buf, size_t size, const char *metric, double v)
 static const char *const nouns[][2] = {
 	{ "rss_kb", "RSS" }, { "vsz_kb", "VSZ" }, { "pss_kb", "PSS" },
 	{ "private_dirty_kb", "private dirty" }, { "lazyfree_kb", "LazyFree" },
-	{ "anon_kb", "anonymous" }, { "swap_kb", "swap" },
+	{ "anon_kb", "anonymous" }, { "anon_huge_kb", "huge pages" }, { "swap_kb", "swap" },
+	{ "maps", "mappings" },
 	{ "tree_rss_kb", "tree RSS" }, { "tree_pss_kb", "tree PSS" },
 	{ "tree_private_dirty_kb", "tree private dirty" },
 	{ "cgroup_kb", "cgroup memory" }, { "maxrss_kb", "peak RSS" },

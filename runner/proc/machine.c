@@ -45,6 +45,7 @@ static const struct {
 	[MR_MACHINE_KH_ALLOC_MS] = { THP "khugepaged/alloc_sleep_millisecs", RAW },
 	[MR_MACHINE_OVERCOMMIT] = { "/proc/sys/vm/overcommit_memory", RAW },
 	[MR_MACHINE_OVERCOMMIT_RATIO] = { "/proc/sys/vm/overcommit_ratio", RAW },
+	[MR_MACHINE_MAX_MAP_COUNT] = { "/proc/sys/vm/max_map_count", RAW },
 	[MR_MACHINE_SWAPPINESS] = { "/proc/sys/vm/swappiness", RAW },
 	[MR_MACHINE_SWAP_KB] = { "/proc/meminfo", MEMINFO },
 	[MR_MACHINE_ZSWAP] = { "/sys/module/zswap/parameters/enabled", RAW },

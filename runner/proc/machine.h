@@ -40,6 +40,7 @@
 	X(KH_ALLOC_MS, "khugepaged_alloc_sleep_ms")                         \
 	X(OVERCOMMIT, "overcommit")                                         \
 	X(OVERCOMMIT_RATIO, "overcommit_ratio")                             \
+	X(MAX_MAP_COUNT, "max_map_count")     /* mappings per process */    \
 	X(SWAPPINESS, "swappiness")                                         \
 	X(SWAP_KB, "swap_kb")                 /* SwapTotal */               \
 	X(ZSWAP, "zswap")                                                   \

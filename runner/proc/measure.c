@@ -18,6 +18,7 @@ enum {
 	CK_PSS = MR_CK_PSS_KB, CK_PRIVATE_CLEAN = MR_CK_PRIVATE_CLEAN_KB,
 	CK_PRIVATE_DIRTY = MR_CK_PRIVATE_DIRTY_KB,
 	CK_SHARED_DIRTY = MR_CK_SHARED_DIRTY_KB, CK_ANON = MR_CK_ANON_KB,
+	CK_ANON_HUGE = MR_CK_ANON_HUGE_KB, CK_MAPS = MR_CK_MAPS,
 	CK_LAZYFREE = MR_CK_LAZYFREE_KB, CK_SWAP = MR_CK_SWAP_KB,
 	CK_HWM = MR_CK_HWM_KB, CK_USER = MR_CK_USER_MS, CK_SYS = MR_CK_SYS_MS,
 	CK_MINFLT = MR_CK_MINFLT, CK_MAJFLT = MR_CK_MAJFLT,
@@ -76,6 +77,12 @@ mr_measure_tree(struct mr_run *r, struct mr_record *row)
 			row->v[CK_LAZYFREE] = ru.lazyfree_kb;
 			row->v[CK_SWAP] = ru.swap_kb;
 			row->v[CK_HWM] = st.hwm_kb;
+			row->v[CK_ANON_HUGE] = ru.anon_huge_kb;
+			/* the case's own count only: vm.max_map_count
+			 * bounds each process, so a sum over the tree
+			 * would compare with nothing */
+			if (mr_proc_maps(r->pid, &row->v[CK_MAPS]) < 0)
+				row->v[CK_MAPS] = MR_NOT_MEASURED;
 		}
 		row->tree_rss_kb += sm.rss_kb;
 		row->tree_pss_kb += ru.pss_kb;

@@ -70,9 +70,11 @@ enum mr_rec {
 	X(PRIVATE_DIRTY_KB, "private_dirty_kb", MR_RECKEY_PRIVATE_DIRTY_KB, MR_REC_RUNNER) \
 	X(SHARED_DIRTY_KB, "shared_dirty_kb", MR_RECKEY_SHARED_DIRTY_KB, MR_REC_RUNNER) \
 	X(ANON_KB, "anon_kb", MR_RECKEY_ANON_KB, MR_REC_RUNNER)                        \
+	X(ANON_HUGE_KB, "anon_huge_kb", MR_RECKEY_ANON_HUGE_KB, MR_REC_RUNNER)         \
 	X(LAZYFREE_KB, "lazyfree_kb", MR_RECKEY_LAZYFREE_KB, MR_REC_RUNNER)            \
 	X(SWAP_KB, "swap_kb", MR_RECKEY_SWAP_KB, MR_REC_RUNNER)                        \
 	X(HWM_KB, "hwm_kb", MR_RECKEY_HWM_KB, MR_REC_RUNNER)                           \
+	X(MAPS, "maps", MR_RECKEY_MAPS, MR_REC_RUNNER) /* lines of maps */             \
 	X(USER_MS, "user_ms", MR_RECKEY_USER_MS, MR_REC_MUST)                          \
 	X(SYS_MS, "sys_ms", MR_RECKEY_SYS_MS, MR_REC_MUST)                             \
 	X(MINFLT, "minflt", MR_RECKEY_MINFLT, MR_REC_MUST)                             \
