@@ -370,3 +370,19 @@ fig_col() {
 		--plots "$BATS_TEST_TMPDIR/plots" --from "$d" touch
 	[[ "$output" != *"chart check"* ]] || false
 }
+
+@test "the diff chart of configs some without baseline rows: said under the chart, labels within it" {
+	d=$BATS_TEST_TMPDIR/part
+	cp -R "$BATS_FILE_TMPDIR/many" "$d"
+	cp -R "$BATS_FILE_TMPDIR/exp-many" "$BATS_TEST_TMPDIR/exp"
+	bl=$(find "$BATS_TEST_TMPDIR/exp" -name touch.tsv)
+	# the baseline keeps the rows of one mmap threshold: 12 configs without
+	awk -F'\t' '/^#/ || $1 !~ /mmap_threshold=262144/' "$bl" > "$bl.new"
+	mv "$bl.new" "$bl"
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_TEST_TMPDIR/exp" \
+		--from "$d" touch
+	[[ "$output" != *'chart check'* ]] || { echo "$output"; false; }
+	grep -q "12 configs without baseline rows" "$d/plots/touch.diff.svg"
+	run -0 python3 "$CHECK" "$d/plots/touch.diff.svg"
+	[ -z "$output" ] || false
+}
