@@ -267,8 +267,6 @@ int main(int argc, char **argv)
 	buffers = (size_t)mr_param_int("buffers");
 	keep_every = (size_t)mr_param_int("keep_every");
 	buffer_max = (size_t)mr_param_int("buffer_max_kb") * 1024;
-	if (buffers > 1024)
-		mr_usage("buffers=%zu is more than 1024", buffers);
 
 	ws = calloc(nw, sizeof *ws);
 	if (!ws)
