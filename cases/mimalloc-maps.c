@@ -60,7 +60,9 @@
  * mappings at start -> indexed, 1 / 4 / 18 workers: mimalloc 3.0.1 and
  * 3.6.0 by default 33 -> 33, 39 -> 39, 67 -> 67; with
  * arena_eager_commit=0 3.0.1 +2, +9, +29, 3.6.0 +1, +4, +14; mimalloc
- * 2.0.9 +2, +8, +37 either way.  The count grows with the memory touched
+ * 2.0.9 +2, +8, +37 either way; full (2,304 files, `docs/corpus/
+ * mimalloc-maps`, first repeat): 3.0.1 lazy +16, +20, +36, 3.6.0 lazy +4,
+ * +9, +16, eager +0.  The count grows with the memory touched
  * too: by hand, 2,304 files keeping one node in 2 and 16 buffers of up to
  * 4 MiB, 3.0.1 lazy 1 worker +57 mappings for 367 MiB of RSS, 18 workers
  * +86 for 439 MiB (the report: 999 for 4.11 GB, 11,965 for 18.87 GB).
