@@ -34,8 +34,8 @@
  * it touches a few pages, so VSZ grows 64 MiB a thread up to the limit and
  * RSS hardly at all.
  *
- * Mechanism (glibc 2.36 malloc/arena.c, read, not copied; thread-vsz.c
- * says the same for Ruby's threads).  A thread's first malloc calls
+ * Mechanism (glibc 2.36 malloc/arena.c, as thread-vsz.c describes it for
+ * Ruby's threads; the arena counts the case prints bear it out).  A thread's first malloc calls
  * arena_get2: an arena from free_list (those of exited threads), else a
  * new one while narenas is below the limit (arena_max, else 8 x the online
  * CPUs, __get_nprocs: a cgroup's CPU quota is not seen, hence the splice

@@ -31,8 +31,8 @@
  * each arena's top that no free can trim, and they stay resident until
  * malloc_trim(0) madvises their pages away.
  *
- * Mechanism (glibc 2.36 malloc/malloc.c and arena.c, read, not copied;
- * arena-trim.c and trim-refault.c say more).  Each thread that mallocs
+ * Mechanism (glibc 2.36 malloc/malloc.c and arena.c, as arena-trim.c and
+ * trim-refault.c describe them).  Each thread that mallocs
  * gets an arena of its own (up to 8 x CPUs).  free() returns memory to the
  * kernel only from an arena's top (systrim for the main arena, heap_trim
  * for the others) once the top reaches trim_threshold; a chunk freed
@@ -41,13 +41,15 @@
  * every arena and madvises MADV_DONTNEED the whole pages inside every free
  * chunk of a page or more: RSS falls, glibc's bookkeeping (mallinfo2's
  * fordblks, the JVM's "retained") does not.  The JVM's trimmer
- * (NativeHeapTrimmer, JDK 21.0.1+, 17.0.9+) is a thread that calls
+ * (NativeHeapTrimmer; backported to 21 and 17: openjdk/jdk21u#13,
+ * openjdk/jdk17u-dev#2244) is a thread that calls
  * malloc_trim every TrimNativeHeapInterval ms, suspended during some VM
  * operations.
  *
  * What is modelled: `compilers` compiler threads, each compiling a share
- * of spike_mb: its arena's chunks are 32 KiB mallocs (HotSpot's default
- * arena chunk, Chunk::size; read for its size, not copied), written, and
+ * of spike_mb: its arena's chunks are 32 KiB mallocs (the size of a
+ * compiler arena's chunk is not in the reports: 32 KiB is assumed),
+ * written, and
  * after each a survivor of survivor_b bytes that stays (the compiled
  * method's metadata, a symbol: not in the report; 736 bytes make the
  * survivors 2.2 % of the burst, the report's 46,526K against 2,104,565K).

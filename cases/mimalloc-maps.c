@@ -26,15 +26,15 @@
  * and give back slices in their own order leave runs and holes
  * interleaved, so the mappings grow with the concurrency.
  *
- * Mechanism (mimalloc 3.x src/arena.c and src/prim/unix/prim.c, read, not
- * copied).  mimalloc reserves arenas of arena_reserve (1 GiB on 64-bit)
+ * Mechanism (mimalloc 3.x: src/prim/unix/prim.c read, not copied; the
+ * arena's side from its options' documentation and the counts measured).  mimalloc reserves arenas of arena_reserve (1 GiB on 64-bit)
  * and hands out 64 KiB slices to the threads' pages.  With
  * arena_eager_commit=0 the reservation is mmap'd PROT_NONE and a range is
  * committed when a page first takes it: _mi_prim_commit mprotects it
  * read-write, and the kernel splits the mapping at both ends of the range
  * unless it joins a read-write neighbour.  The threads' pages start at
- * different places of the arena (mimalloc spreads its threads over the
- * arena's bitmap to keep them off each other's locks), so each worker
+ * different places of the arena (inferred from the counts, which grow
+ * with the workers: not read in mimalloc's source), so each worker
  * leaves committed runs with never-committed holes between them: the
  * mappings grow with the workers and with the memory they touch.  A purge
  * (_mi_prim_decommit) madvises MADV_DONTNEED and, in a release build,

@@ -30,7 +30,8 @@
  * 5) or are purged, so RSS runs ahead of what is allocated while the
  * slabs in use are nearly full.
  *
- * Mechanism (jemalloc 5.3 src/arena.c, src/decay.c, read, not copied).
+ * Mechanism (jemalloc 5.3 as its manual, jemalloc(3), describes
+ * opt.dirty_decay_ms and arena.<i>.purge; the source not read).
  * Small allocations live in slabs of their size class; a slab whose last
  * region is freed goes back to the arena as a dirty extent, resident,
  * kept for reuse by any size class.  Dirty extents are purged
@@ -41,13 +42,14 @@
  * "allocated" the bytes of the regions in them: their ratio is the true
  * fragmentation; "resident" adds the dirty extents (and metadata).
  *
- * What is modelled, after Redis's keyspace (dict.c, object.c, sds.c: read
- * for their sizes, not copied): `keys` keys, each a dict entry (24 bytes),
- * a key sds (24 bytes) and a value sds of a size drawn at random between
- * 16 bytes and value_max (log-uniform: the report's values' sizes are not
- * given), in a table of keys x 2 slots; then `churn` percent of the keys,
- * picked at random, get a new value of another random size (the old value
- * freed first, as SET does), `rounds` times (the cache over days);
+ * What is modelled, after Redis's keyspace (per key an entry, a key
+ * string and a value: their sizes assumed, Redis's source not read):
+ * `keys` keys, each an entry of 24 bytes, a key of 24 bytes and a value of
+ * a size drawn at random between 16 bytes and value_max (log-uniform: the
+ * report's values' sizes are not given), in a ring of slots; then
+ * `rounds` rounds of a TTL cache's traffic: `churn` percent of the keys
+ * are set anew, then as many of the oldest expire (freed: written
+ * together, they free whole slabs), the cache over days;
  * checkpoint `churned` (the report's INFO); then MEMORY PURGE: mallctl
  * "arena.4096.purge" when the allocator has mallctl (jemalloc; Redis
  * builds on the others do nothing), checkpoint `purged`.  The case prints
