@@ -28,10 +28,16 @@ trap 'rm -rf "$tmp"' EXIT
 	amule-arenas arena-ratchet exited-arena ivi-arenas arena-trim trim-after-gc trim-refault \
 	go-scavenger go-scavenger-delay jemalloc-chain-thp jemalloc-retain-thp jemalloc-thp-modes \
 	jemalloc-thp-threads mimalloc-first-alloc mimalloc-threads
+"$mr" run --quiet --profile full -j 2 --out "$tmp/runtimes" \
+	java-arenas java-native-trim redis-frag
+# arena_eager_commit is an option from mimalloc 2.1 on: the fetched 3.x too
+"$mr" run --quiet --profile full -j 2 \
+	--axis allocator=glibc,jemalloc,tcmalloc,mimalloc,mimalloc@3.0.1,mimalloc@3.6.0 \
+	--out "$tmp/mimalloc-maps" mimalloc-maps
 "$mr" run --quiet --profile originals --repeat 1 --out "$tmp/originals" \
 	calloc-fresh large-retention deflate-burst retained-buffers fiber-stacks thread-vsz fork-blowup
 "$mr" run --quiet --profile originals --repeat 1 --out "$tmp/originals-alloc-churn" alloc-churn
-for d in main retained-buffers alloc-churn trackers originals originals-alloc-churn; do
+for d in main retained-buffers alloc-churn trackers runtimes mimalloc-maps originals originals-alloc-churn; do
 	mkdir -p "$out/$d"
 	cp "$tmp/$d/env.tsv" "$tmp/$d/runs.tsv" "$tmp/$d/checkpoints.tsv" "$out/$d/"
 done
