@@ -135,6 +135,9 @@ RUNNER_SRC := \
 	runner/matrix/origtab.c \
 	runner/matrix/cmdcase.c \
 	runner/matrix/runtime.c \
+	runner/matrix/rtrel.c \
+	runner/matrix/rtruby.c \
+	runner/matrix/rtpython.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
 	runner/matrix/versions.c \
