@@ -248,8 +248,8 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 # The reports' own programs beside the models (docs/originals.md), and
 # their checkpoint helpers: copied so that build/cases/<case>.js finds
 # ../lib/memrepro.js as cases/<case>.js does.
-ORIGINALS := $(wildcard cases/*.js cases/*.rb)
-ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb))
+ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py)
+ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py))
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 # The fixture allocator (tests/fixtures/alloc/fakealloc.c), one build per
@@ -303,6 +303,9 @@ $(B)/cases/%.js: cases/%.js
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/cases/%.rb: cases/%.rb
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/cases/%.py: cases/%.py
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/lib/memrepro.%: lib/memrepro.%
