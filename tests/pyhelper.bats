@@ -81,3 +81,14 @@ memrepro.checkpoint('Bad Name'); memrepro.checkpoint(None); memrepro.param('x', 
 	grep -qx "touched 40 MiB; env None; argv " "$d/$log"
 	grep -q "^runtime.python.version	" "$d/env.tsv"
 }
+
+@test "pymalloc-survivors: the model and its Python original, quick, under glibc: every claim holds" {
+	run -0 timeout -k 5 300 "$MR" run --out "$BATS_TEST_TMPDIR/out" --repeat 1 --profile quick \
+		--axis allocator=glibc --axis runtime=c,python pymalloc-survivors
+	run -0 "$MR" check --from "$BATS_TEST_TMPDIR/out" pymalloc-survivors
+	[[ "$output" == *"pymalloc-survivors: 8 claims held, 0 reproduces, 0 regressed"* ]] || false
+	d=$BATS_TEST_TMPDIR/out
+	# the original printed the report's rows, as by hand
+	log=$(tsv_col "$d/runs.tsv" log '$2 ~ /alloc=malloc/ && $2 ~ /runtime=python/')
+	grep -q "^malloc: after freeing everything " "$d/$log"
+}
