@@ -1,8 +1,6 @@
 /* runtime: the interpreters of the originals — see runtime.h. */
 #include "matrix/runtime.h"
 
-#include <gnu/libc-version.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,11 +8,8 @@
 #include <unistd.h>
 
 #include "release/npm.h"
-#include "release/release.h"
 #include "release/sha256.h"
-#include "matrix/allocrel.h"
 #include "proc/capture.h"
-#include "matrix/libc.h"
 #include "matrix/rtkind.h"
 #include "matrix/rtmemo.h"
 
