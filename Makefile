@@ -136,6 +136,9 @@ RUNNER_SRC := \
 	runner/matrix/origtab.c \
 	runner/matrix/cmdcase.c \
 	runner/matrix/runtime.c \
+	runner/matrix/rtrel.c \
+	runner/matrix/rtruby.c \
+	runner/matrix/rtpython.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
 	runner/matrix/versions.c \
@@ -247,8 +250,8 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 # The reports' own programs beside the models (docs/originals.md), and
 # their checkpoint helpers: copied so that build/cases/<case>.js finds
 # ../lib/memrepro.js as cases/<case>.js does.
-ORIGINALS := $(wildcard cases/*.js cases/*.rb)
-ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb))
+ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py)
+ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py))
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 # The fixture allocator (tests/fixtures/alloc/fakealloc.c), one build per
@@ -302,6 +305,9 @@ $(B)/cases/%.js: cases/%.js
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/cases/%.rb: cases/%.rb
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/cases/%.py: cases/%.py
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/lib/memrepro.%: lib/memrepro.%

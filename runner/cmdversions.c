@@ -108,9 +108,20 @@ print_row(int json, int *first, const char *name, const char *release, const cha
 	printf("\n");
 }
 
+/* The length of X.Y at the start of version v (all of v when it has
+ * no second dot). */
+static int
+xy_len(const char *v)
+{
+	const char *d = strchr(v, '.');
+
+	d = d ? strchr(d + 1, '.') : NULL;
+	return (int)(d ? (size_t)(d - v) : strlen(v));
+}
+
 /* The rows of a runtime (node: the host's and the cached versions, the
- * registry not asked; ruby: each release's rubyX.Y, X.Y from its
- * metapackage ruby).  MR_OK, or MR_FAILED when a release's index cannot
+ * registry not asked; ruby, python: each release's rubyX.Y or
+ * pythonX.Y-minimal, X.Y from its metapackage ruby or python3).  MR_OK, or MR_FAILED when a release's index cannot
  * be had. */
 static int
 runtime_rows(const char *name, int json, int *first)
@@ -139,19 +150,24 @@ runtime_rows(const char *name, int json, int *first)
 		const char *meta[MAX_REL] = { 0 }, *pkgs[MAX_REL] = { 0 };
 		struct mr_release_avail a[MAX_REL], b[MAX_REL];
 		char *names[MAX_REL] = { 0 };
+		int py = strcmp(name, "python") == 0;
 
 		for (i = 0; i < mr_release_count(); i++)
-			meta[i] = "ruby";
+			meta[i] = py ? "python3" : "ruby";
 		mr_release_list(meta, a);
 		for (i = 0; i < mr_release_count(); i++)
-			pkgs[i] = names[i] = a[i].upstream ? esprintf("ruby%s", a[i].upstream) : NULL;
+			/* X.Y of the metapackage's upstream version (python3
+			 * 3.11.2 -> python3.11-minimal) */
+			pkgs[i] = names[i] = a[i].upstream ?
+				esprintf(py ? "python%.*s-minimal" : "ruby%.*s", xy_len(a[i].upstream),
+					 a[i].upstream) : NULL;
 		mr_release_list(pkgs, b);
 		for (i = 0; i < mr_release_count(); i++) {
 			const char *why = a[i].why ? a[i].why : b[i].why;
 
 			if (why)
 				rc = MR_FAILED;
-			print_row(json, first, "ruby", b[i].release, b[i].package, b[i].version,
+			print_row(json, first, name, b[i].release, b[i].package, b[i].version,
 				  b[i].upstream, b[i].version ? cached_word(&b[i]) : NULL, why);
 			free(names[i]);
 		}
@@ -177,7 +193,8 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		for (i = 0; i < n; i++) {
 			const struct mr_registry_entry *e;
 
-			if ((strcmp(names[i], "node") == 0 || strcmp(names[i], "ruby") == 0) &&
+			if ((strcmp(names[i], "node") == 0 || strcmp(names[i], "ruby") == 0 ||
+			     strcmp(names[i], "python") == 0) &&
 			    !(r && mr_registry_find(r, names[i]))) {
 				list[nl++] = names[i];
 				continue;
@@ -205,7 +222,8 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		const struct mr_registry_entry *e = NULL;
 		struct mr_release_avail a[MAX_REL];
 
-		if ((strcmp(list[k], "node") == 0 || strcmp(list[k], "ruby") == 0) &&
+		if ((strcmp(list[k], "node") == 0 || strcmp(list[k], "ruby") == 0 ||
+		     strcmp(list[k], "python") == 0) &&
 		    !(r && mr_registry_find(r, list[k]))) {
 			if (runtime_rows(list[k], json, &first) != MR_OK)
 				rc = MR_FAILED;

@@ -70,3 +70,35 @@ flip_byte() {
 	printf '%b' "\\0$(printf '%o' $((255 - b)))" |
 		dd of="$1" bs=1 seek="$2" count=1 conv=notrunc status=none
 }
+
+# --- runtimes from releases (runtimes.bats, rtpython.bats) ---------------
+
+# deb_of DIR RELEASE PACKAGE VERSION TREE: TREE packed into
+# DIR/RELEASE/PACKAGE_VERSION_amd64.deb (and removed).
+deb_of() {
+	local dir=$1 rel=$2 pkg=$3 ver=$4 tree=$5
+	mkdir -p "$tree/DEBIAN" "$dir/$rel"
+	cat > "$tree/DEBIAN/control" <<CONTROL
+Package: $pkg
+Version: $ver
+Architecture: amd64
+Maintainer: memrepro tests <tests@invalid>
+Description: fixture $pkg for memrepro's runtime tests
+CONTROL
+	dpkg-deb --root-owner-group -Zgzip --build "$tree" \
+		"$dir/$rel/${pkg}_${ver//:/%3a}_amd64.deb" > /dev/null
+	rm -rf "$tree"
+}
+
+# fixture_libc DIR RELEASE DEBVER: a libc6 whose loader is a script
+# printing its arguments.
+fixture_libc() {
+	local t
+	t=$(mktemp -d "$BATS_TEST_TMPDIR/deb.XXXXXX")
+	mkdir -p "$t/usr/lib/x86_64-linux-gnu"
+	# shellcheck disable=SC2016
+	printf '#!/bin/sh\necho "fake loader: $*"\necho "RUBYLIB=$RUBYLIB"\necho "PYTHONHOME=$PYTHONHOME"\n' > "$t/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+	chmod +x "$t/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+	echo libc > "$t/usr/lib/x86_64-linux-gnu/libc.so.6"
+	deb_of "$1" "$2" libc6 "$3" "$t"
+}

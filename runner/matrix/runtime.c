@@ -1,8 +1,6 @@
 /* runtime: the interpreters of the originals — see runtime.h. */
 #include "matrix/runtime.h"
 
-#include <gnu/libc-version.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,18 +8,14 @@
 #include <unistd.h>
 
 #include "release/npm.h"
-#include "release/release.h"
 #include "release/sha256.h"
-#include "matrix/allocrel.h"
 #include "proc/capture.h"
-#include "matrix/libc.h"
+#include "matrix/rtkind.h"
 #include "matrix/rtmemo.h"
 
 extern char **environ;
 
-#define WORD_MAX 64
 #define HOST_TIMEOUT_MS 30000 /* node --version, ruby -e: a cold start on a busy machine */
-#define ARGV_MAX 12
 
 void
 mr_runtime_free(struct mr_runtime *rt)
@@ -53,12 +47,12 @@ mr_runtime_free(struct mr_runtime *rt)
 
 /* --- specs ------------------------------------------------------------- */
 
-/* The language of spec ("node", "ruby") and its word after '@' (NULL:
+/* The language of spec ("node", "ruby", "python") and its word after '@' (NULL:
  * none, the host's); NULL when spec names no runtime. */
 static const char *
 lang_of(const char *spec, const char **word)
 {
-	static const char *const langs[] = { "node", "ruby", NULL };
+	static const char *const langs[] = { "node", "ruby", "python", NULL };
 	int i;
 
 	*word = NULL;
@@ -81,9 +75,8 @@ mr_runtime_is_spec(const char *spec)
 	return lang_of(spec, &word) != NULL;
 }
 
-/* Whether word starts with X.Y (two numbers). */
-static int
-starts_xy(const char *w)
+int
+mr_rt_starts_xy(const char *w)
 {
 	size_t a = strspn(w, "0123456789"), b;
 
@@ -93,16 +86,16 @@ starts_xy(const char *w)
 	return b > 0 && (w[a + 1 + b] == '\0' || strchr(".-+~", w[a + 1 + b]));
 }
 
-/* A ruby word: X.Y[...] in Debian's version characters, or a release's
- * name (lower-case letters). */
+/* A ruby or python word: X.Y[...] in Debian's version characters, or a
+ * release's name (lower-case letters). */
 static int
-ruby_word(const char *w)
+release_word(const char *w)
 {
-	if (!*w || strlen(w) > WORD_MAX)
+	if (!*w || strlen(w) > MR_RT_WORD_MAX)
 		return 0;
 	if (strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w))
 		return 1;
-	return starts_xy(w) &&
+	return mr_rt_starts_xy(w) &&
 	       strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
 }
 
@@ -112,7 +105,7 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 	const char *word, *lang = lang_of(spec, &word);
 
 	if (!lang) {
-		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby or ruby@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie)",
+		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python or python@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11)",
 			  spec);
 		return -1;
 	}
@@ -123,20 +116,19 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 			  spec);
 		return -1;
 	}
-	if (strcmp(lang, "ruby") == 0 && !ruby_word(word)) {
-		sb_printf(err, "runtime '%s': want ruby@X.Y (3.3), a full version (3.3.8), a Debian version (3.3.8-2) or a release (trixie)",
-			  spec);
+	if (strcmp(lang, "node") != 0 && !release_word(word)) {
+		sb_printf(err, "runtime '%s': want %s@X.Y (%s), a full version (%s), a Debian version (%s) or a release (trixie)",
+			  spec, lang, lang[0] == 'r' ? "3.3" : "3.11", lang[0] == 'r' ? "3.3.8" : "3.11.2",
+			  lang[0] == 'r' ? "3.3.8-2" : "3.11.2-6");
 		return -1;
 	}
 	return 0;
 }
 
-/* --- small helpers ------------------------------------------------------ */
+/* --- small helpers (rtkind.h) ----------------------------------------- */
 
-/* name found in PATH as an executable regular file: its absolute path
- * (links resolved, fresh), or NULL. */
-static char *
-which(const char *name)
+char *
+mr_rt_which(const char *name)
 {
 	const char *path = getenv("PATH"), *p, *e;
 
@@ -161,17 +153,16 @@ which(const char *name)
 	return NULL;
 }
 
-static char *
-sha_of(const char *path)
+char *
+mr_rt_sha(const char *path)
 {
 	char hex[65];
 
 	return path && mr_sha256_file(path, hex) == 0 ? estrdup(hex) : NULL;
 }
 
-/* A fresh NULL-terminated vector of copies of the n strings. */
-static char **
-vec(const char *const *s, int n)
+char **
+mr_rt_vec(const char *const *s, int n)
 {
 	char **v = ecalloc((size_t)n + 1, sizeof *v);
 	int i;
@@ -181,10 +172,16 @@ vec(const char *const *s, int n)
 	return v;
 }
 
-/* Run argv (our environment), its stdout into out; 0 when it exited 0,
- * else -1 with why. */
-static int
-run_probe(char *const *argv, struct strbuf *out, struct strbuf *why)
+char *
+mr_rt_xy(const char *word)
+{
+	size_t a = strspn(word, "0123456789"), b = strspn(word + a + 1, "0123456789");
+
+	return estrndup(word, a + 1 + b);
+}
+
+int
+mr_rt_probe(char *const *argv, struct strbuf *out, struct strbuf *why)
 {
 	int st = 0, rc = mr_spawn_capture(argv, environ, HOST_TIMEOUT_MS, 65536, 0, out, &st);
 
@@ -202,60 +199,96 @@ run_probe(char *const *argv, struct strbuf *out, struct strbuf *why)
 
 /* --- the host's -------------------------------------------------------- */
 
+/* The host's python: the probe's second field is sys.executable, the
+ * interpreter itself when `python3` in PATH is a wrapper (a pyenv shim, a
+ * script): that one is what runs and what is recorded. */
+static void
+host_python(struct mr_runtime *rt, const char *real)
+{
+	char *r = real && *real == '/' ? realpath(real, NULL) : NULL;
+	struct stat st;
+
+	if (r && stat(r, &st) == 0 && S_ISREG(st.st_mode) && access(r, X_OK) == 0 &&
+	    strcmp(r, rt->exe) != 0) {
+		free(rt->exe);
+		free(rt->where);
+		free(rt->sha256);
+		rt->exe = r;
+		rt->where = esprintf("host %s", r);
+		rt->sha256 = mr_rt_sha(r);
+		return;
+	}
+	free(r);
+}
+
+/* The probe's output s (VERSION[\tPATH]): rt->version, and the library's
+ * sha256 (ruby) or the real interpreter (python) from PATH. */
+static void
+host_version(struct mr_runtime *rt, char *s)
+{
+	char *tab;
+
+	s[strcspn(s, "\r\n")] = '\0';
+	tab = strchr(s, '\t');
+	if (tab)
+		*tab++ = '\0';
+	if (strcmp(rt->lang, "node") == 0 && s[0] == 'v')
+		s++;
+	if (!*s || !mr_rt_starts_xy(s) || strlen(s) > MR_RT_WORD_MAX)
+		rt->missing = esprintf("%s: %s gave no version (\"%.40s\")", rt->spec, rt->exe, s);
+	else
+		rt->version = estrdup(s);
+	if (strcmp(rt->lang, "python") == 0) {
+		host_python(rt, tab);
+	} else if (tab && *tab == '/') {
+		struct stat st;
+
+		if (stat(tab, &st) == 0 && S_ISREG(st.st_mode))
+			rt->lib_sha256 = mr_rt_sha(tab);
+	}
+}
+
 static void
 host(struct mr_runtime *rt)
 {
-	int node = strcmp(rt->lang, "node") == 0;
-	char *exe = which(rt->lang), *argv[8];
+	/* the probe after the interpreter: the version, and where libruby
+	 * is (RbConfig) / the interpreter is (sys.executable) */
+	static const char *const probes[][5] = {
+		{ "node", "--version", NULL },
+		{ "ruby", "--disable-gems", "-rrbconfig", "-e",
+		  "print RUBY_VERSION, \"\\t\", File.join(RbConfig::CONFIG[\"libdir\"].to_s, RbConfig::CONFIG[\"LIBRUBY_SO\"].to_s)" },
+		{ "python", "-S", "-c",
+		  "import sys; print('%d.%d.%d\\t%s' % (sys.version_info[:3] + (sys.executable,)))", NULL },
+	};
+	/* each kind's fixed flags, as its releases' (rtruby.c, rtpython.c) */
+	static const char *const fixed[] = { NULL, "--disable-gems", "-S" };
+	int k = strcmp(rt->lang, "node") == 0 ? 0 : strcmp(rt->lang, "ruby") == 0 ? 1 : 2, i;
+	char *exe = mr_rt_which(k == 2 ? "python3" : rt->lang), *argv[6];
 	struct strbuf out = { 0 }, why = { 0 };
-	const char *flags[] = { NULL, "--disable-gems" };
+	const char *flags[2];
 
 	if (!exe) {
 		rt->missing = esprintf("%s: no %s in PATH (install it, or name a version: %s)", rt->spec,
-				       rt->lang, node ? "node@20" : "ruby@3.3");
+				       k == 2 ? "python3" : rt->lang,
+				       k == 0 ? "node@20" : k == 1 ? "ruby@3.3" : "python@3.11");
 		return;
 	}
 	rt->exe = exe;
 	rt->where = esprintf("host %s", exe);
-	rt->sha256 = sha_of(exe);
+	rt->sha256 = mr_rt_sha(exe);
 	argv[0] = exe;
-	if (node) {
-		argv[1] = (char *)"--version";
-		argv[2] = NULL;
-	} else {
-		/* the version, and where libruby is (RbConfig) */
-		argv[1] = (char *)"--disable-gems";
-		argv[2] = (char *)"-rrbconfig";
-		argv[3] = (char *)"-e";
-		argv[4] = (char *)"print RUBY_VERSION, \"\\t\", File.join(RbConfig::CONFIG[\"libdir\"].to_s, RbConfig::CONFIG[\"LIBRUBY_SO\"].to_s)";
-		argv[5] = NULL;
-	}
-	if (run_probe(argv, &out, &why) < 0) {
+	for (i = 1; i < 5 && probes[k][i]; i++)
+		argv[i] = (char *)probes[k][i];
+	argv[i] = NULL;
+	if (mr_rt_probe(argv, &out, &why) < 0)
 		rt->missing = esprintf("%s: %s does not run: %s", rt->spec, exe, why.s);
-	} else {
-		char *s = out.s ? out.s : (char *)"", *tab;
-
-		s[strcspn(s, "\r\n")] = '\0';
-		tab = strchr(s, '\t');
-		if (tab)
-			*tab++ = '\0';
-		if (node && s[0] == 'v')
-			s++;
-		if (!*s || !starts_xy(s) || strlen(s) > WORD_MAX)
-			rt->missing = esprintf("%s: %s gave no version (\"%.40s\")", rt->spec, exe, s);
-		else
-			rt->version = estrdup(s);
-		if (tab && *tab == '/') {
-			struct stat st;
-
-			if (stat(tab, &st) == 0 && S_ISREG(st.st_mode))
-				rt->lib_sha256 = sha_of(tab);
-		}
-	}
+	else
+		host_version(rt, out.s ? out.s : (char *)"");
 	if (!rt->sha256 && !rt->missing)
-		rt->missing = esprintf("%s: %s cannot be read", rt->spec, exe);
-	flags[0] = exe;
-	rt->argv = vec(flags, node ? 1 : 2);
+		rt->missing = esprintf("%s: %s cannot be read", rt->spec, rt->exe);
+	flags[0] = rt->exe;
+	flags[1] = fixed[k];
+	rt->argv = mr_rt_vec(flags, k == 0 ? 1 : 2);
 	rt->env = ecalloc(1, sizeof *rt->env);
 	sb_free(&out);
 	sb_free(&why);
@@ -292,254 +325,10 @@ node_npm(struct mr_runtime *rt, const char *word)
 	{
 		const char *a[] = { n.exe };
 
-		rt->argv = vec(a, 1);
+		rt->argv = mr_rt_vec(a, 1);
 	}
 	mr_npm_node_free(&n);
 	sb_free(&why);
-}
-
-/* --- ruby from a release ------------------------------------------------ */
-
-/* "X.Y" of word (fresh): its first two components. */
-static char *
-xy_of(const char *word)
-{
-	size_t a = strspn(word, "0123456789"), b = strspn(word + a + 1, "0123456789");
-
-	return estrndup(word, a + 1 + b);
-}
-
-/* The releases' ruby X.Y (the metapackage ruby's upstream version), into
- * xy[i] (fresh or NULL); only release only when >= 0.  The reasons of
- * releases whose lists cannot be had into failed. */
-static void
-ruby_versions(int only, char **xy, struct strbuf *failed)
-{
-	int n = mr_release_count(), i;
-	const char **pkgs = ecalloc((size_t)n + 1, sizeof *pkgs);
-	struct mr_release_avail *av = ecalloc((size_t)n + 1, sizeof *av);
-
-	for (i = 0; i < n; i++)
-		pkgs[i] = only < 0 || i == only ? "ruby" : NULL;
-	mr_release_list(pkgs, av);
-	for (i = 0; i < n; i++) {
-		xy[i] = av[i].upstream && starts_xy(av[i].upstream) ? xy_of(av[i].upstream) : NULL;
-		if (av[i].why)
-			sb_printf(failed, "%s%s: %s", failed->len ? "; " : "", av[i].release, av[i].why);
-	}
-	mr_release_avail_free(av, n);
-	free(av);
-	free(pkgs);
-}
-
-/* The release package pkg of release rel (want: a version word or the
- * release's name), into p.  MR_REL_* with why. */
-static int
-one_pkg(int rel, const char *pkg, const char *want, struct mr_release_pkg *p, struct strbuf *why)
-{
-	const char *pkgs[MR_RELEASE_MAX] = { 0 };
-
-	pkgs[rel] = pkg;
-	return mr_release_get(pkgs, want, p, why);
-}
-
-/* The ruby command line of p (rubyX.Y) and l (librubyX.Y): exe, RUBYLIB,
- * libruby, a loader when the host's glibc is too old.  Sets rt->missing
- * when something is not there. */
-static void
-ruby_command(struct mr_runtime *rt, const char *xy, const struct mr_release_pkg *p,
-	     const struct mr_release_pkg *l)
-{
-	char *exename = esprintf("ruby%s", xy), *libname = esprintf("libruby-%s.so.%s", xy, xy),
-	     *lib, *d1 = esprintf("%s/usr/lib/ruby/%s.0", l->root, xy),
-	     *d2 = esprintf("%s/usr/lib/x86_64-linux-gnu/ruby/%s.0", l->root, xy), *need, *slash;
-	const char *host = gnu_get_libc_version();
-	struct stat st;
-
-	rt->env = ecalloc(3, sizeof *rt->env);
-	rt->argv = ecalloc(ARGV_MAX, sizeof *rt->argv);
-	rt->exe = mr_release_find(p, exename);
-	lib = mr_release_find(l, libname);
-	if (!rt->exe || !lib) {
-		rt->missing = esprintf("%s: %s %s (%s) has no %s", rt->spec, rt->exe ? l->package : p->package,
-				       p->version, p->release, rt->exe ? libname : exename);
-		goto out;
-	}
-	if (stat(d1, &st) < 0 || !S_ISDIR(st.st_mode) || stat(d2, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		rt->missing = esprintf("%s: %s %s (%s) has no %s", rt->spec, l->package, l->version,
-				       l->release, stat(d1, &st) < 0 ? d1 : d2);
-		goto out;
-	}
-	rt->sha256 = sha_of(rt->exe);
-	rt->lib_sha256 = sha_of(lib);
-	slash = strrchr(lib, '/');
-	rt->libpath = estrndup(lib, (size_t)(slash - lib));
-	rt->env[0] = esprintf("RUBYLIB=%s:%s", d1, d2);
-	/* the highest GLIBC_ of the interpreter and of libruby */
-	rt->glibc_need = mr_allocrel_glibc_need(lib);
-	need = mr_allocrel_glibc_need(rt->exe);
-	if (need && (!rt->glibc_need || mr_libc_cmp(need, rt->glibc_need) > 0)) {
-		free(rt->glibc_need);
-		rt->glibc_need = need;
-	} else {
-		free(need);
-	}
-	if (rt->glibc_need && mr_libc_cmp(rt->glibc_need, host) > 0) {
-		struct mr_release_pkg c;
-		struct strbuf why = { 0 };
-		char *libdir;
-		int n = 0;
-
-		/* that release's glibc, through its loader; --library-path, not
-		 * LD_LIBRARY_PATH, so that the script's children (ps, free: host
-		 * programs) keep the host's libc */
-		if (mr_release_get_libc(p->release, &c, &why) != MR_REL_OK) {
-			rt->missing = esprintf("%s needs glibc %s (GLIBC_%s), the host has %s, and %s's libc6 cannot be had: %s",
-					       rt->spec, rt->glibc_need, rt->glibc_need, host, p->release,
-					       why.s ? why.s : "no reason given");
-			sb_free(&why);
-			goto out;
-		}
-		sb_free(&why);
-		rt->loader = mr_release_loader(&c);
-		libdir = mr_release_libdir(&c);
-		rt->libc_version = estrdup(c.upstream);
-		if (!rt->loader || !libdir || mr_libc_cmp(c.upstream, rt->glibc_need) < 0) {
-			rt->missing = esprintf("%s needs glibc %s (GLIBC_%s), and %s %s (%s) %s", rt->spec,
-					       rt->glibc_need, rt->glibc_need, c.package, c.version, c.release,
-					       !rt->loader || !libdir ? "has no loader" : "is older");
-			free(libdir);
-			mr_release_pkg_free(&c);
-			goto out;
-		}
-		rt->own_loader = 1;
-		rt->argv[n++] = estrdup(rt->loader);
-		rt->argv[n++] = estrdup("--library-path");
-		rt->argv[n++] = esprintf("%s:%s", libdir, rt->libpath);
-		rt->argv[n++] = estrdup("--argv0");
-		rt->argv[n++] = estrdup(rt->exe);
-		rt->argv[n++] = estrdup(rt->exe);
-		rt->argv[n++] = estrdup("--disable-gems");
-		free(libdir);
-		mr_release_pkg_free(&c);
-	} else {
-		rt->env[1] = esprintf("LD_LIBRARY_PATH=%s", rt->libpath);
-		rt->argv[0] = estrdup(rt->exe);
-		rt->argv[1] = estrdup("--disable-gems");
-	}
-	if (!rt->sha256 || !rt->lib_sha256)
-		rt->missing = esprintf("%s: %s cannot be read", rt->spec, rt->sha256 ? lib : rt->exe);
-out:
-	free(exename);
-	free(libname);
-	free(lib);
-	free(d1);
-	free(d2);
-}
-
-/* Which X.Y and release ruby@word names: *xy (fresh) and the releases
- * that have it (have[i]); 0, or -1 with rt->missing. */
-static int
-ruby_pick(struct mr_runtime *rt, const char *word, char **xy, int *have)
-{
-	int n = mr_release_count(), rel = mr_release_index(word), i, any = 0;
-	char **xys = ecalloc((size_t)n + 1, sizeof *xys), *want = NULL;
-	struct strbuf failed = { 0 }, list = { 0 };
-
-	*xy = NULL;
-	ruby_versions(rel, xys, &failed);
-	if (rel >= 0)
-		want = xys[rel] ? estrdup(xys[rel]) : NULL;
-	else if (starts_xy(word))
-		want = xy_of(word);
-	for (i = 0; i < n; i++) {
-		have[i] = want && xys[i] && strcmp(xys[i], want) == 0;
-		any |= have[i];
-		if (xys[i])
-			sb_printf(&list, "%s%s %s", list.len ? ", " : "", mr_release_name(i), xys[i]);
-	}
-	if (!any) {
-		if (failed.len) {
-			rt->missing = esprintf("%s cannot be had: %s%s%s%s", rt->spec, failed.s,
-					       list.len ? " (the others have ruby " : "",
-					       list.len ? list.s : "", list.len ? ")" : "");
-		} else if (rel >= 0) {
-			rt->missing = esprintf("%s: %s has no ruby", rt->spec, word);
-			rt->unknown = 1;
-		} else {
-			rt->missing = esprintf("%s: no release has ruby %s (%s)", rt->spec, word,
-					       list.len ? list.s : "none has ruby");
-			rt->unknown = 1;
-		}
-	}
-	*xy = any ? want : NULL;
-	if (!any)
-		free(want);
-	for (i = 0; i < n; i++)
-		free(xys[i]);
-	free(xys);
-	sb_free(&failed);
-	sb_free(&list);
-	return any ? 0 : -1;
-}
-
-static void
-ruby_release(struct mr_runtime *rt, const char *word)
-{
-	int have[MR_RELEASE_MAX] = { 0 }, i, got, rel;
-	const char *pkgs[MR_RELEASE_MAX] = { 0 }, *want = word;
-	struct mr_release_pkg p = { 0 }, l = { 0 };
-	struct strbuf why = { 0 };
-	char *xy = NULL, *pname = NULL, *lname = NULL;
-
-	if (mr_release_init(NULL, &why) < 0) {
-		rt->missing = esprintf("%s cannot be had: %s", rt->spec, why.s);
-		goto out;
-	}
-	if (ruby_pick(rt, word, &xy, have) < 0)
-		goto out;
-	pname = esprintf("ruby%s", xy);
-	lname = esprintf("libruby%s", xy);
-	for (i = 0; i < mr_release_count(); i++)
-		pkgs[i] = have[i] ? pname : NULL;
-	/* X.Y: the oldest release with it; a full version: the oldest with
-	 * that; a release: its own */
-	if (strcmp(word, xy) == 0)
-		for (i = 0; i < mr_release_count(); i++)
-			if (have[i]) {
-				want = mr_release_name(i);
-				break;
-			}
-	got = mr_release_get(pkgs, want, &p, &why);
-	if (got != MR_REL_OK) {
-		rt->unknown = got == MR_REL_NOVERSION;
-		rt->missing = got == MR_REL_NOVERSION ? esprintf("%s: %s", rt->spec, why.s) :
-			      esprintf("%s cannot be had: %s", rt->spec, why.s ? why.s : "no reason given");
-		goto out;
-	}
-	sb_free(&why);
-	rel = mr_release_index(p.release);
-	got = one_pkg(rel, lname, p.version, &l, &why);
-	if (got != MR_REL_OK) {
-		rt->missing = esprintf("%s cannot be had: %s %s (%s): %s", rt->spec, lname, p.version,
-				       p.release, why.s ? why.s : "no reason given");
-		goto out;
-	}
-	rt->version = estrdup(p.upstream);
-	rt->where = esprintf("%s %s %s", p.release, p.package, p.version);
-	rt->fetched = p.fetched || l.fetched;
-	ruby_command(rt, xy, &p, &l);
-out:
-	if (!rt->argv)
-		rt->argv = ecalloc(1, sizeof *rt->argv);
-	if (!rt->env)
-		rt->env = ecalloc(1, sizeof *rt->env);
-	mr_release_pkg_free(&p);
-	mr_release_pkg_free(&l);
-	sb_free(&why);
-	free(xy);
-	free(pname);
-	free(lname);
 }
 
 int
@@ -555,13 +344,15 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 	lang = lang_of(spec, &word);
 	rt->spec = estrdup(spec);
 	rt->lang = estrdup(lang);
-	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : "rb");
+	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : strcmp(lang, "ruby") == 0 ? "rb" : "py");
 	if (!word)
 		host(rt);
 	else if (strcmp(lang, "node") == 0)
 		node_npm(rt, word);
+	else if (strcmp(lang, "ruby") == 0)
+		mr_rtruby_release(rt, word);
 	else
-		ruby_release(rt, word);
+		mr_rtpython_release(rt, word);
 	if (!rt->argv)
 		rt->argv = ecalloc(1, sizeof *rt->argv);
 	if (!rt->env)
@@ -573,7 +364,7 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 int
 mr_runtime_on_host(const char *lang)
 {
-	char *exe = which(lang);
+	char *exe = mr_rt_which(strcmp(lang, "python") == 0 ? "python3" : lang);
 
 	free(exe);
 	return exe != NULL;

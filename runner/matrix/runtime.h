@@ -1,4 +1,4 @@
-/* runtime: the interpreters of the originals (cases/<case>.js, .rb) — the
+/* runtime: the interpreters of the originals (cases/<case>.js, .rb, .py) — the
  * values of the runtime axis other than c (the model).
  *
  * A spec is
@@ -17,10 +17,22 @@
  *                   needs a GLIBC_ newer than the host's, the release's
  *                   libc6 comes too and the interpreter runs through its
  *                   loader.
+ *   python          the host's: `python3` found in PATH; what runs and is
+ *                   recorded is the interpreter it names (sys.executable:
+ *                   a pyenv shim is a script)
+ *   python@W        Debian's pythonX.Y-minimal (the interpreter, libpython
+ *                   linked in) and libpythonX.Y-minimal (the standard
+ *                   library without libpythonX.Y-stdlib's extension
+ *                   modules), W as for ruby, X.Y from the metapackage
+ *                   python3 (3.11.2-1+b1 is 3.11); PYTHONHOME names the
+ *                   library's tree, and the loader comes as for ruby.
+ * The kinds are in their own files: rtrel.c (the release kinds' common
+ * part), rtruby.c, rtpython.c (rtkind.h).
  * Every ruby runs with --disable-gems (no rubygems: the originals need
  * none, and the user's gem directories stay out) and RUBYLIB naming
  * libruby's two library directories (libruby's load path is compiled in
- * as /usr/lib/ruby/X.Y.0: not where the cache has it).
+ * as /usr/lib/ruby/X.Y.0: not where the cache has it); every python with
+ * -S (no site: no user or host site-packages).
  *
  * Helpers (node --version, ruby -e, npm, apt, tar) run by execve with an
  * argv, no shell, bounded by a timeout (proc/capture.h).
@@ -46,11 +58,13 @@ int mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err);
 
 void mr_runtime_free(struct mr_runtime *rt);
 
-/* Whether spec names a runtime: "node", "ruby", "node@...", "ruby@..."
+/* Whether spec names a runtime: "node", "ruby", "python", "node@...",
+ * "ruby@...", "python@..."
  * (memrepro fetch sends those here). */
 int mr_runtime_is_spec(const char *spec);
 
-/* Whether the host has interpreter lang ("node", "ruby") in PATH. */
+/* Whether the host has interpreter lang ("node", "ruby", "python":
+ * python3) in PATH. */
 int mr_runtime_on_host(const char *lang);
 
 #endif

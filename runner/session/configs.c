@@ -103,7 +103,7 @@ check_selected(const struct mr_cases_desc *cases, int ncases, const struct mr_ma
 			sb_printf(err, " (--axis %s=", ax[a].key);
 			for (k = 0; k < ax[a].nvals; k++)
 				sb_printf(err, "%s%s", k ? "," : "", ax[a].vals[k]);
-			sb_add(err, ": none of these cases has an original for it, CASE.js or CASE.rb beside its model; runtime c is the model)");
+			sb_add(err, ": none of these cases has an original for it, CASE.js, CASE.rb or CASE.py beside its model; runtime c is the model)");
 		}
 		return -1;
 	}
@@ -154,9 +154,10 @@ mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
 		add_axis(ax, nax, MR_KEY_RUNTIME, MR_CONFIGS_ORIGINALS);
 	} else {
 		/* the host's interpreters, those it has */
-		char *v = esprintf("%s%s%s", MR_RUNTIME_MODEL,
+		char *v = esprintf("%s%s%s%s", MR_RUNTIME_MODEL,
 				   mr_runtime_on_host("node") ? ",node" : "",
-				   mr_runtime_on_host("ruby") ? ",ruby" : "");
+				   mr_runtime_on_host("ruby") ? ",ruby" : "",
+				   mr_runtime_on_host("python") ? ",python" : "");
 
 		add_axis(ax, nax, MR_KEY_RUNTIME, v);
 		free(v);
