@@ -1,9 +1,11 @@
 /* args: the command line's options — see args.h. */
 #include "args.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/suggest.h"
 #include "out/format.h"
@@ -50,6 +52,7 @@ static const struct option_def {
 	{ "--mark-every", O_MARKEVERY, 1, NULL },
 	{ "--mark-on", O_MARKON, 1, NULL },
 	{ "--checkpoints", O_CKPTNAMES, 1, NULL },
+	{ "--claims", O_CLAIMS, 1, NULL },
 	{ "--verbose", O_VERBOSE, 0, "-v" },
 	{ "--help", O_HELP, 0, "-h" },
 	{ "--version", O_VERSION, 0, NULL },
@@ -239,6 +242,11 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 	case O_MARKEVERY: o->mark_every = v; break;
 	case O_MARKON: o->mark_on = v; break;
 	case O_CKPTNAMES: o->ckpt_names = v; break;
+	case O_CLAIMS: /* there: a misspelt one would judge nothing, and pass */
+		if (access(v, R_OK) < 0)
+			usage_error(o, "--claims %s: %s", v, strerror(errno));
+		o->claims = v;
+		break;
 	case O_HELP: o->help = 1; break;
 	case O_VERSION: o->version = 1; break;
 	default: set_word(o, d->bit, v); break;
@@ -426,7 +434,7 @@ check_args(struct mr_args *o)
 		usage_error(o, "--format '%s': want human, tap, junit or json", o->format_word);
 	/* --cases is harmless with --from (nothing is run, so not needed) */
 	extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_FORMAT |
-			     O_QUIET | O_YES | O_PLOTS | O_HELP | O_VERSION);
+			     O_QUIET | O_YES | O_PLOTS | O_CLAIMS | O_HELP | O_VERSION);
 	if (o->from && extra)
 		usage_error(o, "%s does not apply with --from (nothing is run)", mr_args_first(extra));
 	extra = o->given & ~(O_RESUME | O_VERBOSE | O_FORMAT | O_QUIET | O_YES | O_PLOTS |
@@ -442,6 +450,11 @@ check_args(struct mr_args *o)
 	if ((o->given & O_COMMAND) && !o->command)
 		usage_error(o, "%s applies to a command only: memrepro run [OPTIONS] -- CMD [ARGS...]",
 			    mr_args_first(o->given & O_COMMAND));
+	if ((o->given & O_CLAIMS) && c->command && !o->command)
+		usage_error(o, "--claims applies to a command only: memrepro run [OPTIONS] -- CMD [ARGS...]");
+	if ((o->given & O_CLAIMS) && !c->command && (!o->from || o->nnames != 1))
+		usage_error(o, "--claims FILE judges one case's results: %s --from DIR --claims FILE NAME",
+			    c->name);
 	if (o->command && o->nnames)
 		usage_error(o, "case names and a command exclude each other: give the command after --, alone");
 	if (o->command && o->resume)

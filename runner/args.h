@@ -86,11 +86,12 @@ struct mr_args {
 	                              env.tsv's "options" records them */
 	char **owned;              /* argument strings read back by --resume */
 	/* a command (matrix/cmdcase.h): what follows "--" of run, and its
-	   options --name, --mark-every, --mark-on, --checkpoints (NULL:
-	   not given) */
+	   options --name, --mark-every, --mark-on, --checkpoints, --claims
+	   (NULL: not given) */
 	char *const *command;
 	int ncommand;
 	const char *cmd_name, *mark_every, *mark_on, *ckpt_names;
+	const char *claims;        /* --claims FILE: the gate's claims */
 	int recorded;              /* parsing env.tsv's options (--resume):
 	                              "--" comes before case names there */
 };

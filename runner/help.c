@@ -31,9 +31,12 @@ const struct mr_help mr_help_run = {
 	"After --, any command is the case (docs/command.md): under every\n"
 	"allocator this machine has unless --axis allocator= says, its marks\n"
 	"(--mark-every, --mark-on, always \"exit\"), then a table of its figures\n"
-	"and the differences against glibc beyond noise (progress to stderr).\n"
+	"and the differences against glibc beyond noise (progress to stderr);\n"
+	"with --claims FILE or --expected DIR, the claims and baseline judged\n"
+	"as check judges them (--format: their verdicts; the table to stderr).\n"
 	"Status: 0 when every run was ok or skipped, 1 when one failed, crashed,\n"
-	"timed out, could not exec or wrote bad records, 2 on bad usage/input.\n"
+	"timed out, could not exec or wrote bad records, or a claim or baseline\n"
+	"row failed, 2 on bad usage/input.\n"
 	"\n"
 	"Example:\n"
 	"  memrepro run fiber-stacks --axis madvise=free,dontneed --repeat 5\n"
@@ -343,6 +346,10 @@ static const struct {
 	{ O_CKPTNAMES,
 	  "  --checkpoints NAMES    run -- CMD: the checkpoints it sends on the protocol's\n"
 	  "                         channel (fd 3, docs/originals.md), comma-separated\n" },
+	{ O_CLAIMS,
+	  "  --claims FILE          run -- CMD: judge these claims after the runs, as\n"
+	  "                         check does (exit 1 when one fails); check --from\n"
+	  "                         DIR NAME: these in place of NAME's (docs/command.md)\n" },
 	{ O_FAILON,
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },

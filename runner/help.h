@@ -44,6 +44,7 @@ enum {
 	O_MARKEVERY = 1 << 27,
 	O_MARKON = 1 << 28,
 	O_CKPTNAMES = 1 << 29,
+	O_CLAIMS = 1 << 30,  /* run -- CMD, check --from DIR NAME */
 };
 
 /* The options only a command takes (memrepro run [OPTIONS] -- CMD). */
