@@ -140,6 +140,7 @@ RUNNER_SRC := \
 	runner/matrix/versions.c \
 	runner/matrix/allocrel.c \
 	runner/matrix/alloc.c \
+	runner/matrix/allocconf.c \
 	runner/matrix/registry.c \
 	runner/matrix/regparse.c \
 	runner/matrix/envfp.c \

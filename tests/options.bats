@@ -81,6 +81,22 @@ allocator=jemalloc,jemalloc.dirty_decay_ms=10000,thp=never" ]
 	[ ! -e "$BATS_TEST_TMPDIR/out" ]
 }
 
+@test "an option or value jemalloc refuses (it would run on without it): exit 2 naming what it said, nothing run" {
+	run -0 mrf run showenv --repeat 1 --axis allocator=jemalloc --axis jemalloc.narenas=1,2
+	need_alloc jemalloc
+	rm -rf "$BATS_TEST_TMPDIR/out"
+	run -2 --separate-stderr mrf run showenv --repeat 1 --axis allocator=glibc,jemalloc --axis jemalloc.dirty_decay=0
+	[[ "$stderr" == *"--axis jemalloc options: jemalloc "*" refused them (MALLOC_CONF=dirty_decay:0): Invalid conf pair: dirty_decay:0"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	run -2 --separate-stderr mrf run showenv --repeat 1 --axis allocator=jemalloc --axis jemalloc.narenas=1,x
+	[[ "$stderr" == *"(MALLOC_CONF=narenas:x): Invalid conf value: narenas:x"* ]] || false
+	# a command's too
+	run -2 --separate-stderr timeout 60 "$MR" run --out "$BATS_TEST_TMPDIR/out" --axis allocator=jemalloc \
+		--axis jemalloc.dirty_decay=0 -- true
+	[[ "$stderr" == *"Invalid conf pair: dirty_decay:0"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
 @test "an option of an allocator no config has: exit 2" {
 	run -2 mrf run showenv --axis allocator=glibc,mimalloc --axis jemalloc.narenas=1
 	[[ "$output" == *"--axis jemalloc.narenas: no config would have allocator jemalloc"* ]] || false
