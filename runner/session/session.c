@@ -488,7 +488,8 @@ static int
 session_conf(struct session *s, const struct mr_matrix *mats, int nmats)
 {
 	struct strbuf err = { 0 };
-	int rc = mr_allocconf_check(&s->allocs, mats, nmats, s->o->self_exe, &err);
+	int rc = mr_allocconf_check(&s->allocs, mats, nmats, s->o->axes, s->o->nax,
+				    s->o->self_exe, &err);
 
 	if (rc < 0)
 		weprintf("%s", err.s);
