@@ -144,6 +144,7 @@ RUNNER_SRC := \
 	runner/matrix/versions.c \
 	runner/matrix/allocrel.c \
 	runner/matrix/alloc.c \
+	runner/matrix/allocconf.c \
 	runner/matrix/registry.c \
 	runner/matrix/regparse.c \
 	runner/matrix/envfp.c \
@@ -425,7 +426,8 @@ WF_LINT = $(WF_LINT_DIR)/node_modules/.bin/action-validator
 # Off for the tests: SC2154 (output, status and stderr are set by bats'
 # run), SC2034 and SC2120 (what test_helper.bash defines is used by the
 # files that load it).
-SHELL_SRC = tools/*.sh bench/*.sh .ci/run
+SHELL_SRC = tools/*.sh bench/*.sh .ci/run \
+	tools/action/*.sh
 
 lint: deps-lint
 	cppcheck --quiet --error-exitcode=1 --std=c11 -D_GNU_SOURCE \
@@ -435,8 +437,8 @@ lint: deps-lint
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
 	shellcheck -S warning tools/nightly/*.sh
-	@if test -x $(WF_LINT); then echo "$(WF_LINT) .github/workflows/*.yml"; \
-		$(WF_LINT) .github/workflows/*.yml; \
+	@if test -x $(WF_LINT); then echo "$(WF_LINT) .github/workflows/*.yml action.yml"; \
+		$(WF_LINT) .github/workflows/*.yml action.yml; \
 	else echo "lint: no action-validator (see deps-lint): workflow lint skipped"; fi
 	sh tools/circles.sh runner lib
 	sh tools/layers.sh

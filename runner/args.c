@@ -1,9 +1,11 @@
 /* args: the command line's options — see args.h. */
 #include "args.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/suggest.h"
 #include "out/format.h"
@@ -19,7 +21,7 @@
 /* The options: the order in which "does not apply" names the first. */
 static const struct option_def {
 	const char *name; /* "--long" */
-	int bit;
+	mr_optbits bit;
 	int has_arg;
 	const char *abbr; /* the short option ("-j"), NULL: none */
 } optab[] = {
@@ -51,6 +53,7 @@ static const struct option_def {
 	{ "--mark-on", O_MARKON, 1, NULL },
 	{ "--checkpoints", O_CKPTNAMES, 1, NULL },
 	{ "--lang", O_LANG, 1, NULL },
+	{ "--claims", O_CLAIMS, 1, NULL },
 	{ "--verbose", O_VERBOSE, 0, "-v" },
 	{ "--help", O_HELP, 0, "-h" },
 	{ "--version", O_VERSION, 0, NULL },
@@ -151,7 +154,7 @@ set_axis(struct mr_args *o, const char *v)
 
 /* An option of those with a choice of words or a syntax of their own. */
 static void
-set_word(struct mr_args *o, int bit, const char *v)
+set_word(struct mr_args *o, mr_optbits bit, const char *v)
 {
 	double x;
 
@@ -241,6 +244,11 @@ set_option(struct mr_args *o, const struct option_def *d, const char *name, cons
 	case O_MARKON: o->mark_on = v; break;
 	case O_CKPTNAMES: o->ckpt_names = v; break;
 	case O_LANG: o->lang = v; break; /* checked by cmdnew.c */
+	case O_CLAIMS: /* there: a misspelt one would judge nothing, and pass */
+		if (access(v, R_OK) < 0)
+			usage_error(o, "--claims %s: %s", v, strerror(errno));
+		o->claims = v;
+		break;
 	case O_HELP: o->help = 1; break;
 	case O_VERSION: o->version = 1; break;
 	default: set_word(o, d->bit, v); break;
@@ -403,7 +411,7 @@ scan_args(struct mr_args *o, int argc, char **argv)
 
 /* The first option of bits in optab's order: its name. */
 const char *
-mr_args_first(int bits)
+mr_args_first(mr_optbits bits)
 {
 	int i;
 
@@ -428,7 +436,7 @@ check_args(struct mr_args *o)
 		usage_error(o, "--format '%s': want human, tap, junit or json", o->format_word);
 	/* --cases is harmless with --from (nothing is run, so not needed) */
 	extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_FORMAT |
-			     O_QUIET | O_YES | O_PLOTS | O_HELP | O_VERSION);
+			     O_QUIET | O_YES | O_PLOTS | O_CLAIMS | O_HELP | O_VERSION);
 	if (o->from && extra)
 		usage_error(o, "%s does not apply with --from (nothing is run)", mr_args_first(extra));
 	extra = o->given & ~(O_RESUME | O_VERBOSE | O_FORMAT | O_QUIET | O_YES | O_PLOTS |
@@ -444,6 +452,11 @@ check_args(struct mr_args *o)
 	if ((o->given & O_COMMAND) && !o->command)
 		usage_error(o, "%s applies to a command only: memrepro run [OPTIONS] -- CMD [ARGS...]",
 			    mr_args_first(o->given & O_COMMAND));
+	if ((o->given & O_CLAIMS) && c->command && !o->command)
+		usage_error(o, "--claims applies to a command only: memrepro run [OPTIONS] -- CMD [ARGS...]");
+	if ((o->given & O_CLAIMS) && !c->command && (!o->from || o->nnames != 1))
+		usage_error(o, "--claims FILE judges one case's results: %s --from DIR --claims FILE NAME",
+			    c->name);
 	if (o->command && o->nnames)
 		usage_error(o, "case names and a command exclude each other: give the command after --, alone");
 	if (o->command && o->resume)

@@ -26,7 +26,7 @@ struct mr_command {
 	const struct mr_help *help;
 	const char *needs; /* the error when the arguments (or --out, with
 	                      needs_out) are not as wanted; NULL: generic */
-	int allowed;       /* option bits */
+	mr_optbits allowed;     /* option bits */
 	int min_names;     /* positional arguments (case names, directories) */
 	int max_names;     /* -1: any */
 	int needs_out;
@@ -47,7 +47,7 @@ struct mr_args {
 	const struct mr_command *cmds; /* the table of commands */
 	int ncmds;
 	const struct mr_command *cmd;
-	int given;                 /* option bits seen */
+	mr_optbits given;             /* option bits seen */
 	struct mr_matrix_axis *axes;
 	int nax;
 	int quick;                 /* -1: the command's default */
@@ -86,12 +86,13 @@ struct mr_args {
 	                              env.tsv's "options" records them */
 	char **owned;              /* argument strings read back by --resume */
 	/* a command (matrix/cmdcase.h): what follows "--" of run, and its
-	   options --name, --mark-every, --mark-on, --checkpoints (NULL:
-	   not given) */
+	   options --name, --mark-every, --mark-on, --checkpoints, --claims
+	   (NULL: not given) */
 	char *const *command;
 	int ncommand;
 	const char *cmd_name, *mark_every, *mark_on, *ckpt_names;
 	const char *lang;          /* new --lang, NULL: not given */
+	const char *claims;        /* --claims FILE: the gate's claims */
 	int recorded;              /* parsing env.tsv's options (--resume):
 	                              "--" comes before case names there */
 };
@@ -115,7 +116,7 @@ int mr_args_parse(struct mr_args *a, const struct mr_command *cmds, int ncmds,
 void mr_args_resume(struct mr_args *a);
 
 /* The long name of the first option of bits, in the table's order. */
-const char *mr_args_first(int bits);
+const char *mr_args_first(mr_optbits bits);
 
 /* Free what a holds. */
 void mr_args_free(struct mr_args *a);

@@ -135,6 +135,8 @@ session(struct then *t, int (*step)(void *, const char *, const char *const *))
 	so.ctx = t;
 	so.command = t->command;
 	mr_casetab_init(&tab, p->cases_dir, p->expected_dir);
+	if (t->command && o->claims) /* run -- CMD --claims FILE */
+		mr_casetab_claims_file(&tab, t->command->name, o->claims);
 	so.tab = t->tab = &tab;
 	if (o->kernels || mr_guest_wanted(so.axes, so.nax)) { /* the kernel axis: guest/guest.h */
 		struct mr_matrix_axis *ax = o->kernels ? mr_guest_profile_axes(o->axes, o->nax, &so.nax) : NULL;
@@ -157,7 +159,7 @@ then_command(void *ctx, const char *dir, const char *const *names)
 {
 	const struct then *t = ctx;
 
-	return mr_cmd_command_then(t->o, t->p, dir, names[0]);
+	return mr_cmd_command_then(t->o, t->p, dir, names[0], t->tab);
 }
 
 int
@@ -167,8 +169,13 @@ mr_cmd_run(const struct mr_args *o, const struct mr_paths *p)
 	struct mr_cmdcase cc;
 	int rc;
 
-	if (!o->command)
+	if (!o->command) {
+		if (o->given & O_FORMAT) {
+			weprintf("--format does not apply to run of cases (check prints verdicts)");
+			return MR_USAGE;
+		}
 		return session(&t, NULL);
+	}
 	/* run -- CMD: a command as a case (cmdcommand.c) */
 	if (mr_cmd_command_init(o, &cc) != MR_OK)
 		return MR_USAGE;
@@ -184,10 +191,20 @@ check_or_bless(const struct mr_args *o, const struct mr_paths *p,
 	       int (*cmp)(const struct mr_check_opts *co))
 {
 	struct then t = { o, p, cmp, NULL, NULL };
+	struct mr_casetab tab;
+	int rc;
 
 	if (!o->from)
 		return session(&t, then_check);
-	return then_check(&t, o->from, o->nnames ? o->names : NULL);
+	if (!o->claims)
+		return then_check(&t, o->from, o->nnames ? o->names : NULL);
+	/* check --from DIR --claims FILE NAME: FILE in place of NAME's */
+	mr_casetab_init(&tab, p->cases_dir, p->expected_dir);
+	mr_casetab_claims_file(&tab, o->names[0], o->claims);
+	t.tab = &tab;
+	rc = then_check(&t, o->from, o->names);
+	mr_casetab_free(&tab);
+	return rc;
 }
 
 int
@@ -207,7 +224,7 @@ static int
 report_dir(const struct mr_args *o, const struct mr_paths *p, const char *dir)
 {
 	struct stat st;
-	int extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_PLOTS |
+	mr_optbits extra = o->given & ~(O_FROM | O_EXPECTED | O_VERBOSE | O_CASES | O_PLOTS |
 				 O_QUIET | O_HELP | O_VERSION);
 
 	if (extra) {

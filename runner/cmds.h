@@ -37,10 +37,13 @@ int mr_cmd_is_dir(const char *p);
 
 /* run -- CMD (cmdcommand.c, matrix/cmdcase.h): the command's case made from
  * o (MR_OK, or MR_USAGE after printing why), and the step after its runs
- * (the summary, the report).  Returns MR_OK, or MR_USAGE (the results
- * could not be read). */
+ * (the summary, the report, and with --claims or --expected the gate:
+ * the claims and baseline judged as check judges them, over tab, the
+ * session's table).  Returns MR_OK, MR_FAILED (the gate failed) or
+ * MR_USAGE (the results or the claims could not be read). */
+struct mr_casetab;
 int mr_cmd_command_init(const struct mr_args *o, struct mr_cmdcase *cc);
 int mr_cmd_command_then(const struct mr_args *o, const struct mr_paths *p, const char *dir,
-			const char *name);
+			const char *name, struct mr_casetab *tab);
 
 #endif

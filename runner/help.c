@@ -31,9 +31,12 @@ const struct mr_help mr_help_run = {
 	"After --, any command is the case (docs/command.md): under every\n"
 	"allocator this machine has unless --axis allocator= says, its marks\n"
 	"(--mark-every, --mark-on, always \"exit\"), then a table of its figures\n"
-	"and the differences against glibc beyond noise (progress to stderr).\n"
+	"and the differences against glibc beyond noise (progress to stderr);\n"
+	"with --claims FILE or --expected DIR, the claims and baseline judged\n"
+	"as check judges them (--format: their verdicts; the table to stderr).\n"
 	"Status: 0 when every run was ok or skipped, 1 when one failed, crashed,\n"
-	"timed out, could not exec or wrote bad records, 2 on bad usage/input.\n"
+	"timed out, could not exec or wrote bad records, or a claim or baseline\n"
+	"row failed, 2 on bad usage/input.\n"
 	"\n"
 	"Example:\n"
 	"  memrepro run fiber-stacks --axis madvise=free,dontneed --repeat 5\n"
@@ -245,7 +248,7 @@ const struct mr_help mr_help_new = {
 
 /* Option help, by option: a command's help lists the ones it takes. */
 static const struct {
-	int bit;
+	mr_optbits bit;
 	const char *text;
 } options_help[] = {
 	{ O_AXIS,
@@ -365,6 +368,10 @@ static const struct {
 	  "  --lang c|node|ruby|python|sh\n"
 	  "                         new: the skeleton's language (default c); node,\n"
 	  "                         ruby, python: an original beside its C model\n" },
+	{ O_CLAIMS,
+	  "  --claims FILE          run -- CMD: judge these claims after the runs, as\n"
+	  "                         check does (exit 1 when one fails); check --from\n"
+	  "                         DIR NAME: these in place of NAME's (docs/command.md)\n" },
 	{ O_FAILON,
 	  "  --fail-on PCT          exit 1 when a figure is worse beyond the noise by\n"
 	  "                         more than PCT percent\n" },
@@ -396,7 +403,7 @@ static const struct mr_help *const all[] = {
 };
 
 void
-mr_help_options(FILE *f, int bits)
+mr_help_options(FILE *f, mr_optbits bits)
 {
 	int i;
 
@@ -425,7 +432,7 @@ mr_help_global(FILE *f)
 }
 
 void
-mr_help_command(const struct mr_help *h, int bits)
+mr_help_command(const struct mr_help *h, mr_optbits bits)
 {
 	printf("usage: %s\n\n%s\n", h->usage, h->text);
 	mr_help_options(stdout, bits);

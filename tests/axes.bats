@@ -81,3 +81,15 @@ with_original() {
 	# one case with configs is enough
 	run -0 mrf run touch --repeat 1 --axis allocator=glibc --axis runtime=c,node --axis mb=8
 }
+
+@test "a malformed runtime version is exit 2 before anything runs, naming the forms wanted" {
+	with_original
+	# a ruby original too: the spec is refused before any original is read
+	cp "$ROOT/tests/data/originals/good.js" "$D/touch.rb"
+	for spec in node@abc node@v20 node@1.2.3.4 ruby@3; do
+		run -2 --separate-stderr timeout -k 5 60 "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/out" \
+			--repeat 1 --axis allocator=glibc --axis "runtime=c,$spec" touch
+		[[ "$stderr" == *"--axis runtime: runtime '$spec': want ${spec%%@*}@"* ]] || { echo "$spec: $stderr"; false; }
+		[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	done
+}

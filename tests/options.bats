@@ -52,17 +52,17 @@ allocator=jemalloc,jemalloc.dirty_decay_ms=10000,thp=never" ]
 }
 
 @test "a mimalloc option is MIMALLOC_<KEY>, replacing an inherited one" {
-	MIMALLOC_PURGE_DELAY=5 run -0 mrf run showenv --repeat 1 \
-		--axis allocator=glibc,mimalloc --axis mimalloc.purge_delay=0
+	MIMALLOC_SHOW_ERRORS=5 run -0 mrf run showenv --repeat 1 \
+		--axis allocator=glibc,mimalloc --axis mimalloc.show_errors=0
 	need_alloc mimalloc
 	run -0 log_of allocator-mimalloc
-	[[ "$output" == *$'\nMIMALLOC_PURGE_DELAY=0\n'* ]] || false
-	[[ "$output" != *MIMALLOC_PURGE_DELAY=5* ]] || false
-	run -0 grep -c "^MIMALLOC_PURGE_DELAY=" "$BATS_TEST_TMPDIR/out/logs/showenv/allocator-mimalloc.1.log"
+	[[ "$output" == *$'\nMIMALLOC_SHOW_ERRORS=0\n'* ]] || false
+	[[ "$output" != *MIMALLOC_SHOW_ERRORS=5* ]] || false
+	run -0 grep -c "^MIMALLOC_SHOW_ERRORS=" "$BATS_TEST_TMPDIR/out/logs/showenv/allocator-mimalloc.1.log"
 	[ "$output" = 1 ]
 	# the glibc config keeps what the runner had
 	run -0 log_of allocator-glibc
-	[[ "$output" == *$'MIMALLOC_PURGE_DELAY=5\n'* ]] || false
+	[[ "$output" == *$'MIMALLOC_SHOW_ERRORS=5\n'* ]] || false
 }
 
 @test "a tcmalloc option is TCMALLOC_<KEY>" {
@@ -78,6 +78,37 @@ allocator=jemalloc,jemalloc.dirty_decay_ms=10000,thp=never" ]
 	[[ "$output" == *"--axis tbbmalloc.x: allocator tbbmalloc takes no options"* ]] || false
 	run -2 mrf run showenv --axis jemaloc.narenas=1
 	[[ "$output" == *"--axis jemaloc.narenas: unknown allocator 'jemaloc'; did you mean 'jemalloc'?"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "an option or value jemalloc refuses (it would run on without it): exit 2 naming what it said, nothing run" {
+	run -0 mrf run showenv --repeat 1 --axis allocator=jemalloc --axis jemalloc.narenas=1,2
+	need_alloc jemalloc
+	rm -rf "$BATS_TEST_TMPDIR/out"
+	run -2 --separate-stderr mrf run showenv --repeat 1 --axis allocator=glibc,jemalloc --axis jemalloc.dirty_decay=0
+	[[ "$stderr" == *"--axis jemalloc options: jemalloc "*" does not take MALLOC_CONF=dirty_decay:0: Invalid conf pair: dirty_decay:0"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	run -2 --separate-stderr mrf run showenv --repeat 1 --axis allocator=jemalloc --axis jemalloc.narenas=x
+	[[ "$stderr" == *"does not take MALLOC_CONF=narenas:x: Invalid conf value: narenas:x"* ]] || false
+	# a command's too
+	run -2 --separate-stderr timeout 60 "$MR" run --out "$BATS_TEST_TMPDIR/out" --axis allocator=jemalloc \
+		--axis jemalloc.dirty_decay=0 -- true
+	[[ "$stderr" == *"Invalid conf pair: dirty_decay:0"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	# a claims file's directive may name one on purpose (what a version
+	# without it does): its configs run
+	mkdir -p "$BATS_TEST_TMPDIR/exp"
+	echo 'axis jemalloc.no_such=1' > "$BATS_TEST_TMPDIR/exp/showenv.claims"
+	run -0 mrf run showenv --repeat 1 --axis allocator=jemalloc --expected "$BATS_TEST_TMPDIR/exp"
+	tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" config | grep -qx "allocator=jemalloc,jemalloc.no_such=1,thp=never"
+}
+
+@test "an option mimalloc does not list (it reads only the variables it knows): exit 2 naming the ones it has" {
+	run -0 mrf run showenv --repeat 1 --axis allocator=mimalloc
+	need_alloc mimalloc
+	rm -rf "$BATS_TEST_TMPDIR/out"
+	run -2 --separate-stderr mrf run showenv --repeat 1 --axis allocator=glibc,mimalloc --axis mimalloc.no_such=1
+	[[ "$stderr" == *"--axis mimalloc options: mimalloc "*" does not take MIMALLOC_NO_SUCH=1: no option 'no_such' (its options: show_errors, "* ]] || false
 	[ ! -e "$BATS_TEST_TMPDIR/out" ]
 }
 

@@ -120,13 +120,24 @@ mr_casetab_desc(struct mr_casetab *t, const char *name, int *rc,
 	return e->desc_rc == 0 ? e->desc : NULL;
 }
 
+void
+mr_casetab_claims_file(struct mr_casetab *t, const char *name, const char *path)
+{
+	struct mr_casetab_case *e = entry(t, name);
+
+	if (!e->parsed)
+		e->claims_file = path;
+}
+
 int
 mr_casetab_claims(struct mr_casetab *t, const char *name, const struct mr_claims **cs)
 {
 	struct mr_casetab_case *e = entry(t, name);
 
 	if (!e->parsed) {
-		if (t->expected_dir) {
+		if (e->claims_file) {
+			e->claims_rc = mr_claims_read(e->claims_file, &e->claims);
+		} else if (t->expected_dir) {
 			char *dir = mr_sio_path(t->expected_dir, name);
 			char *path = esprintf("%s.claims", dir);
 

@@ -25,6 +25,9 @@ struct mr_casetab_case {
 	                                     (mr_casetab_put) or own */
 	struct mr_cases_desc *own;        /* the description it made (owned) */
 	struct strbuf err;                /* why it could not describe */
+	const char *claims_file;          /* the claims are read from here,
+	                                     not expected_dir (borrowed;
+	                                     mr_casetab_claims_file) */
 	int parsed;                       /* claims_rc is known */
 	int claims_rc;                    /* mr_claims_read's return */
 	struct mr_claims claims;          /* (owned) */
@@ -66,7 +69,14 @@ void mr_casetab_keep(struct mr_casetab *t, struct mr_cases_desc *v, int n);
 const struct mr_cases_desc *mr_casetab_desc(struct mr_casetab *t, const char *name,
 					    int *rc, const struct strbuf **err);
 
-/* The claims of case name, parsed from expected_dir/name.claims the first
+/* Read the claims of case name from path (borrowed: it must outlive the
+ * table) instead of expected_dir/name.claims: `run -- CMD --claims FILE`.
+ * Called before the first lookup of its claims, which it would not
+ * change. */
+void mr_casetab_claims_file(struct mr_casetab *t, const char *name, const char *path);
+
+/* The claims of case name, parsed from expected_dir/name.claims (or the
+ * file mr_casetab_claims_file named) the first
  * time (mr_claims_read: its messages are printed then, once).  Returns
  * mr_claims_read's return, the same each time: 0 with *cs the claims;
  * -ENOENT (also without an expected_dir) or -1 with *cs empty.  *cs

@@ -152,6 +152,10 @@ load_expected(const struct mr_rd *R, const struct mr_rd_case *k,
 	if (rc == -1)
 		return -1;
 	vk->has_claims = rc == 0;
+	if (vk->has_claims && e->claims->path) { /* another file (--claims) */
+		free(vk->claims_path);
+		vk->claims_path = estrdup(e->claims->path);
+	}
 	if ((rc = mr_figs_load(exp, k->name, &vk->figs)) < 0)
 		return -1;
 	vk->has_figs = rc == 0;

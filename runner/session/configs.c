@@ -83,8 +83,8 @@ claim_axes(struct mr_casetab *tab, const struct mr_cases_desc *c,
 /* What the configs of the session name, checked before anything runs:
  * some config at all, and each versioned runtime a config has one that
  * exists (matrix/runtime.h resolves it, as `fetch` does: a version npm or no
- * release has is a usage error; one that cannot be fetched now is the
- * runs' skip reason).  0, or -1 with the message in err. */
+ * release has is a usage error, and so is a malformed one: node@abc;
+ * one that cannot be fetched now is the runs' skip reason).  0, or -1 with the message in err. */
 static int
 check_selected(const struct mr_cases_desc *cases, int ncases, const struct mr_matrix *mats,
 	       const struct mr_matrix_axis *ax, int nax, struct strbuf *err)
@@ -113,9 +113,14 @@ check_selected(const struct mr_cases_desc *cases, int ncases, const struct mr_ma
 			struct mr_runtime rt;
 			struct strbuf why = { 0 };
 
-			if (!spec || !strchr(spec, '@') || mr_runtime_get(spec, &rt, &why) < 0) {
+			if (!spec || !strchr(spec, '@'))
+				continue; /* the host's */
+			if (mr_runtime_get(spec, &rt, &why) < 0) {
+				/* malformed (node@abc): no config of it could run */
+				sb_printf(err, "--axis %s: %s", MR_KEY_RUNTIME, why.s ? why.s : spec);
 				sb_free(&why);
-				continue; /* the host's, or malformed (the axes' check said) */
+				rc = -1;
+				continue;
 			}
 			if (rt.unknown) {
 				sb_printf(err, "--axis %s: %s", MR_KEY_RUNTIME, rt.missing);

@@ -14,6 +14,7 @@
 #include "proto/cases.h"
 #include "proto/schema.h"
 #include "results/write.h"
+#include "matrix/allocconf.h"
 #include "matrix/allocrel.h"
 #include "proc/cgroup.h"
 #include "matrix/cmdcase.h"
@@ -480,6 +481,22 @@ session_allocs(struct session *s, const struct mr_matrix *mats, int nmats)
 	free(specs);
 }
 
+/* The allocators' options, asked of each allocator before anything runs
+ * (matrix/allocconf.h).  MR_OK, or MR_USAGE after saying which it
+ * refused. */
+static int
+session_conf(struct session *s, const struct mr_matrix *mats, int nmats)
+{
+	struct strbuf err = { 0 };
+	int rc = mr_allocconf_check(&s->allocs, mats, nmats, s->o->axes, s->o->nax,
+				    s->o->self_exe, &err);
+
+	if (rc < 0)
+		weprintf("%s", err.s);
+	sb_free(&err);
+	return rc < 0 ? MR_USAGE : MR_OK;
+}
+
 int
 mr_session_run(const struct mr_session_opts *o)
 {
@@ -497,12 +514,19 @@ mr_session_run(const struct mr_session_opts *o)
 		.expected_dir = o->expected_dir, .command = o->command, .self_exe = o->self_exe,
 		.tab = s.tab },
 		&cases, &ncases, &mats, &built) < 0 ? MR_USAGE :
-	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE :
-	     session_open(&s);
+	     mr_origtab_prepare(&s.origs, cases, built, mats) < 0 ? MR_USAGE : MR_OK;
+	if (rc == MR_OK) {
+		/* the allocators found and their options taken before the
+		 * results directory is made: a refusal leaves nothing behind */
+		session_allocs(&s, mats, built);
+		if ((rc = session_conf(&s, mats, built)) == MR_OK)
+			rc = session_open(&s);
+		if (rc != MR_OK)
+			mr_alloc_free(&s.allocs);
+	}
 	if (rc == MR_OK) {
 		/* what runners killed outright (SIGKILL) could not clean up */
 		mr_cgroup_sweep();
-		session_allocs(&s, mats, built);
 		rc = session_env(&s, cases, ncases, mats);
 		if (rc == MR_OK)
 			rc = run_all(&s, cases, ncases, mats);
