@@ -125,6 +125,10 @@ mrc() {
 		run -2 --separate-stderr mrc $opt -- true
 		[[ "$stderr" == *"${args#*|}"* ]] || { echo "$opt: $stderr"; false; }
 	done
+	# a checkpoint name: the schema's rule, as a case's (63 characters)
+	long=$(printf 'a%.0s' $(seq 64))
+	run -2 --separate-stderr mrc --checkpoints "$long" -- true
+	[[ "$stderr" == *"bad name '$long'; want [a-z0-9_-]{1,63}"* ]] || false
 	run -2 --separate-stderr mrc -- no-such-command-here
 	[[ "$stderr" == *"-- no-such-command-here: no executable of that name in PATH"* ]] || false
 	run -2 --separate-stderr mrc --
@@ -134,6 +138,7 @@ mrc() {
 	run -2 --separate-stderr mrc --mark-every 1s touch
 	[[ "$stderr" == *"--mark-every applies to a command only"* ]] || false
 	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+	run -0 mrc --repeat 1 --axis allocator=glibc --checkpoints "${long%a}" -- true
 }
 
 @test "check --from, report and compare read a command's results" {

@@ -117,8 +117,8 @@ set_ckpts(struct mr_cmdcase *cc, const char *v)
 	int rc = 0;
 
 	for (t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-		if (strlen(t) > 47 || strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(t)) {
-			weprintf("--checkpoints '%s': bad name '%s'; want [a-z0-9_-]{1,47}", v, t);
+		if (!mr_name_checkpoint(t)) {
+			weprintf("--checkpoints '%s': bad name '%s'; want " MR_CKPT_NAME_RULE, v, t);
 			rc = -1;
 		} else if (!strcmp(t, MR_MARK_EVERY) || !strcmp(t, MR_MARK_MATCH) ||
 			   !strcmp(t, MR_MARK_EXIT)) {
