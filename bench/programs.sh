@@ -6,7 +6,8 @@
 #   sqlite3    the sqlite3 shell building a 300,000-row table in memory,
 #              indexing it and grouping it
 #   javac      OpenJDK 17's javac compiling a generated 1,000-method class
-# Inputs are generated here, the same bytes on every run.  Prints each table.
+# Inputs are generated here, the same bytes on every run.  Prints each table;
+# the status is memrepro run's worst (0 all ok, 1 a run failed, 2 bad usage).
 #
 #   bench/programs.sh [yaml-load|sqlite3|javac ...]
 #   MEMREPRO=build/memrepro REPEAT=4 WORK=/tmp/memrepro-programs bench/programs.sh
@@ -61,16 +62,23 @@ gen_java() {
 	} >"$work/Gen.java"
 }
 
-# measure NAME CMD...: the allocator run, then the glibc run.
+status=0
+
+# measure NAME CMD...: the allocator run, then the glibc run; a run's
+# failure makes the script's status 1 (or 2 on bad usage) after the rest.
 measure() {
 	local name=$1
 	shift
 	echo "== $name: $* ($(uptime))"
 	"$memrepro" run --name "$name" --repeat "$repeat" --out "$work/$name-alloc" \
-		--axis "allocator=$allocators" -- "$@" || true
+		--axis "allocator=$allocators" -- "$@" || note $?
 	echo "== $name under glibc $libcs ($(uptime))"
 	"$memrepro" run --name "$name" --repeat "$repeat" --out "$work/$name-libc" \
-		--axis allocator=glibc --axis "libc=$libcs" -- "$@" || true
+		--axis allocator=glibc --axis "libc=$libcs" -- "$@" || note $?
+}
+
+note() {
+	[ "$1" -le "$status" ] || status=$1
 }
 
 have() {
@@ -113,3 +121,4 @@ run_one() {
 for p in "$@"; do
 	run_one "$p"
 done
+exit "$status"
