@@ -306,3 +306,33 @@ mr_shipped_file(const char *tree, const char *installed)
 	free(p);
 	return esprintf("%s/../share/memrepro/%s", buf, installed);
 }
+
+static int
+exec_file(const char *p)
+{
+	struct stat st;
+
+	return access(p, X_OK) == 0 && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *
+mr_which(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+
+	if (strchr(name, '/'))
+		return exec_file(name) ? estrdup(name) : NULL;
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p = e + 1) {
+		char *full;
+
+		e = strchrnul(p, ':');
+		full = esprintf("%.*s%s%s", (int)(e - p), p, e > p ? "/" : "./", name);
+		if (exec_file(full))
+			return full;
+		free(full);
+		if (!*e)
+			return NULL;
+	}
+}

