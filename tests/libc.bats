@@ -345,3 +345,33 @@ allocator=glibc,libc=2.99,thp=never" ]
 	row=$(grep -E '^ +ran +' <<<"$output")
 	[[ "$row" == *"held"*"held"* ]] || false
 }
+
+@test "libc axis: a command's summary sets glibc under another libc against the first libc's" {
+	fake_libc "$BATS_TEST_TMPDIR/archive" 2.99
+	export FAKELD_LOG=$BATS_TEST_TMPDIR/ld.log
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive run -0 timeout -k 5 120 "$MR" run \
+		--out "$BATS_TEST_TMPDIR/out" --repeat 1 --axis allocator=glibc --axis "libc=$HOST,2.99" \
+		-- "$BATS_TEST_DIRNAME/fixtures/command/alloc.sh" 4
+	[[ "$output" == *"against glibc, and glibc against libc=$HOST, beyond noise"* ]] || false
+	# one run a side: the comparison is made, and says it cannot call one
+	[[ "$output" == *"none can be called: too few ok runs per config"* ]] || false
+	[[ "$output" != *"nothing to compare"* ]] || false
+	# a script: its interpreter went through the loader, as the kernel
+	# would have started it (the loader takes ELF programs only)
+	run -0 cat "$FAKELD_LOG"
+	[[ "$output" == *"--argv0 /bin/bash /bin/bash $BATS_TEST_DIRNAME/fixtures/command/alloc.sh 4" ]] || false
+}
+
+@test "libc axis: a #!/usr/bin/env script's interpreter is the program env would start" {
+	fake_libc "$BATS_TEST_TMPDIR/archive" 2.99
+	export FAKELD_LOG=$BATS_TEST_TMPDIR/ld.log
+	printf '#!/usr/bin/env bash\necho ok\n' > "$BATS_TEST_TMPDIR/envsh"
+	chmod +x "$BATS_TEST_TMPDIR/envsh"
+	bash=$(command -v bash)
+	MEMREPRO_RELEASES=$BATS_TEST_TMPDIR/archive run -0 timeout -k 5 120 "$MR" run \
+		--out "$BATS_TEST_TMPDIR/out" --repeat 1 --axis allocator=glibc --axis libc=2.99 \
+		-- "$BATS_TEST_TMPDIR/envsh"
+	run -0 cat "$FAKELD_LOG"
+	[[ "$output" == "--library-path "* ]] || false
+	[[ "$output" == *"--argv0 $bash $bash $BATS_TEST_TMPDIR/envsh" ]] || false
+}

@@ -1,10 +1,12 @@
 /* libc: the glibcs of the libc axis — see libc.h. */
 #include "matrix/libc.h"
 
+#include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "release/release.h"
 
@@ -136,27 +138,83 @@ mr_libc_free_all(void)
 	ntab = 0;
 }
 
+/* The interpreter line of the script at path ("#!/bin/bash -e"): the
+ * interpreter into *interp and its one optional argument into *arg
+ * (fresh, NULL: none), as the kernel splits it.  0, or -1 when path is
+ * not a script (an ELF program, unreadable). */
+static int
+shebang(const char *path, char **interp, char **arg)
+{
+	char buf[256], *p, *e;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return -1;
+	buf[n] = 0;
+	if (!(e = strchr(buf, '\n')))
+		return -1; /* longer than the kernel reads: not ours to guess */
+	*e = 0;
+	for (p = buf + 2; *p == ' ' || *p == '\t'; p++)
+		;
+	for (e = p; *e && *e != ' ' && *e != '\t'; e++)
+		;
+	if (e == p)
+		return -1;
+	*interp = estrndup(p, (size_t)(e - p));
+	for (; *e == ' ' || *e == '\t'; e++)
+		;
+	p = e + strlen(e);
+	while (p > e && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	*arg = p > e ? estrndup(e, (size_t)(p - e)) : NULL;
+	/* "#!/usr/bin/env NAME": NAME is the interpreter (env under the
+	 * loader would start it under the host's glibc) */
+	if (*arg && !strcmp(*interp + strlen(*interp) - (strlen(*interp) >= 4 ? 4 : 0), "/env") &&
+	    !strchr(*arg, ' ') && (*arg)[0] != '-' && (p = mr_which(*arg))) {
+		free(*interp);
+		free(*arg);
+		*interp = p;
+		*arg = NULL;
+	}
+	return 0;
+}
+
 char **
 mr_libc_argv(const struct mr_libc *l, char *const *argv, const char *alloc_path,
 	     char *env[3])
 {
 	const char *slash = alloc_path ? strrchr(alloc_path, '/') : NULL;
-	char **out, *lp, *exe = realpath(argv[0], NULL);
-	int n = 0, i;
+	char **out, *lp, *exe = realpath(argv[0], NULL), *interp = NULL, *arg = NULL;
+	int n = 0, i, script;
 
 	for (i = 0; argv[i]; i++)
 		;
-	out = ecalloc((size_t)i + 7, sizeof *out);
+	out = ecalloc((size_t)i + 9, sizeof *out);
 	if (slash && slash != alloc_path)
 		lp = esprintf("%s:%.*s", l->libdir, (int)(slash - alloc_path), alloc_path);
 	else
 		lp = estrdup(l->libdir);
+	/* a script: the loader runs its interpreter (the loader takes ELF
+	 * programs only), as the kernel would: INTERP [ARG] SCRIPT ARGS */
+	script = exe && shebang(exe, &interp, &arg) == 0;
 	out[n++] = estrdup(l->loader);
 	out[n++] = estrdup("--library-path");
 	out[n++] = lp;
 	out[n++] = estrdup("--argv0");
-	out[n++] = estrdup(argv[0]);
-	out[n++] = exe ? exe : estrdup(argv[0]);
+	if (script) {
+		out[n++] = estrdup(interp);
+		out[n++] = interp;
+		if (arg)
+			out[n++] = arg;
+		out[n++] = estrdup(argv[0]);
+		free(exe);
+	} else {
+		out[n++] = estrdup(argv[0]);
+		out[n++] = exe ? exe : estrdup(argv[0]);
+	}
 	for (i = 1; argv[i]; i++)
 		out[n++] = estrdup(argv[i]);
 	out[n] = NULL;

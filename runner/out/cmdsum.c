@@ -119,17 +119,36 @@ not_ok(FILE *f, const struct mr_rd_case *k, int ci)
 	}
 }
 
-/* The config of k like ci's with allocator=glibc, or -1. */
+/* The reference's libc: config 0's libc value (the first of the axis),
+ * or NULL when the configs have no libc key. */
+static const char *
+ref_libc(const struct mr_rd_case *k)
+{
+	const struct mr_config *cf = k->ncfg ? &k->conf[0] : NULL;
+	int i;
+
+	for (i = 0; cf && i < cf->n; i++)
+		if (!strcmp(cf->key[i], "libc"))
+			return cf->val[i];
+	return NULL;
+}
+
+/* The reference of config ci, which differs from it in one axis: for
+ * another allocator, the config like it with allocator=glibc; for glibc
+ * under another libc, the one under the first libc (libc).  -1 when ci
+ * is a reference itself, or its reference did not run. */
 static int
-glibc_of(const struct mr_rd_case *k, int ci)
+glibc_of(const struct mr_rd_case *k, int ci, const char *libc)
 {
 	const struct mr_config *cf = &k->conf[ci];
 	struct strbuf s = { 0 };
-	int i, g;
+	const char *al = mr_config_get(cf, "allocator");
+	int i, g, swap_alloc = al && strcmp(al, "glibc");
 
 	for (i = 0; i < cf->n; i++)
 		sb_printf(&s, "%s%s=%s", i ? "," : "", cf->key[i],
-			  strcmp(cf->key[i], "allocator") ? cf->val[i] : "glibc");
+			  swap_alloc && !strcmp(cf->key[i], "allocator") ? "glibc" :
+			  !swap_alloc && libc && !strcmp(cf->key[i], "libc") ? libc : cf->val[i]);
 	g = s.s ? mr_rd_cfg(k, s.s) : -1;
 	sb_free(&s);
 	return g == ci ? -1 : g;
@@ -175,6 +194,7 @@ mr_cmdsum_print(FILE *f, const struct mr_rd *R, const char *name)
 {
 	const struct mr_rd_case *k;
 	int ci, c, said = 0, few = 0, any = 0, dash = 0, w = 6;
+	const char *libc;
 
 	if (!(k = mr_rd_case(R, name)))
 		return -1;
@@ -206,10 +226,11 @@ mr_cmdsum_print(FILE *f, const struct mr_rd *R, const char *name)
 	}
 	if (dash)
 		fprintf(f, "-: no figure from the ok runs: times of runs side by side (-j), of a busy machine or a stopped runner are not figures, nor an allocator's clocked peak then (docs/command.md)\n");
-	fprintf(f, "\nagainst glibc, beyond noise (rank test p < %.2f and a change past the smallest one reported):\n",
-		MR_ST_ALPHA);
+	libc = ref_libc(k);
+	fprintf(f, "\nagainst glibc%s%s, beyond noise (rank test p < %.2f and a change past the smallest one reported):\n",
+		libc ? ", and glibc against libc=" : "", libc ? libc : "", MR_ST_ALPHA);
 	for (ci = 0; ci < k->ncfg; ci++) {
-		int g = glibc_of(k, ci);
+		int g = glibc_of(k, ci, libc);
 
 		if (g < 0)
 			continue;
@@ -217,7 +238,7 @@ mr_cmdsum_print(FILE *f, const struct mr_rd *R, const char *name)
 		said += differences(f, k, ci, g, &few);
 	}
 	if (!any)
-		fprintf(f, "  nothing to compare: no config of another allocator beside a glibc one\n");
+		fprintf(f, "  nothing to compare: no config of another allocator or libc beside a glibc one\n");
 	else if (!said && few)
 		fprintf(f, "  none can be called: too few ok runs per config (4 against 4 at least: --repeat 4)\n");
 	else if (!said)
