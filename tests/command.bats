@@ -183,3 +183,12 @@ mrc() {
 	[[ "$stderr" != *"--resume"* ]] || false
 	[ -z "$(ps -e -o args= | grep -F 'sleep 9876.75' | grep -v grep)" ]
 }
+
+@test "a command's allocators chart sets its sampled peak RSS against glibc's, not its RSS at exit" {
+	run -0 mrc --repeat 1 --axis allocator=glibc,jemalloc -- "$CMDFIX/alloc.sh" 8
+	tsv=$BATS_TEST_TMPDIR/out/plots/allocators.tsv
+	run -0 awk -F'\t' '!/^#/ && $3 == "jemalloc" { print $5 }' "$tsv"
+	[ "$output" = peak_rss_kb ]
+	grep -q "each command's peak RSS under each allocator" "$BATS_TEST_TMPDIR/out/plots/allocators.svg"
+	grep -q '>sampled peak RSS<' "$BATS_TEST_TMPDIR/out/plots/allocators.svg"
+}

@@ -11,9 +11,22 @@
 #include "core/version.h"
 #include "core/util.h"
 #include "out/chutil.h"
+#include "proc/marks.h"
 #include "proto/schema.h"
 
 /* --- allocators ---------------------------------------------------------- */
+
+/* Whether k is a command's (run -- CMD): its last checkpoint is the
+ * runner's exit mark. */
+static int
+is_command(const struct mr_rd_case *k)
+{
+	const char **names;
+	int n = mr_rd_ck_names(k, -1, &names), is = n > 0 && !strcmp(names[n - 1], MR_MARK_EXIT);
+
+	free(names);
+	return is;
+}
 
 int
 mr_chart_key_ref(const struct mr_rd_case *k, const struct mr_figs *fs, struct mr_ref *ref)
@@ -28,6 +41,10 @@ mr_chart_key_ref(const struct mr_rd_case *k, const struct mr_figs *fs, struct mr
 		ref->checkpoint = fs->key_checkpoint ? fs->key_checkpoint
 			: fs->key_ckpt && n > 0 ? (char *)names[n - 1] : NULL;
 		lower = fs->key_lower;
+	} else if (n > 0 && !strcmp(names[n - 1], MR_MARK_EXIT)) {
+		/* a command's (run -- CMD): its memory at exit is what is left
+		 * when it has freed all, its peak is what it cost */
+		ref->metric = mr_run_metric("peak_rss_kb");
 	} else if (n > 0) {
 		ref->ckpt = 1;
 		ref->metric = mr_ckpt_metric("rss_kb");
@@ -268,7 +285,7 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	char *base = esprintf("%s/allocators", outdir);
 	struct strbuf cases = {0}, allocs = {0}, note = {0};
 	const char **al_names; /* the columns */
-	int nal, cells = 0, i, a, rc = -1, have_glibc;
+	int nal, cells = 0, i, a, rc = -1, have_glibc, commands = 0;
 	FILE *f;
 
 	nal = allocator_columns(R, sel, nsel, &al_names, &have_glibc);
@@ -285,6 +302,8 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 		int row = nsel - i; /* the first case on top */
 
 		int lower = mr_chart_key_ref(k, figs ? figs[i] : NULL, &ref);
+
+		commands += is_command(k);
 
 		fig = mr_rd_ref_name(&ref);
 		{
@@ -316,11 +335,16 @@ mr_chart_allocators(struct mr_plot *p, const struct mr_rd *R, const int *sel,
 	sb_add(&allocs, "");
 	sb_add(&note, "");
 	{
-		static const char title[] =
+		static const char corpus[] =
 			"memrepro: each case's key figure under each allocator, relative to glibc\n"
 			"The corpus gathers reports of allocators misbehaving: a case shows "
 			"where one fails, not which is best overall";
-		const char *args[] = { title, cases.s, allocs.s, note.s, NULL };
+		static const char command[] =
+			"memrepro: each command's peak RSS under each allocator, relative to glibc\n"
+			"The sampled peak of its process, the geometric mean over its configs of "
+			"the medians' ratios";
+		const char *args[] = { nsel && commands == nsel ? command : corpus, cases.s,
+				       allocs.s, note.s, NULL };
 
 		rc = mr_plot_draw(p, "allocators", tsv, base, args);
 	}

@@ -168,6 +168,8 @@ static const char *const nouns[][2] = {
 	{ "tree_rss_kb", "tree RSS" }, { "tree_pss_kb", "tree PSS" },
 	{ "tree_private_dirty_kb", "tree private dirty" },
 	{ "cgroup_kb", "cgroup memory" }, { "maxrss_kb", "peak RSS" },
+	{ "peak_rss_kb", "sampled peak RSS" }, { "peak_tree_rss_kb", "tree peak RSS" },
+	{ "cgroup_peak_kb", "cgroup peak" },
 	{ "wall_ms", "wall time" }, { "user_ms", "user time" },
 	{ "sys_ms", "system time" }, { "t_ms", "time since start" },
 	{ "minflt", "minor faults" }, { "majflt", "major faults" },
