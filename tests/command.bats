@@ -190,5 +190,6 @@ mrc() {
 	run -0 awk -F'\t' '!/^#/ && $3 == "jemalloc" { print $5 }' "$tsv"
 	[ "$output" = peak_rss_kb ]
 	grep -q "each command's peak RSS under each allocator" "$BATS_TEST_TMPDIR/out/plots/allocators.svg"
-	grep -q '>sampled peak RSS<' "$BATS_TEST_TMPDIR/out/plots/allocators.svg"
+	# the row's noun, its spaces non-breaking
+	grep -q ">sampled$(printf '\302\240')peak" "$BATS_TEST_TMPDIR/out/plots/allocators.svg"
 }
