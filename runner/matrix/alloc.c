@@ -196,7 +196,8 @@ not_found(const struct mr_alloc *a)
 
 	if (strchr(a->soname, '/'))
 		return esprintf("%s: cannot be loaded: no such file", a->soname);
-	sb_printf(&b, "%s not found by the dynamic loader", a->soname);
+	sb_printf(&b, a->entry && a->entry->build_musl ? "%s not found, so no case has a musl build," :
+		  "%s not found by the dynamic loader", a->soname);
 	for (; d && *d; d++)
 		sb_printf(&b, "%s%s", d == (const char *const *)a->entry->search ? " nor in " : ", ", *d);
 	if (a->package)
@@ -332,6 +333,14 @@ resolve_one(struct mr_alloc *a, const struct mr_registry *r, const char *spec,
 	a->package = a->entry->package;
 	if (at) {
 		resolve_release(a, at + 1, self_exe);
+		return;
+	}
+	if (a->entry->build_musl) {
+		/* musl's libc.a, linked into the cases' musl builds: present
+		   or not; each case's build is looked for when it runs */
+		a->path = search_dirs(a);
+		if (!a->path)
+			a->missing = not_found(a);
 		return;
 	}
 	if (!a->preload) {
