@@ -187,19 +187,23 @@ mr_alloc_probe_main(const char *soname)
 }
 
 /* "libfoo.so.1 not found by the dynamic loader[ nor in DIRS] (Debian
- * package libfoo1)", or for a path "PATH: no such file". */
+ * package libfoo1)", or for a path "PATH: no such file"; for build =
+ * musl, "libc.a not found in DIRS, so no case has a musl build (...)". */
 static char *
 not_found(const struct mr_alloc *a)
 {
 	const char *const *d = a->entry ? (const char *const *)a->entry->search : NULL;
 	struct strbuf b = { 0 };
+	int musl = a->entry && a->entry->build_musl;
 
 	if (strchr(a->soname, '/'))
 		return esprintf("%s: cannot be loaded: no such file", a->soname);
-	sb_printf(&b, a->entry && a->entry->build_musl ? "%s not found, so no case has a musl build," :
-		  "%s not found by the dynamic loader", a->soname);
+	sb_printf(&b, musl ? "%s not found" : "%s not found by the dynamic loader", a->soname);
 	for (; d && *d; d++)
-		sb_printf(&b, "%s%s", d == (const char *const *)a->entry->search ? " nor in " : ", ", *d);
+		sb_printf(&b, "%s%s", d == (const char *const *)a->entry->search ?
+			  (musl ? " in " : " nor in ") : ", ", *d);
+	if (musl)
+		sb_add(&b, ", so no case has a musl build");
 	if (a->package)
 		sb_printf(&b, " (Debian package %s)", a->package);
 	return b.s;
