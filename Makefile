@@ -356,7 +356,7 @@ musl-cases:
 
 musl-build: $(MUSL_BIN) $(MUSL_NO:%=$(MB)/%.skip)
 
-$(MB)/lib/%.o $(MB)/%.o: MUSL_OBJ_FLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib
+$(MB)/lib/%.o $(MB)/%.o: MUSL_OBJ_FLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ilib -MMD -MP
 $(MB)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
 	$(MUSL_CC) $(MUSL_OBJ_FLAGS) $(CFLAGS) -c -o $@ $<
@@ -374,6 +374,8 @@ $(MB)/%.skip: cases/%.c
 
 deps-musl:
 	@sh tools/deps.sh musl-tools || echo "deps-musl: musl-tools not installed: allocator=musl runs are skipped"
+
+-include $(MUSL_LIB_OBJ:.o=.d) $(CASES:%=$(MB)/%.d)
 
 # --- proving the runner clean ------------------------------------------
 
