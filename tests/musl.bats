@@ -40,6 +40,10 @@ needs_musl() {
 	[ "$(tsv_col "$d/runs.tsv" outcome '$2 ~ /allocator=musl/')" = ok ]
 	[ "$(tsv_col "$d/runs.tsv" outcome '$2 ~ /allocator=glibc/')" = ok ]
 	grep -q $'^allocator.musl.path\t/.*/libc.a$' "$d/env.tsv"
+	# the version its loader says (Debian package musl), where there is one
+	if compgen -G "/lib/ld-musl-*.so.1" >/dev/null; then
+		grep -q $'^allocator.musl.version\t1\.[0-9]' "$d/env.tsv" || false
+	fi
 }
 
 @test "a case with no musl build (NAME.skip) is skipped under allocator=musl with its reason" {

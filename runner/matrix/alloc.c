@@ -15,6 +15,7 @@
 #include "matrix/allocrel.h"
 #include "proc/capture.h"
 #include "matrix/libc.h"
+#include "matrix/muslbuild.h"
 #include "proc/env.h"
 #include "matrix/registry.h"
 #include "matrix/regparse.h"
@@ -345,6 +346,8 @@ resolve_one(struct mr_alloc *a, const struct mr_registry *r, const char *spec,
 		a->path = search_dirs(a);
 		if (!a->path)
 			a->missing = not_found(a);
+		else
+			a->version = mr_musl_version();
 		return;
 	}
 	if (!a->preload) {

@@ -1,11 +1,13 @@
 /* muslbuild: the musl build of a case — see muslbuild.h. */
 #include "matrix/muslbuild.h"
 
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/safeio.h"
+#include "proc/capture.h"
 #include "core/util.h"
 
 char *
@@ -35,4 +37,23 @@ mr_musl_case_path(const struct mr_cases_desc *c, char **why)
 	free(skip);
 	free(dir);
 	return NULL;
+}
+
+char *
+mr_musl_version(void)
+{
+	char *argv[2] = { NULL, NULL }, *env[1] = { NULL }, *v, *ver = NULL;
+	struct strbuf out = { 0 };
+	glob_t g;
+	int status;
+
+	if (glob("/lib/ld-musl-*.so.1", 0, NULL, &g) != 0)
+		return NULL;
+	argv[0] = g.gl_pathv[0];
+	if (mr_spawn_capture(argv, env, 5000, 4096, 2, &out, &status) == 0 && out.s &&
+	    (v = strstr(out.s, "Version ")) != NULL)
+		ver = estrndup(v + 8, strcspn(v + 8, " \n"));
+	sb_free(&out);
+	globfree(&g);
+	return ver && *ver ? ver : (free(ver), NULL);
 }

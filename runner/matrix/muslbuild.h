@@ -17,4 +17,10 @@
  * (the case's own from NAME.skip, or that there is no build) otherwise. */
 char *mr_musl_case_path(const struct mr_cases_desc *c, char **why);
 
+/* musl's version, as its dynamic loader (/lib/ld-musl-ARCH.so.1, Debian
+ * package musl, built from the same source as libc.a) says it run bare:
+ * "Version 1.2.3" on stderr.  Fresh string, or NULL when there is no
+ * loader or it says no version. */
+char *mr_musl_version(void);
+
 #endif
