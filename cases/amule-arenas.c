@@ -113,6 +113,8 @@
  * is bytes), the refresher's later ticks and the SSE stream, latency (the
  * report's 1.53 vs 1.56 s: time is not claimed), and the allocation fixes of
  * the rest of the report's series.
+ *
+ * No musl build: it calls glibc's malloc_trim, mallopt, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

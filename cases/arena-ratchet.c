@@ -84,6 +84,8 @@
  * against 256 arenas on 32 cores; here glibc allows 8 x CPUs arenas (16 on
  * the reference machine), so the default run reaches its arena limit and
  * then shares, as the capped flight did.
+ *
+ * No musl build: it calls glibc's mallinfo2, mallopt, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

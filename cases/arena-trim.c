@@ -100,6 +100,8 @@
  * stealing (each worker builds its own trees: which thread allocated a
  * node is all that matters), and the PR's polling loop and its logging
  * gate (one trim here, where the loop would call it).
+ *
+ * No musl build: it calls glibc's malloc_trim, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -81,6 +81,8 @@
  * buffers (freed here with the stream), Buffer.concat of the output (a
  * slice of an 8 KiB pool), and the interleaving of callbacks with the
  * last work items (here they run after all are done: the peak is the same).
+ *
+ * No musl build: it links zlib, which Debian builds for glibc only.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -73,6 +73,8 @@
  * model does not need, since what compares is the difference), what
  * opt_clean computes, yosys's thread pool (its workers are created per
  * pass and exit, as here), and the other passes of the script.
+ *
+ * No musl build: it calls glibc's malloc_trim, mallopt, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

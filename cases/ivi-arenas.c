@@ -90,6 +90,8 @@
  * Left out: the Flutter engine, the Dart VM and the renderer (their own
  * 150-380 MB; compare growth, not totals), GPU memory, the engine's other
  * pools and the order in which a real burst's threads first call malloc.
+ *
+ * No musl build: it calls glibc's mallopt, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -73,6 +73,8 @@
  * compare the difference the limit makes, not totals), its metaspace and
  * class loading, JIT compilation (java-native-trim.c models a burst of it),
  * and the threads' later work.
+ *
+ * No musl build: it calls glibc's malloc_info, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -78,6 +78,8 @@
  * suspension by later safepoints, and the cost of a trim (time is not
  * claimed).  mallinfo2 is glibc's: under another allocator its figures are
  * those of glibc's unused heap.
+ *
+ * No musl build: it calls glibc's mallinfo2, malloc_trim, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

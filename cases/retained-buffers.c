@@ -120,6 +120,8 @@
  * a background thread (a free from another thread into the main arena
  * changes no chunk placement here), and V8's order of freeing within a
  * batch (we free in allocation order).
+ *
+ * No musl build: it calls glibc's mallinfo2, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

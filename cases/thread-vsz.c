@@ -94,6 +94,8 @@
  * (a new thread runs its native start concurrently, then waits for the
  * GVL: the order of first mallocs may differ, not their count), Ruby's
  * timer thread, and the thread-local storage of the interpreter.
+ *
+ * No musl build: it calls glibc's mallopt, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -84,6 +84,8 @@
  * in one thread, so the main arena: cases/arena-trim.c has the threads),
  * and the Rust allocator shim (the Rust global allocator on Linux calls
  * malloc/free directly for alignments up to 16).
+ *
+ * No musl build: it calls glibc's malloc_trim, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -74,6 +74,8 @@
  * arenas: the report's process had several, the model one), the 7-11 ms
  * of the walk (time is noisy here; the claims are on memory and faults),
  * and the kernel's reclaim under pressure (none on either machine).
+ *
+ * No musl build: it calls glibc's malloc_trim, which musl's libc lacks.
  */
 #include "mr_case.h"
 #include "mr_ckpt.h"

@@ -15,6 +15,7 @@
 #include "matrix/allocrel.h"
 #include "proc/capture.h"
 #include "matrix/libc.h"
+#include "matrix/muslbuild.h"
 #include "proc/env.h"
 #include "matrix/registry.h"
 #include "matrix/regparse.h"
@@ -187,18 +188,23 @@ mr_alloc_probe_main(const char *soname)
 }
 
 /* "libfoo.so.1 not found by the dynamic loader[ nor in DIRS] (Debian
- * package libfoo1)", or for a path "PATH: no such file". */
+ * package libfoo1)", or for a path "PATH: no such file"; for build =
+ * musl, "libc.a not found in DIRS, so no case has a musl build (...)". */
 static char *
 not_found(const struct mr_alloc *a)
 {
 	const char *const *d = a->entry ? (const char *const *)a->entry->search : NULL;
 	struct strbuf b = { 0 };
+	int musl = a->entry && a->entry->build_musl;
 
 	if (strchr(a->soname, '/'))
 		return esprintf("%s: cannot be loaded: no such file", a->soname);
-	sb_printf(&b, "%s not found by the dynamic loader", a->soname);
+	sb_printf(&b, musl ? "%s not found" : "%s not found by the dynamic loader", a->soname);
 	for (; d && *d; d++)
-		sb_printf(&b, "%s%s", d == (const char *const *)a->entry->search ? " nor in " : ", ", *d);
+		sb_printf(&b, "%s%s", d == (const char *const *)a->entry->search ?
+			  (musl ? " in " : " nor in ") : ", ", *d);
+	if (musl)
+		sb_add(&b, ", so no case has a musl build");
 	if (a->package)
 		sb_printf(&b, " (Debian package %s)", a->package);
 	return b.s;
@@ -332,6 +338,16 @@ resolve_one(struct mr_alloc *a, const struct mr_registry *r, const char *spec,
 	a->package = a->entry->package;
 	if (at) {
 		resolve_release(a, at + 1, self_exe);
+		return;
+	}
+	if (a->entry->build_musl) {
+		/* musl's libc.a, linked into the cases' musl builds: present
+		   or not; each case's build is looked for when it runs */
+		a->path = search_dirs(a);
+		if (!a->path)
+			a->missing = not_found(a);
+		else
+			a->version = mr_musl_version();
 		return;
 	}
 	if (!a->preload) {

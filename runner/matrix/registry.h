@@ -49,6 +49,10 @@ struct mr_registry_entry {
 	                        preloaded; 1: LD_PRELOAD the library */
 	int in_default_axis; /* in the allocator axis when --axis allocator=
 	                        is not given */
+	int build_musl;      /* "build = musl": the allocator is musl's libc
+	                        (mallocng), linked into a second build of each
+	                        case (CASES/musl/NAME); library is musl's
+	                        libc.a, nothing is preloaded */
 	struct mr_registry_opt opt;
 	struct mr_registry_release *rel; /* per-release overrides */
 	int nrel;

@@ -17,7 +17,7 @@
 #define MAX_LINE 4096
 
 static const char *const fields[] = {
-	"library", "package", "search", "options", "default", "preload", NULL
+	"library", "package", "search", "options", "default", "preload", "build", NULL
 };
 
 int
@@ -102,6 +102,7 @@ finish(struct parser *p, struct mr_registry *r)
 
 	if (!p->cur.name)
 		return 0;
+	p->cur.preload &= !p->cur.build_musl; /* musl's libc is linked in */
 	if (p->cur.preload && strcmp(p->cur.name, MR_ALLOC_GLIBC) == 0) {
 		sb_printf(p->err, "%s:%d:2: entry [glibc] has no 'preload = no': it would preload %s while the results say glibc (the C library itself)",
 			  p->file, p->cur_line, p->cur.library ? p->cur.library : "its library");
@@ -181,6 +182,15 @@ preload(struct parser *p, const char *v)
 		return fail(p, v, "preload no: only [glibc], the C library itself, preloads nothing; [%s] would run glibc's malloc under its name",
 			    p->cur.name);
 	return 0;
+}
+
+/* "build = musl": the case's second build, with musl-gcc; "host": its own. */
+static int
+build(struct parser *p, const char *v)
+{
+	p->cur.build_musl = strcmp(v, "musl") == 0;
+	return p->cur.build_musl || strcmp(v, "host") == 0 ? 0 :
+	       fail(p, v, "build '%s': want host or musl", v);
 }
 
 static int
@@ -368,7 +378,7 @@ field(struct parser *p, const char *s, const char *end)
 				best = fields[i];
 			}
 		}
-		return fail(p, k, "unknown field '%s'%s%s%s; fields: library, package, search, options, default, preload",
+		return fail(p, k, "unknown field '%s'%s%s%s; fields: library, package, search, options, default, preload, build",
 			    word, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
 	}
 	if (at && fi > 1)
@@ -415,7 +425,8 @@ field(struct parser *p, const char *s, const char *end)
 		case 2: rc = search(p, vbuf); break;
 		case 3: rc = options(p, vbuf); break;
 		case 4: rc = yes_no(p, vbuf, "default", &p->cur.in_default_axis); break;
-		default: rc = preload(p, vbuf); break;
+		case 5: rc = preload(p, vbuf); break;
+		default: rc = build(p, vbuf); break;
 		}
 		p->vbase = NULL;
 		return rc;

@@ -21,6 +21,7 @@
 #include "session/configs.h"
 #include "matrix/envfp.h"
 #include "matrix/libc.h"
+#include "matrix/muslbuild.h"
 #include "matrix/origtab.h"
 #include "session/plan.h"
 #include "matrix/registry.h"
@@ -74,6 +75,23 @@ repeats_of(const struct session *s, const struct mr_matrix_cfg *cf)
 	return s->o->quick && cf->runtime ? 1 : s->o->repeat;
 }
 
+/* The musl build of j's case (muslbuild.h), for allocator=musl: a fresh
+ * path in *bin and NULL, or the fresh reason it cannot run. */
+static char *
+musl_bin(const struct job *j, const struct mr_libc *l, int command, char **bin)
+{
+	char *why;
+
+	if (j->cf->runtime || command)
+		return esprintf("allocator=%s runs the C cases' musl builds; %s is not one",
+				j->cf->allocator, j->c->name);
+	if (l && !l->host)
+		return esprintf("allocator=%s is musl's libc: it runs with no glibc (libc=%s)",
+				j->cf->allocator, j->cf->libc);
+	*bin = mr_musl_case_path(j->c, &why);
+	return why;
+}
+
 /* Get run j (c, cf and repeat set) ready to start.  Returns 0; 1 when its
  * allocator is missing (the run is recorded as skipped: nothing to start);
  * -1 to stop (the runner failed). */
@@ -83,11 +101,13 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 	const struct mr_session_opts *o = s->o;
 	const struct mr_alloc *a = mr_alloc_find(&s->allocs, j->cf->allocator);
 	const struct mr_libc *l = j->cf->libc ? mr_libc_find(j->cf->libc) : NULL;
-	char *need = mr_allocrel_skip(a, l, o->self_exe), *orig = NULL, **oargv = NULL;
+	char *need = mr_allocrel_skip(a, l, o->self_exe), *orig = NULL, **oargv = NULL, *mbin = NULL;
 	char *oenv[MR_ORIGTAB_ENV];
 	const char *skip = a->missing ? a->missing : l && l->missing ? l->missing : need;
 	int nx = 0, noenv = 0, i;
 
+	if (a->entry && a->entry->build_musl && !skip)
+		skip = orig = musl_bin(j, l, o->command != NULL, &mbin);
 	if (j->cf->runtime && !skip)
 		skip = orig = mr_origtab_job(&s->origs, j->c, j->cf, l, a->preload ? a->path : NULL,
 					     &oargv, oenv, &noenv);
@@ -120,6 +140,10 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 		j->extra[nx++] = estrdup(j->cf->optenv[i]);
 	j->argv = oargv ? oargv : o->command ? mr_cmdcase_argv(o->command) : /* matrix/cmdcase.h */
 		  mr_matrix_argv(j->c, j->cf);
+	if (mbin) {
+		free(j->argv[0]);
+		j->argv[0] = mbin;
+	}
 	if (l && !l->host && !oargv) {
 		char **argv = mr_libc_argv(l, j->argv, a->preload ? a->path : NULL,
 					   &j->extra[nx]);
