@@ -10,7 +10,7 @@ setup() {
 	T=$BATS_TEST_TMPDIR/tree
 	mkdir -p "$T/build"
 	cp "$ROOT/Makefile" "$T/"
-	ln -s "$ROOT/lib" "$ROOT/tools" "$T/"
+	ln -s "$ROOT/lib" "$ROOT/tools" "$ROOT/mk" "$T/"
 	# the objects of lib/ as built (mtimes kept: make rebuilds none)
 	cp -a "$ROOT/build/lib" "$ROOT/build/libmr.a" "$T/build/"
 }
