@@ -206,3 +206,17 @@ EOF2
 		[[ "$output" == *"fixture-stacks.figures:2:9: $rt: want node@VERSION, ruby@VERSION or python@VERSION (the report's runtime)"* ]] || false
 	done
 }
+
+@test "a figure naming an axis the runs did not have (an allocator's option, a tunable, libc) is not measured; an unknown parameter is an error" {
+	cat > "$E/fixture-stacks.figures" <<'EOF2'
+source seeds/000_42f33d63eb876075.txt "a made-up report"
+figure cleared allocator=glibc,glibc.malloc.arena_max=2,madvise=free rss_kb 150 MiB
+figure cleared allocator=mimalloc,madvise=free,mimalloc.arena_eager_commit=0 rss_kb 150 MiB
+figure cleared allocator=glibc,libc=2.41,madvise=free rss_kb 150 MiB
+EOF2
+	report
+	printf 'source seeds/000_42f33d63eb876075.txt "a made-up report"\nfigure cleared allocator=glibc,madvize=free rss_kb 150 MiB\n' \
+		> "$E/fixture-stacks.figures"
+	run -2 timeout -k 5 120 "$MR" report --cases "$DATA/cases" --expected "$E" "$R"
+	[[ "$output" == *'fixture-stacks.figures:2:16: unknown parameter "madvize" (no run of this case has it)'* ]] || false
+}

@@ -390,6 +390,11 @@ mr_figs_check(const struct mr_figs *fs, const struct mr_config *cfg, int ncfg,
 		const struct mr_fig *f = &fs->f[i];
 
 		for (j = 0; j < f->cfg.n && ncfg; j++) {
+			/* an axis of the environment (allocator, libc, a tunable,
+			 * an allocator's option...) is in the runs only where the
+			 * command line had it: its figure is then not measured */
+			if (strchr(f->cfg.key[j], '.') || mr_name_reserved(f->cfg.key[j]))
+				continue;
 			for (l = 0; l < ncfg && !mr_config_get(&cfg[l], f->cfg.key[j]); l++)
 				;
 			if (l == ncfg) {
