@@ -63,6 +63,12 @@ void mr_runtime_free(struct mr_runtime *rt);
  * (memrepro fetch sends those here). */
 int mr_runtime_is_spec(const char *spec);
 
+/* go: the program of Go original src (with ../lib/memrepro.go beside
+ * it) built by rt's toolchain into *bin (fresh), or found built in the
+ * cache (keyed by the toolchain and the sources' sha256) — rtgobuild.c.
+ * NULL, or why it cannot be had (fresh). */
+char *mr_runtime_go_build(const struct mr_runtime *rt, const char *src, char **bin);
+
 /* Whether the host has interpreter lang ("node", "ruby", "python":
  * python3) in PATH. */
 int mr_runtime_on_host(const char *lang);
