@@ -139,6 +139,8 @@ RUNNER_SRC := \
 	runner/matrix/rtrel.c \
 	runner/matrix/rtruby.c \
 	runner/matrix/rtpython.c \
+	runner/matrix/rtgo.c \
+	runner/matrix/rtgobuild.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
 	runner/matrix/versions.c \
@@ -252,8 +254,8 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 # The reports' own programs beside the models (docs/originals.md), and
 # their checkpoint helpers: copied so that build/cases/<case>.js finds
 # ../lib/memrepro.js as cases/<case>.js does.
-ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py)
-ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py))
+ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.go)
+ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py lib/memrepro.go))
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 # The fixture allocator (tests/fixtures/alloc/fakealloc.c), one build per
@@ -310,6 +312,9 @@ $(B)/cases/%.rb: cases/%.rb
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/cases/%.py: cases/%.py
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/cases/%.go: cases/%.go
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/lib/memrepro.%: lib/memrepro.%

@@ -67,6 +67,11 @@
  * MADV_HUGEPAGE, as a machine in THP always mode would have them, to
  * check that by hand.
  *
+ * The reports' program on Go's own runtime is cases/go-scavenger.go
+ * (runtime=go@1.15, go@1.19, go@1.24: each Debian release's toolchain
+ * builds it): 1.15 keeps the freed heap in RSS as LazyFree, 1.19 and 1.24
+ * return it (expected/go-scavenger.claims, the original's part).
+ *
  * Left out: the pacing of the scavenger (the report waited
  * five minutes; here it runs to its goal at once, go-scavenger-delay.c is
  * about the time), the heap-growth scavenger, size classes and mcentral

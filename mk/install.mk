@@ -8,8 +8,8 @@
 # share/memrepro/<dir>, cases/*.c to read).  So BINDIR, LIBEXECDIR and
 # SHAREDIR keep that layout under PREFIX, and an install moved whole (a
 # .deb unpacked anywhere) still runs.
-INST_ORIGINALS = $(wildcard cases/*.js cases/*.rb cases/*.py)
-INST_HELPERS = $(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py)
+INST_ORIGINALS = $(ORIGINALS)
+INST_HELPERS = $(patsubst $(B)/lib/%,lib/%,$(filter $(B)/lib/%,$(ORIG_FILES)))
 INST_ETC_DIRS = $(patsubst %/,%,$(wildcard etc/*/))
 # What install installs, built (debian/rules builds this, not all).
 INST_BUILT = $(B)/memrepro $(CASE_BIN)

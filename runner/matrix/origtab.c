@@ -48,7 +48,7 @@ add_orig(struct mr_origtab *t, const struct mr_cases_desc *c, const char *spec)
 	path = esprintf("%s.%s", c->path, ext);
 	t->orig = erealloc(t->orig, (size_t)(t->norig + 1) * sizeof *t->orig);
 	t->orig_case = erealloc(t->orig_case, (size_t)(t->norig + 1) * sizeof *t->orig_case);
-	rc = mr_original_read(path, ext[0] == 'j' ? "//" : "#", c, &t->orig[t->norig]);
+	rc = mr_original_read(path, ext[0] == 'j' || ext[0] == 'g' ? "//" : "#", c, &t->orig[t->norig]);
 	free(path);
 	if (rc == -ENOENT)
 		return 0; /* gone since the matrix saw it: skipped at the run */
@@ -98,7 +98,7 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 	const struct mr_runtime *rt = find_rt(t, cf->runtime);
 	const char *ext = mr_matrix_runtime_ext(cf->runtime);
 	const struct mr_original *o = ext ? find_orig(t, c->name, ext) : NULL;
-	char **av, *why;
+	char **av, *why, *bin = NULL;
 	int n = 0, i;
 
 	if (!rt || !o)
@@ -110,6 +110,10 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 	if (l && !l->host && rt->own_loader)
 		return esprintf("%s runs under its own release's glibc: the libc axis does not combine with it",
 				rt->spec);
+	/* go: the program built by the toolchain runs in the source's place */
+	if (strcmp(rt->lang, "go") == 0 && (why = o->nflags ? esprintf("%s: a Go original takes no interpreter flags", o->path) :
+					     mr_runtime_go_build(rt, o->path, &bin)) != NULL)
+		return why;
 	for (i = 0; rt->argv[i]; i++)
 		;
 	av = ecalloc((size_t)i + (size_t)o->nflags + 2 + 2 * (size_t)o->nparams, sizeof *av);
@@ -119,6 +123,10 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 		env[(*ne)++] = estrdup(rt->env[i]);
 	mr_original_args(o, cf->kv, cf->nkv, av, &n, env, ne);
 	av[n] = NULL;
+	if (bin) {
+		free(av[0]);
+		av[0] = bin;
+	}
 	if (l && !l->host) {
 		char *lenv[3], **wrapped = mr_libc_argv(l, av, preload, lenv);
 

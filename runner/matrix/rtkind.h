@@ -70,5 +70,9 @@ void mr_rt_command(struct mr_runtime *rt, const char *lib, const struct mr_relea
  * rt->missing set. */
 void mr_rtruby_release(struct mr_runtime *rt, const char *word);
 void mr_rtpython_release(struct mr_runtime *rt, const char *word);
+void mr_rtgo_release(struct mr_runtime *rt, const char *word);
+
+/* The host's go (rtgo.c): `go` in PATH, its version from `go version`. */
+void mr_rtgo_host(struct mr_runtime *rt);
 
 #endif

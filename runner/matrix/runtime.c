@@ -52,7 +52,7 @@ mr_runtime_free(struct mr_runtime *rt)
 static const char *
 lang_of(const char *spec, const char **word)
 {
-	static const char *const langs[] = { "node", "ruby", "python", NULL };
+	static const char *const langs[] = { "node", "ruby", "python", "go", NULL };
 	int i;
 
 	*word = NULL;
@@ -105,7 +105,7 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 	const char *word, *lang = lang_of(spec, &word);
 
 	if (!lang) {
-		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python or python@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11)",
+		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, go or go@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, go@1.19)",
 			  spec);
 		return -1;
 	}
@@ -118,8 +118,9 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 	}
 	if (strcmp(lang, "node") != 0 && !release_word(word)) {
 		sb_printf(err, "runtime '%s': want %s@X.Y (%s), a full version (%s), a Debian version (%s) or a release (trixie)",
-			  spec, lang, lang[0] == 'r' ? "3.3" : "3.11", lang[0] == 'r' ? "3.3.8" : "3.11.2",
-			  lang[0] == 'r' ? "3.3.8-2" : "3.11.2-6");
+			  spec, lang, lang[0] == 'r' ? "3.3" : lang[0] == 'g' ? "1.19" : "3.11",
+			  lang[0] == 'r' ? "3.3.8" : lang[0] == 'g' ? "1.19.8" : "3.11.2",
+			  lang[0] == 'r' ? "3.3.8-2" : lang[0] == 'g' ? "1.19.8-2" : "3.11.2-6");
 		return -1;
 	}
 	return 0;
@@ -327,13 +328,18 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 	lang = lang_of(spec, &word);
 	rt->spec = estrdup(spec);
 	rt->lang = estrdup(lang);
-	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : strcmp(lang, "ruby") == 0 ? "rb" : "py");
-	if (!word)
+	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : strcmp(lang, "ruby") == 0 ? "rb" :
+			  strcmp(lang, "go") == 0 ? "go" : "py");
+	if (!word && strcmp(lang, "go") == 0)
+		mr_rtgo_host(rt);
+	else if (!word)
 		host(rt);
 	else if (strcmp(lang, "node") == 0)
 		node_npm(rt, word);
 	else if (strcmp(lang, "ruby") == 0)
 		mr_rtruby_release(rt, word);
+	else if (strcmp(lang, "go") == 0)
+		mr_rtgo_release(rt, word);
 	else
 		mr_rtpython_release(rt, word);
 	if (!rt->argv)

@@ -26,8 +26,16 @@
  *                   modules), W as for ruby, X.Y from the metapackage
  *                   python3 (3.11.2-1+b1 is 3.11); PYTHONHOME names the
  *                   library's tree, and the loader comes as for ruby.
+ *   go              the host's: `go` found in PATH, its version from
+ *                   `go version`
+ *   go@W            Debian's golang-X.Y-go and golang-X.Y-src (W as for
+ *                   ruby, X.Y from the metapackage golang-go: 2:1.19~1 is
+ *                   1.19), joined in one GOROOT in the cache; a Go
+ *                   original is built by that toolchain
+ *                   (mr_runtime_go_build) and the program runs alone:
+ *                   argv is empty.
  * The kinds are in their own files: rtrel.c (the release kinds' common
- * part), rtruby.c, rtpython.c (rtkind.h).
+ * part), rtruby.c, rtpython.c, rtgo.c (rtkind.h), rtgobuild.c.
  * Every ruby runs with --disable-gems (no rubygems: the originals need
  * none, and the user's gem directories stay out) and RUBYLIB naming
  * libruby's two library directories (libruby's load path is compiled in
@@ -62,6 +70,12 @@ void mr_runtime_free(struct mr_runtime *rt);
  * "ruby@...", "python@..."
  * (memrepro fetch sends those here). */
 int mr_runtime_is_spec(const char *spec);
+
+/* go: the program of Go original src (with ../lib/memrepro.go beside
+ * it) built by rt's toolchain into *bin (fresh), or found built in the
+ * cache (keyed by the toolchain and the sources' sha256) — rtgobuild.c.
+ * NULL, or why it cannot be had (fresh). */
+char *mr_runtime_go_build(const struct mr_runtime *rt, const char *src, char **bin);
 
 /* Whether the host has interpreter lang ("node", "ruby", "python":
  * python3) in PATH. */

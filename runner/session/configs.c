@@ -103,7 +103,7 @@ check_selected(const struct mr_cases_desc *cases, int ncases, const struct mr_ma
 			sb_printf(err, " (--axis %s=", ax[a].key);
 			for (k = 0; k < ax[a].nvals; k++)
 				sb_printf(err, "%s%s", k ? "," : "", ax[a].vals[k]);
-			sb_add(err, ": none of these cases has an original for it, CASE.js, CASE.rb or CASE.py beside its model; runtime c is the model)");
+			sb_add(err, ": none of these cases has an original for it, CASE.js, CASE.rb, CASE.py or CASE.go beside its model; runtime c is the model)");
 		}
 		return -1;
 	}
