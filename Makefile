@@ -139,6 +139,8 @@ RUNNER_SRC := \
 	runner/matrix/rtrel.c \
 	runner/matrix/rtruby.c \
 	runner/matrix/rtpython.c \
+	runner/matrix/rtredis.c \
+	runner/matrix/elfneed.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
 	runner/matrix/versions.c \
@@ -251,7 +253,7 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 # The reports' own programs beside the models (docs/originals.md), and
 # their checkpoint helpers: copied so that build/cases/<case>.js finds
 # ../lib/memrepro.js as cases/<case>.js does.
-ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py)
+ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.redis)
 ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py))
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
@@ -309,6 +311,9 @@ $(B)/cases/%.rb: cases/%.rb
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/cases/%.py: cases/%.py
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/cases/%.redis: cases/%.redis
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/lib/memrepro.%: lib/memrepro.%
@@ -543,7 +548,7 @@ corpus-table: all
 # share/memrepro/<dir>, cases/*.c to read).  So BINDIR, LIBEXECDIR and
 # SHAREDIR keep that layout under PREFIX, and an install moved whole (a
 # .deb unpacked anywhere) still runs.
-INST_ORIGINALS = $(wildcard cases/*.js cases/*.rb cases/*.py)
+INST_ORIGINALS = $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.redis)
 INST_HELPERS = $(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py)
 INST_ETC_DIRS = $(patsubst %/,%,$(wildcard etc/*/))
 # What install installs, built (debian/rules builds this, not all).

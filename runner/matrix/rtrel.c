@@ -32,6 +32,17 @@ versions(const struct mr_rt_kind *k, int only, char **xy, struct strbuf *failed)
 	free(pkgs);
 }
 
+/* Whether release X.Y xy is want: equal, or want a major X alone (redis@7)
+ * and xy X.Y. */
+static int
+same_xy(const char *xy, const char *want)
+{
+	size_t n = strlen(want);
+
+	return strcmp(xy, want) == 0 ||
+	       (strspn(want, "0123456789") == n && strncmp(xy, want, n) == 0 && xy[n] == '.');
+}
+
 /* Which X.Y and release word names: *xy (fresh) and the releases that
  * have it (have[i]); 0, or -1 with rt->missing. */
 static int
@@ -47,8 +58,10 @@ pick(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word, char *
 		want = xys[rel] ? estrdup(xys[rel]) : NULL;
 	else if (mr_rt_starts_xy(word))
 		want = mr_rt_xy(word);
+	else if (strspn(word, "0123456789") == strlen(word)) /* redis@7 */
+		want = estrdup(word);
 	for (i = 0; i < n; i++) {
-		have[i] = want && xys[i] && strcmp(xys[i], want) == 0;
+		have[i] = want && xys[i] && same_xy(xys[i], want);
 		any |= have[i];
 		if (xys[i])
 			sb_printf(&list, "%s%s %s", list.len ? ", " : "", mr_release_name(i), xys[i]);

@@ -52,7 +52,7 @@ mr_runtime_free(struct mr_runtime *rt)
 static const char *
 lang_of(const char *spec, const char **word)
 {
-	static const char *const langs[] = { "node", "ruby", "python", NULL };
+	static const char *const langs[] = { "node", "ruby", "python", "redis", NULL };
 	int i;
 
 	*word = NULL;
@@ -105,7 +105,7 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 	const char *word, *lang = lang_of(spec, &word);
 
 	if (!lang) {
-		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python or python@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11)",
+		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, redis or redis@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, redis@7)",
 			  spec);
 		return -1;
 	}
@@ -116,7 +116,13 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 			  spec);
 		return -1;
 	}
-	if (strcmp(lang, "node") != 0 && !release_word(word)) {
+	if (strcmp(lang, "redis") == 0 && !release_word(word) &&
+	    !(*word && strlen(word) <= 8 && strspn(word, "0123456789") == strlen(word))) {
+		sb_printf(err, "runtime '%s': want redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
+			  spec);
+		return -1;
+	}
+	if (strcmp(lang, "node") != 0 && strcmp(lang, "redis") != 0 && !release_word(word)) {
 		sb_printf(err, "runtime '%s': want %s@X.Y (%s), a full version (%s), a Debian version (%s) or a release (trixie)",
 			  spec, lang, lang[0] == 'r' ? "3.3" : "3.11", lang[0] == 'r' ? "3.3.8" : "3.11.2",
 			  lang[0] == 'r' ? "3.3.8-2" : "3.11.2-6");
@@ -344,8 +350,11 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 	lang = lang_of(spec, &word);
 	rt->spec = estrdup(spec);
 	rt->lang = estrdup(lang);
-	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : strcmp(lang, "ruby") == 0 ? "rb" : "py");
-	if (!word)
+	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : strcmp(lang, "ruby") == 0 ? "rb" :
+			  strcmp(lang, "redis") == 0 ? "redis" : "py");
+	if (strcmp(lang, "redis") == 0)
+		word ? mr_rtredis_release(rt, word) : mr_rtredis_host(rt);
+	else if (!word)
 		host(rt);
 	else if (strcmp(lang, "node") == 0)
 		node_npm(rt, word);
@@ -364,7 +373,8 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 int
 mr_runtime_on_host(const char *lang)
 {
-	char *exe = mr_rt_which(strcmp(lang, "python") == 0 ? "python3" : lang);
+	char *exe = mr_rt_which(strcmp(lang, "python") == 0 ? "python3" :
+				strcmp(lang, "redis") == 0 ? "redis-server" : lang);
 
 	free(exe);
 	return exe != NULL;
