@@ -99,6 +99,15 @@ release_word(const char *w)
 	       strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
 }
 
+/* A redis word with Debian's epoch: 5:7.0.15-1~deb12u7. */
+static int
+redis_epoch_word(const char *w)
+{
+	size_t n = strspn(w, "0123456789");
+
+	return n && w[n] == ':' && mr_rt_starts_xy(w + n + 1) && release_word(w + n + 1);
+}
+
 int
 mr_runtime_spec_check(const char *spec, struct strbuf *err)
 {
@@ -116,7 +125,7 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 			  spec);
 		return -1;
 	}
-	if (strcmp(lang, "redis") == 0 && !release_word(word) &&
+	if (strcmp(lang, "redis") == 0 && !release_word(word) && !redis_epoch_word(word) &&
 	    !(*word && strlen(word) <= 8 && strspn(word, "0123456789") == strlen(word))) {
 		sb_printf(err, "runtime '%s': want redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
 			  spec);
