@@ -178,6 +178,14 @@ redis_env() {
 	run ! kill -0 "$pid"
 }
 
+@test "--profile originals runs redis-frag's original on redis@6, redis@7 and redis@8 beside its model" {
+	redis_env
+	run timeout -k 5 300 "$MR" run --out "$BATS_TEST_TMPDIR/out" --profile originals --repeat 1 \
+		--axis allocator=glibc --axis keys=2000 redis-frag
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" config | sort -u | tr '\n' ' ')" = \
+		"allocator=glibc,churn=10,keys=2000,rounds=4,runtime=redis@6,value_max=1024 allocator=glibc,churn=10,keys=2000,rounds=4,runtime=redis@7,value_max=1024 allocator=glibc,churn=10,keys=2000,rounds=4,runtime=redis@8,value_max=1024 allocator=glibc,churn=10,keys=2000,rounds=4,value_max=1024 " ]
+}
+
 # bats test_tags=network
 @test "network: redis@7 from the host's mirror; redis-frag's original runs on it, quick, and its claims hold" {
 	needs_network

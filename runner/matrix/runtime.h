@@ -26,6 +26,14 @@
  *                   modules), W as for ruby, X.Y from the metapackage
  *                   python3 (3.11.2-1+b1 is 3.11); PYTHONHOME names the
  *                   library's tree, and the loader comes as for ruby.
+ *   redis           the host's redis-server in PATH
+ *   redis@W         Debian's redis-tools (the server binary) and the
+ *                   libraries it names that the host may lack, of its
+ *                   release (rtredis.c): W is X (7), X.Y, a version, a
+ *                   Debian version (5:7.0.15-1~deb12u7) or a release.  The
+ *                   original is a driver run by the host's python3 -S; the
+ *                   server's command is in MEMREPRO_REDIS_SERVER, _LIBPATH
+ *                   and _LOADER.
  * The kinds are in their own files: rtrel.c (the release kinds' common
  * part), rtruby.c, rtpython.c (rtkind.h).
  * Every ruby runs with --disable-gems (no rubygems: the originals need
