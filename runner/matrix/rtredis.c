@@ -109,7 +109,7 @@ driver(struct mr_runtime *rt)
 	free(rt->env);
 	rt->env = ecalloc(4, sizeof *rt->env);
 	rt->env[n++] = esprintf("MEMREPRO_REDIS_SERVER=%s", rt->exe);
-	if (rt->own_loader) {
+	if (rt->own_loader) { /* server: loader --library-path DIRS --argv0 ... */
 		rt->env[n++] = esprintf("MEMREPRO_REDIS_LOADER=%s", server[0]);
 		rt->env[n++] = esprintf("MEMREPRO_REDIS_LIBPATH=%s", server[2]);
 	} else if (rt->libpath) {
