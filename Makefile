@@ -141,6 +141,8 @@ RUNNER_SRC := \
 	runner/matrix/rtpython.c \
 	runner/matrix/rtgo.c \
 	runner/matrix/rtgobuild.c \
+	runner/matrix/rtredis.c \
+	runner/matrix/elfneed.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
 	runner/matrix/versions.c \
@@ -254,7 +256,7 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 # The reports' own programs beside the models (docs/originals.md), and
 # their checkpoint helpers: copied so that build/cases/<case>.js finds
 # ../lib/memrepro.js as cases/<case>.js does.
-ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.go)
+ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.go cases/*.redis)
 ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py lib/memrepro.go))
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
@@ -315,6 +317,9 @@ $(B)/cases/%.py: cases/%.py
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/cases/%.go: cases/%.go
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/cases/%.redis: cases/%.redis
 	@mkdir -p $(@D)
 	cp $< $@
 $(B)/lib/memrepro.%: lib/memrepro.%

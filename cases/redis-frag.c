@@ -65,8 +65,10 @@
  * 168.2 MiB loaded, 184.8 churned and purged.  Quick: expected/redis-frag.claims.
  *
  * Left out: Redis itself (its event loop, clients' buffers, expiry and
- * eviction, LUA, the RDB fork), active defrag (the report's question: with
- * 0.3 % to defragment there is nothing for it to do), jemalloc 4.0.3's own
+ * eviction, LUA, the RDB fork; the original, cases/redis-frag.redis, runs
+ * this workload on Debian's redis-server: runtime=redis@6,7,8), active
+ * defrag (the report's question: with 0.3 % to defragment there is
+ * nothing for it to do), jemalloc 4.0.3's own
  * purging (ratio-based: lg_dirty_mult; the host's jemalloc is 5.3's decay).
  */
 #include "mr_case.h"

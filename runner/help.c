@@ -277,6 +277,9 @@ static const struct {
 	  "                         fetched into the cache: node@10.7.0, node@22,\n"
 	  "                         ruby@3.3, python@3.11; go[@VERSION]: .go\n"
 	  "                         built by that toolchain, go@1.19;\n"
+	  "                         ruby@3.3, python@3.11; redis[@VERSION]:\n"
+	  "                         cases/<case>.redis driving that redis-server,\n"
+	  "                         redis@7;\n"
 	  "                         default " MR_CONFIGS_RUNTIMES ", those in PATH)\n" },
 	{ O_MEMCAP,
 	  "  --mem-cap MIB          cap each run's memory (its own memory cgroup; the\n"

@@ -413,7 +413,7 @@ const char *
 mr_matrix_runtime_ext(const char *v)
 {
 	static const struct { const char *name, *ext; } langs[] = {
-		{ "node", "js" }, { "ruby", "rb" }, { "python", "py" }, { "go", "go" },
+		{ "node", "js" }, { "ruby", "rb" }, { "python", "py" }, { "go", "go" }, { "redis", "redis" },
 	};
 	size_t k, n;
 

@@ -1,5 +1,6 @@
 /* rtkind: what the kinds of runtime share (runtime.c: specs, the host's,
- * node; rtrel.c: the kinds from Debian's releases; rtruby.c, rtpython.c).
+ * node; rtrel.c: the kinds from Debian's releases; rtruby.c, rtpython.c,
+ * rtredis.c).
  * Internal to matrix/runtime*.c: callers use runtime.h.
  *
  * Not for measured code: this mallocs, forks and writes files.
@@ -74,5 +75,9 @@ void mr_rtgo_release(struct mr_runtime *rt, const char *word);
 
 /* The host's go (rtgo.c): `go` in PATH, its version from `go version`. */
 void mr_rtgo_host(struct mr_runtime *rt);
+
+void mr_rtredis_release(struct mr_runtime *rt, const char *word);
+/* redis: the host's redis-server in PATH, run by the same driver. */
+void mr_rtredis_host(struct mr_runtime *rt);
 
 #endif

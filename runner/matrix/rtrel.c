@@ -32,6 +32,26 @@ versions(const struct mr_rt_kind *k, int only, char **xy, struct strbuf *failed)
 	free(pkgs);
 }
 
+/* Whether release X.Y xy is want: equal, or want a major X alone (redis@7)
+ * and xy X.Y. */
+static int
+same_xy(const char *xy, const char *want)
+{
+	size_t n = strlen(want);
+
+	return strcmp(xy, want) == 0 ||
+	       (strspn(want, "0123456789") == n && strncmp(xy, want, n) == 0 && xy[n] == '.');
+}
+
+/* The length of word's Debian epoch ("5:" of 5:7.0.15-1), 0 when none. */
+static size_t
+epoch(const char *word)
+{
+	size_t n = strspn(word, "0123456789");
+
+	return n && word[n] == ':' ? n + 1 : 0;
+}
+
 /* Which X.Y and release word names: *xy (fresh) and the releases that
  * have it (have[i]); 0, or -1 with rt->missing. */
 static int
@@ -45,10 +65,12 @@ pick(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word, char *
 	versions(k, rel, xys, &failed);
 	if (rel >= 0)
 		want = xys[rel] ? estrdup(xys[rel]) : NULL;
-	else if (mr_rt_starts_xy(word))
-		want = mr_rt_xy(word);
+	else if (mr_rt_starts_xy(word + epoch(word)))
+		want = mr_rt_xy(word + epoch(word));
+	else if (strspn(word, "0123456789") == strlen(word)) /* redis@7 */
+		want = estrdup(word);
 	for (i = 0; i < n; i++) {
-		have[i] = want && xys[i] && strcmp(xys[i], want) == 0;
+		have[i] = want && xys[i] && same_xy(xys[i], want);
 		any |= have[i];
 		if (xys[i])
 			sb_printf(&list, "%s%s %s", list.len ? ", " : "", mr_release_name(i), xys[i]);

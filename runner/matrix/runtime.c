@@ -52,7 +52,7 @@ mr_runtime_free(struct mr_runtime *rt)
 static const char *
 lang_of(const char *spec, const char **word)
 {
-	static const char *const langs[] = { "node", "ruby", "python", "go", NULL };
+	static const char *const langs[] = { "node", "ruby", "python", "go", "redis", NULL };
 	int i;
 
 	*word = NULL;
@@ -99,13 +99,22 @@ release_word(const char *w)
 	       strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
 }
 
+/* A redis word with Debian's epoch: 5:7.0.15-1~deb12u7. */
+static int
+redis_epoch_word(const char *w)
+{
+	size_t n = strspn(w, "0123456789");
+
+	return n && w[n] == ':' && mr_rt_starts_xy(w + n + 1) && release_word(w + n + 1);
+}
+
 int
 mr_runtime_spec_check(const char *spec, struct strbuf *err)
 {
 	const char *word, *lang = lang_of(spec, &word);
 
 	if (!lang) {
-		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, go or go@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, go@1.19)",
+		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, go, go@VERSION, redis or redis@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, go@1.19, redis@7)",
 			  spec);
 		return -1;
 	}
@@ -116,7 +125,13 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 			  spec);
 		return -1;
 	}
-	if (strcmp(lang, "node") != 0 && !release_word(word)) {
+	if (strcmp(lang, "redis") == 0 && !release_word(word) && !redis_epoch_word(word) &&
+	    !(*word && strlen(word) <= 8 && strspn(word, "0123456789") == strlen(word))) {
+		sb_printf(err, "runtime '%s': want redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
+			  spec);
+		return -1;
+	}
+	if (strcmp(lang, "node") != 0 && strcmp(lang, "redis") != 0 && !release_word(word)) {
 		sb_printf(err, "runtime '%s': want %s@X.Y (%s), a full version (%s), a Debian version (%s) or a release (trixie)",
 			  spec, lang, lang[0] == 'r' ? "3.3" : lang[0] == 'g' ? "1.19" : "3.11",
 			  lang[0] == 'r' ? "3.3.8" : lang[0] == 'g' ? "1.19.8" : "3.11.2",
@@ -315,10 +330,26 @@ node_npm(struct mr_runtime *rt, const char *word)
 	sb_free(&why);
 }
 
+/* The kinds: a language, its originals' extension, its host runtime
+ * (NULL: the interpreter in PATH, host()) and its fetched versions.  The
+ * last is the default: lang_of answers only the languages of langs[]. */
+static const struct kind {
+	const char *lang, *ext;
+	void (*host)(struct mr_runtime *rt);
+	void (*release)(struct mr_runtime *rt, const char *word);
+} kinds[] = {
+	{ "node", "js", NULL, node_npm },
+	{ "ruby", "rb", NULL, mr_rtruby_release },
+	{ "go", "go", mr_rtgo_host, mr_rtgo_release },
+	{ "redis", "redis", mr_rtredis_host, mr_rtredis_release },
+	{ "python", "py", NULL, mr_rtpython_release },
+};
+
 int
 mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 {
 	const char *word, *lang;
+	const struct kind *k;
 
 	memset(rt, 0, sizeof *rt);
 	if (mr_runtime_spec_check(spec, err) < 0)
@@ -328,20 +359,13 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 	lang = lang_of(spec, &word);
 	rt->spec = estrdup(spec);
 	rt->lang = estrdup(lang);
-	rt->ext = estrdup(strcmp(lang, "node") == 0 ? "js" : strcmp(lang, "ruby") == 0 ? "rb" :
-			  strcmp(lang, "go") == 0 ? "go" : "py");
-	if (!word && strcmp(lang, "go") == 0)
-		mr_rtgo_host(rt);
-	else if (!word)
-		host(rt);
-	else if (strcmp(lang, "node") == 0)
-		node_npm(rt, word);
-	else if (strcmp(lang, "ruby") == 0)
-		mr_rtruby_release(rt, word);
-	else if (strcmp(lang, "go") == 0)
-		mr_rtgo_release(rt, word);
+	for (k = kinds; k < kinds + sizeof kinds / sizeof *kinds - 1 && strcmp(k->lang, lang); k++)
+		;
+	rt->ext = estrdup(k->ext);
+	if (word)
+		k->release(rt, word);
 	else
-		mr_rtpython_release(rt, word);
+		(k->host ? k->host : host)(rt);
 	if (!rt->argv)
 		rt->argv = ecalloc(1, sizeof *rt->argv);
 	if (!rt->env)
@@ -353,7 +377,8 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 int
 mr_runtime_on_host(const char *lang)
 {
-	char *exe = mr_rt_which(strcmp(lang, "python") == 0 ? "python3" : lang);
+	char *exe = mr_rt_which(strcmp(lang, "python") == 0 ? "python3" :
+				strcmp(lang, "redis") == 0 ? "redis-server" : lang);
 
 	free(exe);
 	return exe != NULL;

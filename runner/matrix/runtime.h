@@ -34,6 +34,14 @@
  *                   original is built by that toolchain
  *                   (mr_runtime_go_build) and the program runs alone:
  *                   argv is empty.
+ *   redis           the host's redis-server in PATH
+ *   redis@W         Debian's redis-tools (the server binary) and the
+ *                   libraries it names that the host may lack, of its
+ *                   release (rtredis.c): W is X (7), X.Y, a version, a
+ *                   Debian version (5:7.0.15-1~deb12u7) or a release.  The
+ *                   original is a driver run by the host's python3 -S; the
+ *                   server's command is in MEMREPRO_REDIS_SERVER, _LIBPATH
+ *                   and _LOADER.
  * The kinds are in their own files: rtrel.c (the release kinds' common
  * part), rtruby.c, rtpython.c, rtgo.c (rtkind.h), rtgobuild.c.
  * Every ruby runs with --disable-gems (no rubygems: the originals need
