@@ -358,7 +358,7 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 			for (j = 0; j < ax[a].nvals; j++) {
 				if (strcmp(ax[a].vals[j], MR_RUNTIME_MODEL) != 0 &&
 				    !mr_matrix_runtime_ext(ax[a].vals[j])) {
-					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION] or go[@VERSION]",
+					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION], go[@VERSION] or redis[@VERSION]",
 						  ax[a].vals[j]);
 					return -1;
 				}
