@@ -215,11 +215,12 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_plain(l, 1, "a runtime") < 0)
 			return -1;
 		v = l->w[1].s;
-		if (strncmp(v, "node@", 5) && strncmp(v, "ruby@", 5) && strncmp(v, "python@", 7))
-			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION or python@VERSION (the report's runtime)", v);
+		if (strncmp(v, "node@", 5) && strncmp(v, "ruby@", 5) && strncmp(v, "python@", 7) &&
+		    strncmp(v, "java@", 5))
+			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION or java@VERSION (the report's runtime)", v);
 		if (!v[strcspn(v, "@") + 1] ||
 		    strspn(v + strcspn(v, "@") + 1, "0123456789.") != strlen(v + strcspn(v, "@") + 1))
-			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION or python@VERSION (the report's runtime)", v);
+			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION or java@VERSION (the report's runtime)", v);
 		fs->runtime = estrdup(v);
 		fs->runtime_line = l->no;
 		return 0;

@@ -1,5 +1,6 @@
 /* rtkind: what the kinds of runtime share (runtime.c: specs, the host's,
- * node; rtrel.c: the kinds from Debian's releases; rtruby.c, rtpython.c).
+ * node; rtrel.c: the kinds from Debian's releases; rtruby.c, rtpython.c,
+ * rtjava.c).
  * Internal to matrix/runtime*.c: callers use runtime.h.
  *
  * Not for measured code: this mallocs, forks and writes files.
@@ -44,6 +45,9 @@ struct mr_rt_kind {
 	                     "ruby%s", "python%s-minimal" */
 	const char *lib;  /* its library package, same release and version:
 	                     "libruby%s", "libpython%s-minimal" */
+	char *(*xy)(const char *w); /* the X.Y of a version or word (fresh),
+	                     NULL when it has none; NULL: mr_rt_xy of a word
+	                     that mr_rt_starts_xy (java: N of 1.N and N.x) */
 };
 
 /* Resolve rt->spec's word (X.Y, a version, a Debian version, a release)
@@ -70,5 +74,6 @@ void mr_rt_command(struct mr_runtime *rt, const char *lib, const struct mr_relea
  * rt->missing set. */
 void mr_rtruby_release(struct mr_runtime *rt, const char *word);
 void mr_rtpython_release(struct mr_runtime *rt, const char *word);
+void mr_rtjava_release(struct mr_runtime *rt, const char *word);
 
 #endif

@@ -9,6 +9,15 @@
 #include "matrix/allocrel.h"
 #include "matrix/libc.h"
 
+/* The X.Y of w for kind k (fresh), NULL when it has none. */
+static char *
+kind_xy(const struct mr_rt_kind *k, const char *w)
+{
+	if (k->xy)
+		return k->xy(w);
+	return mr_rt_starts_xy(w) ? mr_rt_xy(w) : NULL;
+}
+
 /* The releases' X.Y of kind k (its metapackage's upstream version), into
  * xy[i] (fresh or NULL); only release only when >= 0.  The reasons of
  * releases whose lists cannot be had into failed. */
@@ -23,7 +32,7 @@ versions(const struct mr_rt_kind *k, int only, char **xy, struct strbuf *failed)
 		pkgs[i] = only < 0 || i == only ? k->meta : NULL;
 	mr_release_list(pkgs, av);
 	for (i = 0; i < n; i++) {
-		xy[i] = av[i].upstream && mr_rt_starts_xy(av[i].upstream) ? mr_rt_xy(av[i].upstream) : NULL;
+		xy[i] = av[i].upstream ? kind_xy(k, av[i].upstream) : NULL;
 		if (av[i].why)
 			sb_printf(failed, "%s%s: %s", failed->len ? "; " : "", av[i].release, av[i].why);
 	}
@@ -45,8 +54,8 @@ pick(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word, char *
 	versions(k, rel, xys, &failed);
 	if (rel >= 0)
 		want = xys[rel] ? estrdup(xys[rel]) : NULL;
-	else if (mr_rt_starts_xy(word))
-		want = mr_rt_xy(word);
+	else
+		want = kind_xy(k, word);
 	for (i = 0; i < n; i++) {
 		have[i] = want && xys[i] && strcmp(xys[i], want) == 0;
 		any |= have[i];
