@@ -25,9 +25,9 @@ major(const char *w)
 /* The release's default java names N (default-jre-headless 2:1.17-74 is
  * 17); the package is the headless JRE, which in Debian carries every
  * module of the JDK's image, jdk.compiler too: `java Prog.java` runs with
- * it alone.  It is its own "library" package. */
+ * it alone, and has no library package beside it. */
 static const struct mr_rt_kind java = { "java", "default-jre-headless", "openjdk-%s-jre-headless",
-					"openjdk-%s-jre-headless", major };
+					NULL, major };
 
 /* --- absolute links ---------------------------------------------------- */
 

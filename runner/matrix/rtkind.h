@@ -44,7 +44,8 @@ struct mr_rt_kind {
 	const char *exe;  /* the interpreter's package, a printf format of X.Y:
 	                     "ruby%s", "python%s-minimal" */
 	const char *lib;  /* its library package, same release and version:
-	                     "libruby%s", "libpython%s-minimal" */
+	                     "libruby%s", "libpython%s-minimal"; NULL: none
+	                     (l is left empty) */
 	char *(*xy)(const char *w); /* the X.Y of a version or word (fresh),
 	                     NULL when it has none; NULL: mr_rt_xy of a word
 	                     that mr_rt_starts_xy (java: N of 1.N and N.x) */
@@ -52,7 +53,7 @@ struct mr_rt_kind {
 
 /* Resolve rt->spec's word (X.Y, a version, a Debian version, a release)
  * for kind k: the interpreter package into p and the library package
- * into l (free both with mr_release_pkg_free), *xy (fresh) its X.Y.
+ * into l (empty when k has none; free both with mr_release_pkg_free), *xy (fresh) its X.Y.
  * Sets rt->version, where, fetched; 0, or -1 with rt->missing (and
  * rt->unknown when nothing has that version: the versions there are
  * named). */

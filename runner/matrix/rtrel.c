@@ -107,7 +107,7 @@ mr_rt_release_pkgs(struct mr_runtime *rt, const struct mr_rt_kind *k, const char
 	if (pick(rt, k, word, xy, have) < 0)
 		goto out;
 	pname = esprintf(k->exe, *xy);
-	lname = esprintf(k->lib, *xy);
+	lname = k->lib ? esprintf(k->lib, *xy) : NULL;
 	for (i = 0; i < mr_release_count(); i++)
 		pkgs[i] = have[i] ? pname : NULL;
 	/* X.Y: the oldest release with it; a full version: the oldest with
@@ -128,7 +128,7 @@ mr_rt_release_pkgs(struct mr_runtime *rt, const struct mr_rt_kind *k, const char
 	sb_free(&why);
 	memset(pkgs, 0, sizeof pkgs);
 	pkgs[mr_release_index(p->release)] = lname;
-	got = mr_release_get(pkgs, p->version, l, &why);
+	got = lname ? mr_release_get(pkgs, p->version, l, &why) : MR_REL_OK;
 	if (got != MR_REL_OK) {
 		rt->missing = esprintf("%s cannot be had: %s %s (%s): %s", rt->spec, lname, p->version,
 				       p->release, why.s ? why.s : "no reason given");

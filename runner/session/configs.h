@@ -23,8 +23,9 @@ struct mr_casetab;
 /* The originals profile's (the defaults' sizes): the runtime versions
  * the reports were made on and those since (docs/originals.md): Node
  * 10.7.0 (seeds/003's) and the newest 20 and 22; Debian's Ruby 2.7
- * (bullseye), 3.1 (bookworm) and 3.3 (trixie). */
-#define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3,python@3.9,python@3.11,python@3.13,java@11,java@17,java@21"
+ * (bullseye), 3.1 (bookworm) and 3.3 (trixie); Python 3.9, 3.11, 3.13;
+ * OpenJDK 11, 17, 21, 25 (each release's default java). */
+#define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3,python@3.9,python@3.11,python@3.13,java@11,java@17,java@21,java@25"
 
 /* Add to *ax (nax of them, owned, grown) the runtime axis where none is
  * given: the model and the host's interpreters that are in PATH; in the originals
