@@ -166,7 +166,7 @@ java_env() {
 }
 
 # bats test_tags=network
-@test "network: java@11 from the host's mirror (~40 MB); it runs a single-file program with the JRE alone" {
+@test "network: java@11 from the host's mirror (37 MB); it runs a single-file program with the JRE alone, and an original under the runner" {
 	needs_network
 	command -v apt-get > /dev/null || skip "no apt-get"
 	command -v dpkg-deb > /dev/null || skip "dpkg-deb not installed"
@@ -181,4 +181,17 @@ java_env() {
 	printf 'public class Hi { public static void main(String[] a) { System.out.println("hi " + Runtime.version().feature()); } }\n' > "$BATS_TEST_TMPDIR/Hi.java"
 	run -0 timeout 120 env "${ENVS[@]}" "${ARGV[@]}" "$BATS_TEST_TMPDIR/Hi.java"
 	[ "$output" = "hi 11" ]
+	# an original under the runner on it, its checkpoint measured
+	[ -f "$ROOT/build/lib/Memrepro.class" ] || skip "build/lib/Memrepro.class not built: no javac when make ran"
+	D=$BATS_TEST_TMPDIR/cases
+	mkdir -p "$D" "$BATS_TEST_TMPDIR/lib"
+	cp "$FIX/touch" "$D/"
+	cp "$ROOT/tests/data/originals/touch.java" "$D/touch.java"
+	cp "$ROOT/build/lib/Memrepro.class" "$BATS_TEST_TMPDIR/lib/"
+	run -0 timeout -k 5 300 "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/out" --repeat 1 \
+		--axis allocator=glibc --axis runtime=java@11 --axis mb=40 touch
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome '$2 ~ /runtime=java@11/')" = ok ]
+	rss=$(tsv_col "$BATS_TEST_TMPDIR/out/checkpoints.tsv" rss_kb '$2 ~ /runtime=java@11/')
+	(( rss > 40 * 1024 )) || false
+	grep -q "^runtime.java@11.version	11\." "$BATS_TEST_TMPDIR/out/env.tsv"
 }
