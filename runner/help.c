@@ -272,11 +272,11 @@ static const struct {
 	  "                         limited to that size; off unless given), or\n"
 	  "                         runtime (c: the model; node[@VERSION],\n"
 	  "                         ruby[@VERSION], python[@VERSION], java[@VERSION]:\n"
-	  "                         the report's\n"
-	  "                         own program beside it, cases/<case>.js, .rb or\n"
-	  "                         .py, under that interpreter, the host's or\n"
-	  "                         fetched into the cache: node@10.7.0, node@22,\n"
-	  "                         ruby@3.3, python@3.11, java@17 (.java);\n"
+	  "                         the report's own program beside it,\n"
+	  "                         cases/<case>.js, .rb, .py or .java, under that\n"
+	  "                         interpreter, the host's or fetched into the\n"
+	  "                         cache: node@10.7.0, node@22, ruby@3.3,\n"
+	  "                         python@3.11, java@17;\n"
 	  "                         default " MR_CONFIGS_RUNTIMES ", those in PATH)\n" },
 	{ O_MEMCAP,
 	  "  --mem-cap MIB          cap each run's memory (its own memory cgroup; the\n"
