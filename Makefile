@@ -143,6 +143,7 @@ RUNNER_SRC := \
 	runner/matrix/rtgobuild.c \
 	runner/matrix/rtredis.c \
 	runner/matrix/elfneed.c \
+	runner/matrix/rtjava.c \
 	runner/matrix/rtmemo.c \
 	runner/matrix/libc.c \
 	runner/matrix/versions.c \
@@ -256,8 +257,15 @@ CASE_BIN := $(CASES:%=$(B)/cases/%)
 # The reports' own programs beside the models (docs/originals.md), and
 # their checkpoint helpers: copied so that build/cases/<case>.js finds
 # ../lib/memrepro.js as cases/<case>.js does.
-ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.go cases/*.redis)
+ORIGINALS := $(wildcard cases/*.js cases/*.rb cases/*.py cases/*.go cases/*.redis cases/*.java)
 ORIG_FILES := $(ORIGINALS:cases/%=$(B)/cases/%) $(patsubst lib/%,$(B)/lib/%,$(wildcard lib/memrepro.js lib/memrepro.rb lib/memrepro.py lib/memrepro.go))
+# The Java helper, compiled once for Java 11 and later (the originals run
+# as `java --class-path build/lib Case.java`); only where a javac is: the
+# runner skips a Java original without it, saying so.
+JAVAC ?= $(shell command -v javac 2>/dev/null)
+ifneq ($(JAVAC),)
+ORIG_FILES += $(B)/lib/Memrepro.class
+endif
 FIXTURE_BIN := $(FIXTURES:%=$(B)/fixtures/%)
 UNIT_BIN := $(UNIT:%=$(B)/unit/%)
 # The fixture allocator (tests/fixtures/alloc/fakealloc.c), one build per
@@ -322,6 +330,12 @@ $(B)/cases/%.go: cases/%.go
 $(B)/cases/%.redis: cases/%.redis
 	@mkdir -p $(@D)
 	cp $< $@
+$(B)/cases/%.java: cases/%.java
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/lib/Memrepro.class: lib/Memrepro.java
+	@mkdir -p $(@D)
+	$(JAVAC) --release 11 -Xlint:all -Werror -d $(@D) $<
 $(B)/lib/memrepro.%: lib/memrepro.%
 	@mkdir -p $(@D)
 	cp $< $@

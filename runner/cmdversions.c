@@ -119,9 +119,20 @@ xy_len(const char *v)
 	return (int)(d ? (size_t)(d - v) : strlen(v));
 }
 
+/* java: default-jre-headless's upstream 1.N (N: 11, 17...) names
+ * openjdk-N-jre-headless (fresh), NULL for another form. */
+static char *
+java_pkg(const char *up)
+{
+	size_t n = strncmp(up, "1.", 2) == 0 ? strspn(up + 2, "0123456789") : 0;
+
+	return n ? esprintf("openjdk-%.*s-jre-headless", (int)n, up + 2) : NULL;
+}
+
 /* The rows of a runtime (node: the host's and the cached versions, the
  * registry not asked; ruby, python: each release's rubyX.Y or
- * pythonX.Y-minimal, X.Y from its metapackage ruby or python3).  MR_OK, or MR_FAILED when a release's index cannot
+ * pythonX.Y-minimal, X.Y from its metapackage ruby or python3; java:
+ * openjdk-N-jre-headless, N from default-jre-headless).  MR_OK, or MR_FAILED when a release's index cannot
  * be had. */
 static int
 runtime_rows(const char *name, int json, int *first)
@@ -150,17 +161,17 @@ runtime_rows(const char *name, int json, int *first)
 		const char *meta[MAX_REL] = { 0 }, *pkgs[MAX_REL] = { 0 };
 		struct mr_release_avail a[MAX_REL], b[MAX_REL];
 		char *names[MAX_REL] = { 0 };
-		int py = strcmp(name, "python") == 0;
+		int py = strcmp(name, "python") == 0, jv = strcmp(name, "java") == 0;
 
 		for (i = 0; i < mr_release_count(); i++)
-			meta[i] = py ? "python3" : "ruby";
+			meta[i] = py ? "python3" : jv ? "default-jre-headless" : "ruby";
 		mr_release_list(meta, a);
 		for (i = 0; i < mr_release_count(); i++)
 			/* X.Y of the metapackage's upstream version (python3
 			 * 3.11.2 -> python3.11-minimal) */
-			pkgs[i] = names[i] = a[i].upstream ?
-				esprintf(py ? "python%.*s-minimal" : "ruby%.*s", xy_len(a[i].upstream),
-					 a[i].upstream) : NULL;
+			pkgs[i] = names[i] = a[i].upstream && jv ? java_pkg(a[i].upstream) :
+				a[i].upstream ? esprintf(py ? "python%.*s-minimal" : "ruby%.*s",
+							 xy_len(a[i].upstream), a[i].upstream) : NULL;
 		mr_release_list(pkgs, b);
 		for (i = 0; i < mr_release_count(); i++) {
 			const char *why = a[i].why ? a[i].why : b[i].why;
@@ -194,7 +205,7 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 			const struct mr_registry_entry *e;
 
 			if ((strcmp(names[i], "node") == 0 || strcmp(names[i], "ruby") == 0 ||
-			     strcmp(names[i], "python") == 0) &&
+			     strcmp(names[i], "python") == 0 || strcmp(names[i], "java") == 0) &&
 			    !(r && mr_registry_find(r, names[i]))) {
 				list[nl++] = names[i];
 				continue;
@@ -223,7 +234,7 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		struct mr_release_avail a[MAX_REL];
 
 		if ((strcmp(list[k], "node") == 0 || strcmp(list[k], "ruby") == 0 ||
-		     strcmp(list[k], "python") == 0) &&
+		     strcmp(list[k], "python") == 0 || strcmp(list[k], "java") == 0) &&
 		    !(r && mr_registry_find(r, list[k]))) {
 			if (runtime_rows(list[k], json, &first) != MR_OK)
 				rc = MR_FAILED;

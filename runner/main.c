@@ -76,7 +76,7 @@ static const struct mr_command commands[] = {
 	  .allowed = O_FORMAT | O_VERBOSE | O_ALLOCATORS | O_ALLOC, .max_names = -1,
 	  .reads = -1 },
 	{ .name = "fetch", .run = mr_cmd_fetch, .help = &mr_help_fetch,
-	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie, node@22, ruby@3.3, python@3.11)",
+	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie, node@22, ruby@3.3, python@3.11, java@17)",
 	  .allowed = O_VERBOSE | O_ALLOCATORS | O_ALLOC, .min_names = 1, .max_names = -1,
 	  .reads = -1 },
 	{ .name = "platforms", .run = mr_cmd_platforms, .help = &mr_help_platforms,

@@ -86,7 +86,8 @@ with_original() {
 	with_original
 	# a ruby original too: the spec is refused before any original is read
 	cp "$ROOT/tests/data/originals/good.js" "$D/touch.rb"
-	for spec in node@abc node@v20 node@1.2.3.4 ruby@3; do
+	cp "$ROOT/tests/data/originals/touch.java" "$D/touch.java"
+	for spec in node@abc node@v20 node@1.2.3.4 ruby@3 java@v17; do
 		run -2 --separate-stderr timeout -k 5 60 "$MR" run --cases "$D" --out "$BATS_TEST_TMPDIR/out" \
 			--repeat 1 --axis allocator=glibc --axis "runtime=c,$spec" touch
 		[[ "$stderr" == *"--axis runtime: runtime '$spec': want ${spec%%@*}@"* ]] || { echo "$spec: $stderr"; false; }

@@ -194,16 +194,16 @@ EOF2
 	[[ "$output" == *"fixture-stacks.figures:2:8: Cleared is not a checkpoint name ([a-z0-9_-]{1,63}, NAME#N for its Nth occurrence, or - for a whole run)"* ]] || false
 }
 
-@test "the report's runtime may be node@, ruby@, python@, go@ or redis@ a version; another is an error naming file, line and column" {
-	for rt in node@10.7.0 ruby@3.3 python@3.13 go@1.19 redis@6; do
+@test "the report's runtime may be node@, ruby@, python@, go@, redis@ or java@ a version; another is an error naming file, line and column" {
+	for rt in node@10.7.0 ruby@3.3 python@3.13 go@1.19 redis@6 java@17; do
 		printf 'source seeds/000_42f33d63eb876075.txt "a made-up report"\nruntime %s\nfigure cleared madvise=free rss_kb 150 MiB\n' \
 			"$rt" > "$E/fixture-stacks.figures"
 		report
 	done
-	for rt in perl@5.36 python@3.x python@; do
+	for rt in perl@5.36 python@3.x python@ java@; do
 		printf 'source seeds/000_42f33d63eb876075.txt "a made-up report"\nruntime %s\n' "$rt" > "$E/fixture-stacks.figures"
 		run -2 timeout -k 5 120 "$MR" report --cases "$DATA/cases" --expected "$E" "$R"
-		[[ "$output" == *"fixture-stacks.figures:2:9: $rt: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION or redis@VERSION (the report's runtime)"* ]] || false
+		[[ "$output" == *"fixture-stacks.figures:2:9: $rt: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION, redis@VERSION or java@VERSION (the report's runtime)"* ]] || false
 	done
 }
 

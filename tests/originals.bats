@@ -108,7 +108,7 @@ run_orig() {
 @test "a bad runtime value is a usage error naming the axis" {
 	orig good
 	run -2 run_orig --axis runtime=perl
-	[[ "$output" == *"--axis runtime: bad value 'perl'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION], go[@VERSION] or redis[@VERSION]"* ]] || false
+	[[ "$output" == *"--axis runtime: bad value 'perl'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION], go[@VERSION], redis[@VERSION] or java[@VERSION]"* ]] || false
 }
 
 @test "claims: a reference without runtime= is the model's, runtime=c names it, runtime=node the original" {

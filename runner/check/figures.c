@@ -216,11 +216,11 @@ parse_line(struct mr_figs *fs, const struct line *l)
 			return -1;
 		v = l->w[1].s;
 		if (strncmp(v, "node@", 5) && strncmp(v, "ruby@", 5) && strncmp(v, "python@", 7) && strncmp(v, "go@", 3) &&
-		    strncmp(v, "redis@", 6))
-			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION or redis@VERSION (the report's runtime)", v);
+		    strncmp(v, "redis@", 6) && strncmp(v, "java@", 5))
+			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION, redis@VERSION or java@VERSION (the report's runtime)", v);
 		if (!v[strcspn(v, "@") + 1] ||
 		    strspn(v + strcspn(v, "@") + 1, "0123456789.") != strlen(v + strcspn(v, "@") + 1))
-			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION or redis@VERSION (the report's runtime)", v);
+			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION, redis@VERSION or java@VERSION (the report's runtime)", v);
 		fs->runtime = estrdup(v);
 		fs->runtime_line = l->no;
 		return 0;

@@ -358,7 +358,7 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 			for (j = 0; j < ax[a].nvals; j++) {
 				if (strcmp(ax[a].vals[j], MR_RUNTIME_MODEL) != 0 &&
 				    !mr_matrix_runtime_ext(ax[a].vals[j])) {
-					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION], go[@VERSION] or redis[@VERSION]",
+					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION], go[@VERSION], redis[@VERSION] or java[@VERSION]",
 						  ax[a].vals[j]);
 					return -1;
 				}
@@ -413,7 +413,7 @@ const char *
 mr_matrix_runtime_ext(const char *v)
 {
 	static const struct { const char *name, *ext; } langs[] = {
-		{ "node", "js" }, { "ruby", "rb" }, { "python", "py" }, { "go", "go" }, { "redis", "redis" },
+		{ "node", "js" }, { "ruby", "rb" }, { "python", "py" }, { "go", "go" }, { "redis", "redis" }, { "java", "java" },
 	};
 	size_t k, n;
 

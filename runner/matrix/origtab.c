@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "matrix/axes.h"
 
@@ -90,6 +91,21 @@ mr_origtab_prepare(struct mr_origtab *t, const struct mr_cases_desc *cases,
 	return 0;
 }
 
+/* A Java original's class path: ../lib beside it holding the compiled
+ * helper (fresh), NULL when it is not there. */
+static char *
+java_helper(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? esprintf("%.*s/../lib", (int)(slash - path), path) : estrdup("../lib"),
+	     *cls = esprintf("%s/Memrepro.class", dir);
+	char *real = access(cls, R_OK) == 0 ? realpath(dir, NULL) : NULL;
+
+	free(cls);
+	free(dir);
+	return real;
+}
+
 char *
 mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 	       const struct mr_matrix_cfg *cf, const struct mr_libc *l,
@@ -98,7 +114,7 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 	const struct mr_runtime *rt = find_rt(t, cf->runtime);
 	const char *ext = mr_matrix_runtime_ext(cf->runtime);
 	const struct mr_original *o = ext ? find_orig(t, c->name, ext) : NULL;
-	char **av, *why, *bin = NULL;
+	char **av, *why, *bin = NULL, *cp = NULL;
 	int n = 0, i;
 
 	if (!rt || !o)
@@ -114,11 +130,18 @@ mr_origtab_job(const struct mr_origtab *t, const struct mr_cases_desc *c,
 	if (strcmp(rt->lang, "go") == 0 && (why = o->nflags ? esprintf("%s: a Go original takes no interpreter flags", o->path) :
 					     mr_runtime_go_build(rt, o->path, &bin)) != NULL)
 		return why;
+	if (strcmp(ext, "java") == 0 && !(cp = java_helper(o->path)))
+		return esprintf("%s needs the Java helper Memrepro.class beside it in ../lib, built by make where a javac is (lib/Memrepro.java)",
+				o->path);
 	for (i = 0; rt->argv[i]; i++)
 		;
-	av = ecalloc((size_t)i + (size_t)o->nflags + 2 + 2 * (size_t)o->nparams, sizeof *av);
+	av = ecalloc((size_t)i + (size_t)o->nflags + 4 + 2 * (size_t)o->nparams, sizeof *av);
 	for (i = 0; rt->argv[i]; i++)
 		av[n++] = estrdup(rt->argv[i]);
+	if (cp) {
+		av[n++] = estrdup("--class-path");
+		av[n++] = cp;
+	}
 	for (i = 0; rt->env && rt->env[i] && i < MR_ORIGTAB_ENV - MR_ORIGINAL_MAX_ENV - 3; i++)
 		env[(*ne)++] = estrdup(rt->env[i]);
 	mr_original_args(o, cf->kv, cf->nkv, av, &n, env, ne);

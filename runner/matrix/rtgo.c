@@ -16,7 +16,7 @@
 #include "matrix/libc.h"
 #include "release/releases.h"
 
-static const struct mr_rt_kind go = { "go", "golang-go", "golang-%s-go", "golang-%s-src" };
+static const struct mr_rt_kind go = { "go", "golang-go", "golang-%s-go", "golang-%s-src", NULL };
 
 #define COPY_TIMEOUT_MS 120000 /* cp -rs of ~9,000 files on a busy machine */
 

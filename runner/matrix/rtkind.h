@@ -1,6 +1,6 @@
 /* rtkind: what the kinds of runtime share (runtime.c: specs, the host's,
  * node; rtrel.c: the kinds from Debian's releases; rtruby.c, rtpython.c,
- * rtredis.c).
+ * rtredis.c, rtjava.c).
  * Internal to matrix/runtime*.c: callers use runtime.h.
  *
  * Not for measured code: this mallocs, forks and writes files.
@@ -44,12 +44,16 @@ struct mr_rt_kind {
 	const char *exe;  /* the interpreter's package, a printf format of X.Y:
 	                     "ruby%s", "python%s-minimal" */
 	const char *lib;  /* its library package, same release and version:
-	                     "libruby%s", "libpython%s-minimal" */
+	                     "libruby%s", "libpython%s-minimal"; NULL: none
+	                     (l is left empty) */
+	char *(*xy)(const char *w); /* the X.Y of a version or word (fresh),
+	                     NULL when it has none; NULL: mr_rt_xy of a word
+	                     that mr_rt_starts_xy (java: N of 1.N and N.x) */
 };
 
 /* Resolve rt->spec's word (X.Y, a version, a Debian version, a release)
  * for kind k: the interpreter package into p and the library package
- * into l (free both with mr_release_pkg_free), *xy (fresh) its X.Y.
+ * into l (empty when k has none; free both with mr_release_pkg_free), *xy (fresh) its X.Y.
  * Sets rt->version, where, fetched; 0, or -1 with rt->missing (and
  * rt->unknown when nothing has that version: the versions there are
  * named). */
@@ -79,5 +83,7 @@ void mr_rtgo_host(struct mr_runtime *rt);
 void mr_rtredis_release(struct mr_runtime *rt, const char *word);
 /* redis: the host's redis-server in PATH, run by the same driver. */
 void mr_rtredis_host(struct mr_runtime *rt);
+
+void mr_rtjava_release(struct mr_runtime *rt, const char *word);
 
 #endif

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 static const struct mr_rt_kind python = { "python", "python3", "python%s-minimal",
-					  "libpython%s-minimal" };
+					  "libpython%s-minimal", NULL };
 
 /* path is a regular file (not a link) that we can run / a directory. */
 static int

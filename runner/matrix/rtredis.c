@@ -26,7 +26,7 @@
 #include "matrix/libc.h"
 #include "matrix/runtime.h"
 
-static const struct mr_rt_kind redis = { "redis", "redis-server", "redis-tools", "redis-server" };
+static const struct mr_rt_kind redis = { "redis", "redis-server", "redis-tools", "redis-server", NULL };
 
 /* The libraries fetched beside it, those the binary needs (DT_NEEDED):
  * package and soname, whose directory goes on the library path; the C++

@@ -9,6 +9,15 @@
 #include "matrix/allocrel.h"
 #include "matrix/libc.h"
 
+/* The X.Y of w for kind k (fresh), NULL when it has none. */
+static char *
+kind_xy(const struct mr_rt_kind *k, const char *w)
+{
+	if (k->xy)
+		return k->xy(w);
+	return mr_rt_starts_xy(w) ? mr_rt_xy(w) : NULL;
+}
+
 /* The releases' X.Y of kind k (its metapackage's upstream version), into
  * xy[i] (fresh or NULL); only release only when >= 0.  The reasons of
  * releases whose lists cannot be had into failed. */
@@ -23,7 +32,7 @@ versions(const struct mr_rt_kind *k, int only, char **xy, struct strbuf *failed)
 		pkgs[i] = only < 0 || i == only ? k->meta : NULL;
 	mr_release_list(pkgs, av);
 	for (i = 0; i < n; i++) {
-		xy[i] = av[i].upstream && mr_rt_starts_xy(av[i].upstream) ? mr_rt_xy(av[i].upstream) : NULL;
+		xy[i] = av[i].upstream ? kind_xy(k, av[i].upstream) : NULL;
 		if (av[i].why)
 			sb_printf(failed, "%s%s: %s", failed->len ? "; " : "", av[i].release, av[i].why);
 	}
@@ -65,9 +74,8 @@ pick(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word, char *
 	versions(k, rel, xys, &failed);
 	if (rel >= 0)
 		want = xys[rel] ? estrdup(xys[rel]) : NULL;
-	else if (mr_rt_starts_xy(word + epoch(word)))
-		want = mr_rt_xy(word + epoch(word));
-	else if (strspn(word, "0123456789") == strlen(word)) /* redis@7 */
+	else if (!(want = kind_xy(k, word + epoch(word))) &&
+		 strspn(word, "0123456789") == strlen(word)) /* redis@7 */
 		want = estrdup(word);
 	for (i = 0; i < n; i++) {
 		have[i] = want && xys[i] && same_xy(xys[i], want);
@@ -120,7 +128,7 @@ mr_rt_release_pkgs(struct mr_runtime *rt, const struct mr_rt_kind *k, const char
 	if (pick(rt, k, word, xy, have) < 0)
 		goto out;
 	pname = esprintf(k->exe, *xy);
-	lname = esprintf(k->lib, *xy);
+	lname = k->lib ? esprintf(k->lib, *xy) : NULL;
 	for (i = 0; i < mr_release_count(); i++)
 		pkgs[i] = have[i] ? pname : NULL;
 	/* X.Y: the oldest release with it; a full version: the oldest with
@@ -141,7 +149,7 @@ mr_rt_release_pkgs(struct mr_runtime *rt, const struct mr_rt_kind *k, const char
 	sb_free(&why);
 	memset(pkgs, 0, sizeof pkgs);
 	pkgs[mr_release_index(p->release)] = lname;
-	got = mr_release_get(pkgs, p->version, l, &why);
+	got = lname ? mr_release_get(pkgs, p->version, l, &why) : MR_REL_OK;
 	if (got != MR_REL_OK) {
 		rt->missing = esprintf("%s cannot be had: %s %s (%s): %s", rt->spec, lname, p->version,
 				       p->release, why.s ? why.s : "no reason given");

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct mr_rt_kind ruby = { "ruby", "ruby", "ruby%s", "libruby%s" };
+static const struct mr_rt_kind ruby = { "ruby", "ruby", "ruby%s", "libruby%s", NULL };
 
 /* The ruby command line of p (rubyX.Y) and l (librubyX.Y): exe, RUBYLIB,
  * libruby, a loader when the host's glibc is too old.  Sets rt->missing

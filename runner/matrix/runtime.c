@@ -47,12 +47,12 @@ mr_runtime_free(struct mr_runtime *rt)
 
 /* --- specs ------------------------------------------------------------- */
 
-/* The language of spec ("node", "ruby", "python") and its word after '@' (NULL:
+/* The language of spec ("node", "ruby", "python", "java") and its word after '@' (NULL:
  * none, the host's); NULL when spec names no runtime. */
 static const char *
 lang_of(const char *spec, const char **word)
 {
-	static const char *const langs[] = { "node", "ruby", "python", "go", "redis", NULL };
+	static const char *const langs[] = { "node", "ruby", "python", "go", "redis", "java", NULL };
 	int i;
 
 	*word = NULL;
@@ -87,14 +87,20 @@ mr_rt_starts_xy(const char *w)
 }
 
 /* A ruby or python word: X.Y[...] in Debian's version characters, or a
- * release's name (lower-case letters). */
+ * release's name (lower-case letters); java's may be N (a feature release:
+ * 17) and its versions N[.x...] (25, 17.0.15+6). */
 static int
-release_word(const char *w)
+release_word(const char *w, int java)
 {
+	size_t n;
+
 	if (!*w || strlen(w) > MR_RT_WORD_MAX)
 		return 0;
 	if (strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w))
 		return 1;
+	n = strspn(w, "0123456789");
+	if (java && n > 0 && n <= 3 && (w[n] == '\0' || strchr(".+-~", w[n])))
+		return strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
 	return mr_rt_starts_xy(w) &&
 	       strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
 }
@@ -105,7 +111,7 @@ redis_epoch_word(const char *w)
 {
 	size_t n = strspn(w, "0123456789");
 
-	return n && w[n] == ':' && mr_rt_starts_xy(w + n + 1) && release_word(w + n + 1);
+	return n && w[n] == ':' && mr_rt_starts_xy(w + n + 1) && release_word(w + n + 1, 0);
 }
 
 int
@@ -114,7 +120,7 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 	const char *word, *lang = lang_of(spec, &word);
 
 	if (!lang) {
-		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, go, go@VERSION, redis or redis@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, go@1.19, redis@7)",
+		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, go, go@VERSION, redis, redis@VERSION, java or java@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, go@1.19, redis@7, java@17)",
 			  spec);
 		return -1;
 	}
@@ -125,13 +131,19 @@ mr_runtime_spec_check(const char *spec, struct strbuf *err)
 			  spec);
 		return -1;
 	}
-	if (strcmp(lang, "redis") == 0 && !release_word(word) && !redis_epoch_word(word) &&
+	if (strcmp(lang, "redis") == 0 && !release_word(word, 0) && !redis_epoch_word(word) &&
 	    !(*word && strlen(word) <= 8 && strspn(word, "0123456789") == strlen(word))) {
 		sb_printf(err, "runtime '%s': want redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
 			  spec);
 		return -1;
 	}
-	if (strcmp(lang, "node") != 0 && strcmp(lang, "redis") != 0 && !release_word(word)) {
+	if (strcmp(lang, "java") == 0 && !release_word(word, 1)) {
+		sb_printf(err, "runtime '%s': want java@N (17), a full version (17.0.15+6), a Debian version (17.0.15+6-1~deb12u1) or a release (trixie)",
+			  spec);
+		return -1;
+	}
+	if (strcmp(lang, "node") != 0 && strcmp(lang, "redis") != 0 && strcmp(lang, "java") != 0 &&
+	    !release_word(word, 0)) {
 		sb_printf(err, "runtime '%s': want %s@X.Y (%s), a full version (%s), a Debian version (%s) or a release (trixie)",
 			  spec, lang, lang[0] == 'r' ? "3.3" : lang[0] == 'g' ? "1.19" : "3.11",
 			  lang[0] == 'r' ? "3.3.8" : lang[0] == 'g' ? "1.19.8" : "3.11.2",
@@ -233,7 +245,14 @@ host_version(struct mr_runtime *rt, char *s)
 		*tab++ = '\0';
 	if (strcmp(rt->lang, "node") == 0 && s[0] == 'v')
 		s++;
-	if (!*s || !mr_rt_starts_xy(s) || strlen(s) > MR_RT_WORD_MAX)
+	/* java --version: "openjdk 17.0.15 2025-04-15" ("openjdk 25 ..." for
+	 * a .0 release) */
+	if (strcmp(rt->lang, "java") == 0 && strchr(s, ' ')) {
+		s = strchr(s, ' ') + 1;
+		s[strcspn(s, " ")] = '\0';
+	}
+	if (!*s || !(mr_rt_starts_xy(s) || (strcmp(rt->lang, "java") == 0 && release_word(s, 1))) ||
+	    strlen(s) > MR_RT_WORD_MAX)
 		rt->missing = esprintf("%s: %s gave no version (\"%.40s\")", rt->spec, rt->exe, s);
 	else
 		rt->version = estrdup(s);
@@ -258,18 +277,20 @@ host(struct mr_runtime *rt)
 		  "print RUBY_VERSION, \"\\t\", File.join(RbConfig::CONFIG[\"libdir\"].to_s, RbConfig::CONFIG[\"LIBRUBY_SO\"].to_s)" },
 		{ "python", "-S", "-c",
 		  "import sys; print('%d.%d.%d\\t%s' % (sys.version_info[:3] + (sys.executable,)))", NULL },
+		{ "java", "--version", NULL },
 	};
 	/* each kind's fixed flags, as its releases' (rtruby.c, rtpython.c) */
-	static const char *const fixed[] = { NULL, "--disable-gems", "-S" };
-	int k = strcmp(rt->lang, "node") == 0 ? 0 : strcmp(rt->lang, "ruby") == 0 ? 1 : 2, i;
+	static const char *const fixed[] = { NULL, "--disable-gems", "-S", NULL };
+	static const char *const example[] = { "node@20", "ruby@3.3", "python@3.11", "java@17" };
+	int k = strcmp(rt->lang, "node") == 0 ? 0 : strcmp(rt->lang, "ruby") == 0 ? 1 :
+		strcmp(rt->lang, "python") == 0 ? 2 : 3, i;
 	char *exe = mr_rt_which(k == 2 ? "python3" : rt->lang), *argv[6];
 	struct strbuf out = { 0 }, why = { 0 };
 	const char *flags[2];
 
 	if (!exe) {
 		rt->missing = esprintf("%s: no %s in PATH (install it, or name a version: %s)", rt->spec,
-				       k == 2 ? "python3" : rt->lang,
-				       k == 0 ? "node@20" : k == 1 ? "ruby@3.3" : "python@3.11");
+				       k == 2 ? "python3" : rt->lang, example[k]);
 		return;
 	}
 	rt->exe = exe;
@@ -287,7 +308,7 @@ host(struct mr_runtime *rt)
 		rt->missing = esprintf("%s: %s cannot be read", rt->spec, rt->exe);
 	flags[0] = rt->exe;
 	flags[1] = fixed[k];
-	rt->argv = mr_rt_vec(flags, k == 0 ? 1 : 2);
+	rt->argv = mr_rt_vec(flags, fixed[k] ? 2 : 1);
 	rt->env = ecalloc(1, sizeof *rt->env);
 	sb_free(&out);
 	sb_free(&why);
@@ -342,6 +363,7 @@ static const struct kind {
 	{ "ruby", "rb", NULL, mr_rtruby_release },
 	{ "go", "go", mr_rtgo_host, mr_rtgo_release },
 	{ "redis", "redis", mr_rtredis_host, mr_rtredis_release },
+	{ "java", "java", NULL, mr_rtjava_release },
 	{ "python", "py", NULL, mr_rtpython_release },
 };
 

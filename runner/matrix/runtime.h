@@ -1,4 +1,5 @@
-/* runtime: the interpreters of the originals (cases/<case>.js, .rb, .py) — the
+/* runtime: the interpreters of the originals (cases/<case>.js, .rb, .py,
+ * .java) — the
  * values of the runtime axis other than c (the model).
  *
  * A spec is
@@ -42,8 +43,18 @@
  *                   original is a driver run by the host's python3 -S; the
  *                   server's command is in MEMREPRO_REDIS_SERVER, _LIBPATH
  *                   and _LOADER.
+ *   java            the host's: `java` found in PATH, its version from
+ *                   `java --version`
+ *   java@W          Debian's openjdk-N-jre-headless alone (its image has
+ *                   jdk.compiler: `java Prog.java` runs), W is N (17), a
+ *                   full version (17.0.19), a Debian version or a release,
+ *                   N from the metapackage default-jre-headless (2:1.17-74
+ *                   is 17); its absolute links into /etc/java-N-openjdk
+ *                   (lib/jvm.cfg) made relative into the package's own
+ *                   etc, the loader as for ruby (libjvm's needs).
  * The kinds are in their own files: rtrel.c (the release kinds' common
- * part), rtruby.c, rtpython.c, rtgo.c (rtkind.h), rtgobuild.c.
+ * part), rtruby.c, rtpython.c, rtgo.c, rtgobuild.c, rtredis.c, rtjava.c
+ * (rtkind.h).
  * Every ruby runs with --disable-gems (no rubygems: the originals need
  * none, and the user's gem directories stay out) and RUBYLIB naming
  * libruby's two library directories (libruby's load path is compiled in

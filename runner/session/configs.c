@@ -159,10 +159,11 @@ mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
 		add_axis(ax, nax, MR_KEY_RUNTIME, MR_CONFIGS_ORIGINALS);
 	} else {
 		/* the host's interpreters, those it has */
-		char *v = esprintf("%s%s%s%s", MR_RUNTIME_MODEL,
+		char *v = esprintf("%s%s%s%s%s", MR_RUNTIME_MODEL,
 				   mr_runtime_on_host("node") ? ",node" : "",
 				   mr_runtime_on_host("ruby") ? ",ruby" : "",
-				   mr_runtime_on_host("python") ? ",python" : "");
+				   mr_runtime_on_host("python") ? ",python" : "",
+				   mr_runtime_on_host("java") ? ",java" : "");
 
 		add_axis(ax, nax, MR_KEY_RUNTIME, v);
 		free(v);

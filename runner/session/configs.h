@@ -24,8 +24,8 @@ struct mr_casetab;
  * the reports were made on and those since (docs/originals.md): Node
  * 10.7.0 (seeds/003's) and the newest 20 and 22; Debian's Ruby 2.7
  * (bullseye), 3.1 (bookworm) and 3.3 (trixie); Python 3.9, 3.11, 3.13; Go 1.15, 1.19, 1.24; Redis
- * 6.0 (bullseye), 7.0 (bookworm), 8.0 (trixie). */
-#define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3,python@3.9,python@3.11,python@3.13,go@1.15,go@1.19,go@1.24,redis@6,redis@7,redis@8"
+ * 6.0 (bullseye), 7.0 (bookworm), 8.0 (trixie); OpenJDK 11, 17, 21, 25. */
+#define MR_CONFIGS_ORIGINALS "c,node@10.7.0,node@20,node@22,ruby@2.7,ruby@3.1,ruby@3.3,python@3.9,python@3.11,python@3.13,go@1.15,go@1.19,go@1.24,redis@6,redis@7,redis@8,java@11,java@17,java@21,java@25"
 
 /* Add to *ax (nax of them, owned, grown) the runtime axis where none is
  * given: the model and the host's interpreters that are in PATH; in the originals
