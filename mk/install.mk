@@ -9,10 +9,12 @@
 # SHAREDIR keep that layout under PREFIX, and an install moved whole (a
 # .deb unpacked anywhere) still runs.
 INST_ORIGINALS = $(ORIGINALS)
-INST_HELPERS = $(patsubst $(B)/lib/%,lib/%,$(filter $(B)/lib/%,$(ORIG_FILES)))
+# the helpers as built ($(B)/lib: memrepro.js ... and Memrepro.class where
+# a javac is)
+INST_HELPERS = $(filter $(B)/lib/%,$(ORIG_FILES))
 INST_ETC_DIRS = $(patsubst %/,%,$(wildcard etc/*/))
 # What install installs, built (debian/rules builds this, not all).
-INST_BUILT = $(B)/memrepro $(CASE_BIN)
+INST_BUILT = $(B)/memrepro $(CASE_BIN) $(INST_HELPERS)
 
 .PHONY: programs installcheck deb deb-check deps-deb
 programs: $(INST_BUILT)
