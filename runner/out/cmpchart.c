@@ -310,15 +310,18 @@ draw_case(struct mr_plot *p, const struct mr_cmp_chart *o, const struct mr_rd *N
 {
 	char *in = esprintf("%s.tsv", base), *tmp = mr_of_tmpname(in);
 	FILE *f = mr_create_out(tmp);
-	int rc = -1;
+	int rc = -1, wrc;
 
-	if (!f)
+	if (!f) {
 		weprintf("create %s:", tmp);
-	else if ((mr_cmp_write_rows(f, N, rows, nrows, o->old_dir, L, ki) < 0) |
-		 (fclose(f) != 0))
-		weprintf("write %s:", tmp);
-	else
-		rc = mr_plot_draw(p, "compare", tmp, base, args);
+	} else {
+		/* the file is closed whether the rows were written or not */
+		wrc = mr_cmp_write_rows(f, N, rows, nrows, o->old_dir, L, ki);
+		if (fclose(f) != 0 || wrc < 0)
+			weprintf("write %s:", tmp);
+		else
+			rc = mr_plot_draw(p, "compare", tmp, base, args);
+	}
 	unlink(tmp);
 	free(tmp);
 	free(in);

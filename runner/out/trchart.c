@@ -412,14 +412,17 @@ draw_case(struct mr_plot *p, struct mr_rd *const *R, int nr, const struct series
 {
 	char *in = esprintf("%s.tsv", base), *tmp = mr_of_tmpname(in);
 	FILE *f = mr_create_out(tmp);
-	int rc = -1;
+	int rc = -1, wrc;
 
 	if (!f) {
 		weprintf("create %s:", tmp);
-	} else if ((mr_tr_write_rows(f, R, nr, s, ns, kase) < 0) | (fclose(f) != 0)) {
-		weprintf("write %s:", tmp);
 	} else {
-		rc = mr_plot_draw(p, "trend", tmp, base, args);
+		/* the file is closed whether the rows were written or not */
+		wrc = mr_tr_write_rows(f, R, nr, s, ns, kase);
+		if (fclose(f) != 0 || wrc < 0)
+			weprintf("write %s:", tmp);
+		else
+			rc = mr_plot_draw(p, "trend", tmp, base, args);
 	}
 	unlink(tmp);
 	free(tmp);
