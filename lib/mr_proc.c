@@ -294,7 +294,7 @@ int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out)
 int mr_proc_maps(pid_t pid, uint64_t *out)
 {
 	char path[MR_PROC_PATH];
-	uint64_t n;
+	uint64_t n = 0;
 	int err;
 
 	proc_path(path, pid, "maps");
