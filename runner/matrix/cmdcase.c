@@ -249,10 +249,14 @@ mr_cmdcase_axes(struct mr_matrix_axis **ax, int *nax, const char *self_exe,
 		;
 	if (i < *nax || !r)
 		return 0;
+	/* the allocators a program can run under: not one built into the
+	 * cases (build = musl: a command is nobody's build) */
 	specs = ecalloc((size_t)r->n + 1, sizeof *specs);
 	for (i = 0; i < r->n; i++)
-		specs[i] = r->e[i].name;
-	mr_alloc_resolve(&t, r, specs, r->n, self_exe);
+		if (!r->e[i].build_musl)
+			specs[n++] = r->e[i].name;
+	mr_alloc_resolve(&t, r, specs, n, self_exe);
+	n = 0;
 	for (i = 0; i < t.n; i++)
 		if (!t.a[i].missing)
 			sb_printf(&v, "%s%s", n++ ? "," : "allocator=", t.a[i].spec);
