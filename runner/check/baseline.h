@@ -39,6 +39,11 @@ struct mr_bl_cost {
 
 #define MR_BL_COST "cost_ms" /* the metric column of a cost row */
 
+/* The least tolerance check gives a baseline row of maxrss_kb, in KiB:
+ * wait4's peak counts the runner's own resident pages at the fork
+ * (docs/formats.md, "Baselines"). */
+#define MR_BL_MAXRSS_TOL_KB 8192.0
+
 struct mr_baseline {
 	char *path;              /* the file (owned) */
 	char **key, **val;       /* "# key<TAB>value" header lines (owned) */
