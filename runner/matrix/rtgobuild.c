@@ -28,7 +28,7 @@ copy(const char *src, const char *dst)
 {
 	char buf[65536];
 	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
-	ssize_t n;
+	ssize_t n = -1;
 
 	if (in < 0)
 		return -1;
