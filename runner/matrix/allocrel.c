@@ -3,7 +3,6 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +12,10 @@
 #include "release/release.h"
 #include "proc/capture.h"
 #include "proc/env.h"
+#include "matrix/elfneed.h"
 #include "matrix/libc.h"
 #include "matrix/matrix.h"
 #include "matrix/registry.h"
-
-/* Sections larger than this are not a library's version needs. */
-#define SECTION_MAX (1u << 20)
-#define SECTIONS_MAX 4096
 
 /* The package of entry e in each release, for release.h (fresh array of
  * borrowed strings). */
@@ -32,22 +28,6 @@ packages(const struct mr_registry_entry *e)
 	for (i = 0; i < n; i++)
 		p[i] = mr_registry_package(e, mr_release_name(i));
 	return p;
-}
-
-/* pread exactly n bytes at off into a fresh buffer, or NULL. */
-static void *
-read_at(int fd, uint64_t off, uint64_t n)
-{
-	char *b;
-
-	if (n == 0 || n > SECTION_MAX)
-		return NULL;
-	b = emalloc((size_t)n);
-	if (pread(fd, b, (size_t)n, (off_t)off) != (ssize_t)n) {
-		free(b);
-		return NULL;
-	}
-	return b;
 }
 
 /* The greater of the versions best and "GLIBC_x.y" name (x.y), in best. */
@@ -67,10 +47,11 @@ take_glibc(const char *name, char **best)
 /* The verneed section vn (size n, strings str of size ns, count entries):
  * every Vernaux name into best.  Bounded by the section: each step moves
  * forward (the offsets are unsigned), and counts are capped. */
-static void
+static int
 walk_verneed(const char *vn, uint64_t n, const char *str, uint64_t ns, uint64_t count,
-	     char **best)
+	     void *arg)
 {
+	char **best = arg;
 	uint64_t off = 0, i, j;
 
 	for (i = 0; i < count && off + sizeof(Elf64_Verneed) <= n; i++) {
@@ -93,41 +74,15 @@ walk_verneed(const char *vn, uint64_t n, const char *str, uint64_t ns, uint64_t 
 			break;
 		off += need.vn_next;
 	}
+	return 0; /* every verneed section */
 }
 
 char *
 mr_allocrel_glibc_need(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf64_Shdr *sh = NULL;
-	Elf64_Ehdr eh;
 	char *best = NULL;
-	int i;
 
-	if (fd < 0)
-		return NULL;
-	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_shentsize != sizeof *sh || eh.e_shnum == 0 || eh.e_shnum > SECTIONS_MAX)
-		goto out;
-	if (!(sh = read_at(fd, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof *sh)))
-		goto out;
-	for (i = 0; i < eh.e_shnum; i++) {
-		char *vn, *str;
-
-		if (sh[i].sh_type != SHT_GNU_verneed || sh[i].sh_link >= eh.e_shnum)
-			continue;
-		vn = read_at(fd, sh[i].sh_offset, sh[i].sh_size);
-		str = read_at(fd, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size);
-		if (vn && str)
-			walk_verneed(vn, sh[i].sh_size, str, sh[sh[i].sh_link].sh_size,
-				     sh[i].sh_info, &best);
-		free(vn);
-		free(str);
-	}
-out:
-	free(sh);
-	close(fd);
+	mr_elf_sections(path, SHT_GNU_verneed, walk_verneed, &best);
 	return best;
 }
 

@@ -1,4 +1,4 @@
-/* elfneed: DT_NEEDED of an ELF file — see elfneed.h. */
+/* elfneed: an ELF file's sections, DT_NEEDED — see elfneed.h. */
 #include "matrix/elfneed.h"
 
 #include <elf.h>
@@ -29,14 +29,49 @@ read_at(int fd, uint64_t off, uint64_t n)
 	return b;
 }
 
-/* Whether dynamic section dyn (n bytes, strings str of ns bytes) needs
- * soname. */
-static int
-needs(const char *dyn, uint64_t n, const char *str, uint64_t ns, const char *soname)
+int
+mr_elf_sections(const char *path, uint32_t type, mr_elf_section_fn *fn, void *arg)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i, rc = 0;
+	Elf64_Shdr *sh = NULL;
+	Elf64_Ehdr eh;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof *sh || eh.e_shnum == 0 || eh.e_shnum > SECTIONS_MAX)
+		goto out;
+	if (!(sh = read_at(fd, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof *sh)))
+		goto out;
+	for (i = 0; i < eh.e_shnum && !rc; i++) {
+		char *sec, *str;
+
+		if (sh[i].sh_type != type || sh[i].sh_link >= eh.e_shnum)
+			continue;
+		sec = read_at(fd, sh[i].sh_offset, sh[i].sh_size);
+		str = read_at(fd, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size);
+		if (sec && str)
+			rc = fn(sec, sh[i].sh_size, str, sh[sh[i].sh_link].sh_size, sh[i].sh_info, arg);
+		free(sec);
+		free(str);
+	}
+out:
+	free(sh);
+	close(fd);
+	return rc;
+}
+
+/* Whether dynamic section dyn (n bytes, strings str of ns bytes) needs
+ * the soname arg: 1 or 0. */
+static int
+needs(const char *dyn, uint64_t n, const char *str, uint64_t ns, uint64_t info, void *arg)
+{
+	const char *soname = arg;
 	size_t len = strlen(soname);
 	uint64_t off;
 
+	(void)info;
 	for (off = 0; off + sizeof(Elf64_Dyn) <= n; off += sizeof(Elf64_Dyn)) {
 		Elf64_Dyn d;
 
@@ -53,32 +88,5 @@ needs(const char *dyn, uint64_t n, const char *str, uint64_t ns, const char *son
 int
 mr_elf_needs(const char *path, const char *soname)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), i, found = 0;
-	Elf64_Shdr *sh = NULL;
-	Elf64_Ehdr eh;
-
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_shentsize != sizeof *sh || eh.e_shnum == 0 || eh.e_shnum > SECTIONS_MAX)
-		goto out;
-	if (!(sh = read_at(fd, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof *sh)))
-		goto out;
-	for (i = 0; i < eh.e_shnum && !found; i++) {
-		char *dyn, *str;
-
-		if (sh[i].sh_type != SHT_DYNAMIC || sh[i].sh_link >= eh.e_shnum)
-			continue;
-		dyn = read_at(fd, sh[i].sh_offset, sh[i].sh_size);
-		str = read_at(fd, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size);
-		if (dyn && str)
-			found = needs(dyn, sh[i].sh_size, str, sh[sh[i].sh_link].sh_size, soname);
-		free(dyn);
-		free(str);
-	}
-out:
-	free(sh);
-	close(fd);
-	return found;
+	return mr_elf_sections(path, SHT_DYNAMIC, needs, (void *)soname);
 }
