@@ -107,6 +107,10 @@ mr_cmd_command_then(const struct mr_args *o, const struct mr_paths *p, const cha
 	/* the report and its charts: its own lines are the report command's */
 	ro.results_dir = dir;
 	ro.expected_dir = p->expected_dir;
+	/* the session's table: the report judges the claims the gate does
+	 * (--claims FILE too), read once */
+	ro.cases_dir = p->cases_dir;
+	ro.tab = tab;
 	ro.plots_dir = o->plots;
 	ro.cases = names;
 	ro.rd = &R;

@@ -124,13 +124,7 @@ not_ok(FILE *f, const struct mr_rd_case *k, int ci)
 static const char *
 ref_libc(const struct mr_rd_case *k)
 {
-	const struct mr_config *cf = k->ncfg ? &k->conf[0] : NULL;
-	int i;
-
-	for (i = 0; cf && i < cf->n; i++)
-		if (!strcmp(cf->key[i], "libc"))
-			return cf->val[i];
-	return NULL;
+	return k->ncfg ? mr_config_get(&k->conf[0], "libc") : NULL;
 }
 
 /* The reference of config ci, which differs from it in one axis: for
