@@ -14,6 +14,7 @@
 
 #include "matrix/allocrel.h"
 #include "matrix/libc.h"
+#include "release/cache.h"
 #include "release/releases.h"
 
 static const struct mr_rt_kind go = { "go", "golang-go", "golang-%s-go", "golang-%s-src", NULL };
@@ -77,7 +78,6 @@ goroot(const char *xy, const struct mr_release_pkg *p, const struct mr_release_p
 	char *cache = mr_release_cache_dir(), *top = esprintf("%s/goroot", cache),
 	     *dir = esprintf("%s/%s_%s", top, p->package, p->version),
 	     *tmp = esprintf("%s.tmp.%ld", dir, (long)getpid()), *go = esprintf("%s/bin/go", dir);
-	char *rm[] = { "/bin/rm", "-rf", tmp, NULL };
 
 	free(cache);
 	if (access(go, X_OK) == 0)
@@ -89,7 +89,7 @@ goroot(const char *xy, const struct mr_release_pkg *p, const struct mr_release_p
 	} else if (rename(tmp, dir) < 0 && errno != EEXIST && errno != ENOTEMPTY) {
 		sb_printf(why, "%s: %s", dir, strerror(errno));
 	}
-	run(rm);
+	mr_rel_rmtree(tmp);
 out:
 	free(top);
 	free(tmp);

@@ -3,7 +3,6 @@
 #include "matrix/runtime.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,36 +12,15 @@
 #include <unistd.h>
 
 #include "proc/capture.h"
+#include "release/cache.h"
+#include "release/files.h"
 #include "release/releases.h"
 #include "release/sha256.h"
 
-extern char **environ;
 
 #define BUILD_TIMEOUT_MS 900000 /* the standard library compiled cold by
 				   1.24 on a busy 2-core machine */
 #define BUILD_OUT_MAX 65536
-
-/* Copy src to dst (new); 0 or -1. */
-static int
-copy(const char *src, const char *dst)
-{
-	char buf[65536];
-	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
-	ssize_t n = -1;
-
-	if (in < 0)
-		return -1;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			goto out;
-	rc = out >= 0 && n == 0 ? 0 : -1;
-out:
-	close(in);
-	if (out >= 0 && close(out) < 0)
-		rc = -1;
-	return rc;
-}
 
 /* The build's environment: nothing of ours (GOFLAGS, GOPATH, a user's
  * go env file), the caches inside memrepro's, no network (GOPROXY=off),
@@ -112,15 +90,12 @@ prepare(const char *dir, const char *src, const char *helper)
 {
 	char *m = esprintf("%s/main.go", dir), *h = esprintf("%s/memrepro.go", dir),
 	     *g = esprintf("%s/go.mod", dir);
-	static const char mod[] = "module memreproorig\n\ngo 1.15\n";
-	int rc = -1, fd;
+	int rc = -1;
 
-	if (mkdir(dir, 0755) == 0 && copy(src, m) == 0 && copy(helper, h) == 0 &&
-	    (fd = open(g, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) >= 0) {
-		rc = write(fd, mod, sizeof mod - 1) == (ssize_t)(sizeof mod - 1) ? 0 : -1;
-		if (close(fd) < 0)
-			rc = -1;
-	}
+	if (mkdir(dir, 0755) == 0 && mr_rel_copy_file(src, m) == 0 &&
+	    mr_rel_copy_file(helper, h) == 0 &&
+	    mr_rel_write_file(g, "module memreproorig\n\ngo 1.15\n") == 0)
+		rc = 0;
 	free(m);
 	free(h);
 	free(g);
@@ -147,9 +122,6 @@ mr_runtime_go_build(const struct mr_runtime *rt, const char *src, char **bin)
 	char *cache = mr_release_cache_dir(), *top = esprintf("%s/gobuild", cache), *d = estrdup(src),
 	     *b = estrdup(src), *helper = esprintf("%s/../lib/memrepro.go", dirname(d)),
 	     *name = estrdup(basename(b)), *why = NULL, *dir, *tmp, *parent;
-	char *rm[] = { "/bin/rm", "-rf", NULL, NULL };
-	struct strbuf o = { 0 };
-	int st;
 
 	*bin = NULL;
 	free(cache);
@@ -164,13 +136,11 @@ mr_runtime_go_build(const struct mr_runtime *rt, const char *src, char **bin)
 	parent = estrdup(dir);
 	*strrchr(parent, '/') = '\0';
 	tmp = esprintf("%s.tmp.%ld", dir, (long)getpid());
-	rm[2] = tmp;
 	if (mkdir_p(parent) < 0 || prepare(tmp, src, helper) < 0)
 		why = esprintf("%s: %s: %s", rt->spec, tmp, strerror(errno));
 	else if (!(why = build(rt, top, tmp, name)) && rename(tmp, dir) < 0 && access(*bin, X_OK) < 0)
 		why = esprintf("%s: %s: %s", rt->spec, dir, strerror(errno));
-	mr_spawn_capture(rm, environ, BUILD_TIMEOUT_MS, 0, 0, &o, &st);
-	sb_free(&o);
+	mr_rel_rmtree(tmp); /* the build's leftovers (the module cache's are read-only) */
 	free(parent);
 	free(tmp);
 out:

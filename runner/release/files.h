@@ -1,5 +1,5 @@
-/* files: small file and text helpers of the release sources.  Internal
- * to release/. */
+/* files: small file and text helpers of the release sources (and of
+ * matrix/'s runtimes, which fetch and build through them). */
 #ifndef MR_REL_FILES_H
 #define MR_REL_FILES_H
 
