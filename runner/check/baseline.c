@@ -37,6 +37,20 @@ static const struct tol_class {
 	[MR_UNIT_COUNT] = { 3, 0.10, 1000 }, /* counts: minflt (a 2 MiB heap step is 512 faults), majflt, tree_nproc */
 };
 
+/* wait4's peak of a run counts the runner's own resident pages at the
+ * fork (Linux keeps the pre-exec high-water mark): a few MiB that move
+ * with the machine (the runner's text in huge pages after THP always:
+ * +3.5 MiB on alloc-churn's 4 MiB peaks, 2026-12-06), so check gives a
+ * maxrss_kb row 8 MiB at least (docs/formats.md, "Baselines"). */
+#define MAXRSS_TOL_KB 8192.0
+
+double
+mr_bl_row_tol(const struct mr_bl_row *r)
+{
+	return !r->ckpt && r->metric == MR_RM_MAXRSS_KB && r->tol < MAXRSS_TOL_KB
+		? MAXRSS_TOL_KB : r->tol;
+}
+
 const char *const mr_bless_ckpt_metrics[] = {
 	"rss_kb", "pss_kb", "private_dirty_kb", "lazyfree_kb", "anon_kb",
 	"vsz_kb", "tree_pss_kb", "tree_private_dirty_kb", NULL,

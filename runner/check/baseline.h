@@ -39,11 +39,6 @@ struct mr_bl_cost {
 
 #define MR_BL_COST "cost_ms" /* the metric column of a cost row */
 
-/* The least tolerance check gives a baseline row of maxrss_kb, in KiB:
- * wait4's peak counts the runner's own resident pages at the fork
- * (docs/formats.md, "Baselines"). */
-#define MR_BL_MAXRSS_TOL_KB 8192.0
-
 struct mr_baseline {
 	char *path;              /* the file (owned) */
 	char **key, **val;       /* "# key<TAB>value" header lines (owned) */
@@ -75,6 +70,10 @@ int mr_bl_clocked(const struct mr_config *c, const char *metric);
  * median, min and max: see the table in baseline.c. */
 double mr_bl_tolerance(const char *metric, double median, double min,
 		       double max);
+
+/* The tolerance check judges row r with: the file's, or more where the
+ * metric's figure moves with the machine beyond what its repeats show. */
+double mr_bl_row_tol(const struct mr_bl_row *r);
 
 /* Name of a row's metric. */
 const char *mr_bl_metric(const struct mr_bl_row *r);

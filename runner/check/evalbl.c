@@ -42,12 +42,7 @@ eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
 	v->emin = row->min;
 	v->emax = row->max;
 	v->en = row->n;
-	/* wait4's peak of a run counts the runner's own resident pages at
-	 * the fork (Linux keeps the pre-exec high-water mark): a few MiB
-	 * that move with the machine (the runner's text in huge pages after
-	 * THP always: +3.5 MiB on alloc-churn's 4 MiB peaks, 2026-12-06) */
-	v->tol = !row->ckpt && !strcmp(v->metric, "maxrss_kb") && row->tol < MR_BL_MAXRSS_TOL_KB
-		? MR_BL_MAXRSS_TOL_KB : row->tol;
+	v->tol = mr_bl_row_tol(row);
 	v->on = n;
 	v->obs = v->omin = v->omax = NAN;
 	if (n == 0) {
