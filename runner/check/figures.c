@@ -9,6 +9,7 @@
 #include "check/figline.h"
 #include "core/tsv.h"
 #include "core/util.h"
+#include "matrix/runtime.h"
 #include "proto/schema.h"
 
 /* A figures file is a page of text; this is far above any. */
@@ -208,18 +209,16 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		return 0;
 	}
 	if (!strcmp(d, "runtime")) {
-		const char *v;
+		const char *v, *at;
 
 		if (fs->runtime)
 			return mr_fl_bad(l, 0, "a second %s line", "runtime");
 		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_plain(l, 1, "a runtime") < 0)
 			return -1;
 		v = l->w[1].s;
-		if (strncmp(v, "node@", 5) && strncmp(v, "ruby@", 5) && strncmp(v, "python@", 7) && strncmp(v, "go@", 3) &&
-		    strncmp(v, "redis@", 6) && strncmp(v, "java@", 5))
-			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION, redis@VERSION or java@VERSION (the report's runtime)", v);
-		if (!v[strcspn(v, "@") + 1] ||
-		    strspn(v + strcspn(v, "@") + 1, "0123456789.") != strlen(v + strcspn(v, "@") + 1))
+		/* a runtime kind's (matrix/runtime.c) at a dotted version */
+		at = strchr(v, '@');
+		if (!at || !mr_runtime_is_spec(v) || !at[1] || strspn(at + 1, "0123456789.") != strlen(at + 1))
 			return mr_fl_bad(l, 1, "%s: want node@VERSION, ruby@VERSION, python@VERSION, go@VERSION, redis@VERSION or java@VERSION (the report's runtime)", v);
 		fs->runtime = estrdup(v);
 		fs->runtime_line = l->no;
