@@ -236,7 +236,7 @@ mr_cmdcase_axes(struct mr_matrix_axis **ax, int *nax, const char *self_exe,
 	struct mr_alloc_tab t = { 0 };
 	const char **specs;
 	struct strbuf v = { 0 };
-	int i, n = 0;
+	int i, n = 0, nspec = 0;
 
 	for (i = 0; i < *nax; i++) {
 		if (env_key((*ax)[i].key))
@@ -254,9 +254,8 @@ mr_cmdcase_axes(struct mr_matrix_axis **ax, int *nax, const char *self_exe,
 	specs = ecalloc((size_t)r->n + 1, sizeof *specs);
 	for (i = 0; i < r->n; i++)
 		if (!r->e[i].build_musl)
-			specs[n++] = r->e[i].name;
-	mr_alloc_resolve(&t, r, specs, n, self_exe);
-	n = 0;
+			specs[nspec++] = r->e[i].name;
+	mr_alloc_resolve(&t, r, specs, nspec, self_exe);
 	for (i = 0; i < t.n; i++)
 		if (!t.a[i].missing)
 			sb_printf(&v, "%s%s", n++ ? "," : "allocator=", t.a[i].spec);
