@@ -148,6 +148,11 @@ summary() {
 	echo "$orig" > "$BATS_TEST_TMPDIR/thp.orig"
 	echo "$orig" > "$left"
 	for mode in always madvise never; do
+		# make ci has just run `make check` under the host's own mode
+		if [ -n "${MEMREPRO_PORTABLE_SKIP_HOST:-}" ] && [ "$mode" = "$orig" ]; then
+			echo "THP $mode: the host's own mode, checked by make check before this"
+			continue
+		fi
 		# A subshell that puts the mode back however it ends.
 		run bash -c 'trap "echo $2 > $3" EXIT; trap "exit 143" INT TERM HUP
 			echo "$1" > "$3" || exit 99; shift 3; "$@"' _ "$mode" "$orig" "$THP" \
