@@ -167,6 +167,32 @@ setup() {
 	grep -q 'sx: RSS over time' "$SVG"
 }
 
+@test "rounds: a repeated checkpoint at its occurrence N, a round's checkpoints in turn, runs lined up" {
+	local n rep
+	for rep in 1 2; do
+		printf 'sx\tmode=a\t%d\tok\t-\n' "$rep" >> "$R/runs.tsv"
+		for n in 1 2 3; do
+			# the second repeat's rounds twice as long: the same x all the same
+			printf 'sx\tmode=a\t%d\tup\t%d\t%d\t%d\t0\t0\t0\t1\t0\n' "$rep" "$n" \
+				$((n * 20 * rep)) $((8192 + rep)) >> "$R/checkpoints.tsv"
+			printf 'sx\tmode=a\t%d\tdown\t%d\t%d\t1024\t0\t0\t0\t1\t0\n' "$rep" "$n" \
+				$((n * 20 * rep + 10 * rep)) >> "$R/checkpoints.tsv"
+		done
+	done
+	printf 'rounds iteration\n' > "$EXP/sx.figures"
+	draw
+	[ "$(rows | awk -F'\t' '$4 == 0' | wc -l)" -eq 0 ]
+	[ "$(rows | awk -F'\t' '$11 == 2 { print $5 }' | tr '\n' ' ')" = "1 1.5 2 2.5 3 3.5 " ]
+	[ "$(rows | awk -F'\t' '$11 == 1 { print $5 }' | tr '\n' ' ')" = "1 1.5 2 2.5 3 3.5 " ]
+	grep -q 'iteration N (up, down at N and N+1/2)' "$SVG"
+	grep -q 'sx: RSS over iteration' "$SVG"
+	grep -q 'round by round' "$SVG"
+	# one x axis of either kind
+	printf 'rounds iteration\nx tick- ticks\n' > "$EXP/sx.figures"
+	run -2 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" "$R"
+	[[ "$output" == *"sx.figures:2:1: a second x or rounds line"* ]] || false
+}
+
 @test "LazyFree shaded and the process tree only where the runs have them" {
 	run_of "$R" 'mode=a' 1 8192
 	draw

@@ -178,9 +178,18 @@ parse_line(struct mr_figs *fs, const struct line *l)
 		fs->src_label[fs->nsrc++] = estrdup(l->w[2].s);
 		return 0;
 	}
+	if (!strcmp(d, "rounds")) {
+		if (fs->xprefix || fs->xround)
+			return mr_fl_bad(l, 0, "a second %s line", "x or rounds");
+		if (mr_fl_words(l, 2, 2) < 0 || mr_fl_plain(l, 1, "a unit") < 0)
+			return -1;
+		fs->xround = 1;
+		fs->xunit = estrdup(l->w[1].s);
+		return 0;
+	}
 	if (!strcmp(d, "x")) {
-		if (fs->xprefix)
-			return mr_fl_bad(l, 0, "a second %s line", "x");
+		if (fs->xprefix || fs->xround)
+			return mr_fl_bad(l, 0, "a second %s line", "x or rounds");
 		if (fs->n)
 			return mr_fl_bad(l, 0, "%s after the first figure (the figures' x comes from it)", "x");
 		if (mr_fl_words(l, 3, 3) < 0 || mr_fl_plain(l, 1, "a checkpoint prefix") < 0 ||

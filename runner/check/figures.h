@@ -49,6 +49,9 @@ struct mr_figs {
 	char *xprefix;     /* "x PREFIX UNIT": checkpoints PREFIX<number> sit
 	                      at x = number; NULL: no such axis */
 	char *xunit;
+	int xround;        /* "rounds UNIT": a checkpoint sits at its
+	                      occurrence N (its #N), the case's checkpoints of
+	                      a round in their order within it */
 	char *panels;      /* the axis of the small multiples; "allocator"
 	                      when not declared */
 	int panels_line;   /* where it is declared, 0: not */

@@ -23,11 +23,22 @@
 
 /* --- the data ------------------------------------------------------------ */
 
-/* The x of checkpoint name on fs's axis ("x PREFIX UNIT"), or NAN. */
+/* The x of checkpoint ck of case k on fs's axis, or NAN: "x PREFIX
+ * UNIT", the number in its name; "rounds UNIT", its occurrence N, the
+ * case's n checkpoint names (in the order first met) at N, N + 1/n, ... */
 static double
-ck_x(const struct mr_figs *fs, const char *name)
+ck_x(const struct mr_figs *fs, const struct mr_rd_case *k, const struct mr_rd_ck *ck)
 {
-	return fs ? mr_figs_x(fs, name) : NAN;
+	int i;
+
+	if (!fs)
+		return NAN;
+	if (!fs->xround)
+		return mr_figs_x(fs, ck->name);
+	for (i = 0; i < k->nckname; i++)
+		if (k->ckname[i] == ck->name || !strcmp(k->ckname[i], ck->name))
+			return (double)ck->seq + (double)i / k->nckname;
+	return NAN;
 }
 
 /* The samples of case k's runs in run[] (idx: by k->run index, -1 for
@@ -110,7 +121,7 @@ sc_runs(struct sc *c, const struct mr_chart_scan *s, int ki)
 		c->idx[i] = -1;
 		if (c->xmode)
 			for (j = 0; j < r->nck && !has[i]; j++)
-				has[i] = !isnan(ck_x(c->fs, k->ck[r->ck[j]].name)) &&
+				has[i] = !isnan(ck_x(c->fs, k, &k->ck[r->ck[j]])) &&
 					 !isnan(k->ck[r->ck[j]].m[c->ymet]);
 		else
 			has[i] = s->nsamples[ki][i] > 0;
@@ -149,7 +160,7 @@ sc_runs(struct sc *c, const struct mr_chart_scan *s, int ki)
 			for (l = 0; l < c->nnames; l++)
 				if (!strcmp(c->names[l], ck->name))
 					break;
-			if (l == c->nnames && (!c->xmode || !isnan(ck_x(c->fs, ck->name)))) {
+			if (l == c->nnames && (!c->xmode || !isnan(ck_x(c->fs, k, ck)))) {
 				c->names = erealloc(c->names, sizeof *c->names * (c->nnames + 1));
 				c->names[c->nnames++] = ck->name;
 			}
@@ -181,7 +192,7 @@ sc_median(struct sc *c)
 			for (j = 0; j < r->nck; j++) {
 				const struct mr_rd_ck *ck = &c->k->ck[r->ck[j]];
 
-				if (!isnan(ck_x(c->fs, ck->name)) && !(ck->m[c->ymet] <= sr->peak))
+				if (!isnan(ck_x(c->fs, c->k, ck)) && !(ck->m[c->ymet] <= sr->peak))
 					sr->peak = ck->m[c->ymet];
 			}
 		else
@@ -269,7 +280,7 @@ sc_write_run(struct sc *c, FILE *f, const struct srun *sr)
 		fputc('\n', f);
 	for (j = 0; j < r->nck; j++) {
 		const struct mr_rd_ck *ck = &k->ck[r->ck[j]];
-		double x = c->xmode ? ck_x(c->fs, ck->name) : ck->m[tm] / 1000;
+		double x = c->xmode ? ck_x(c->fs, k, ck) : ck->m[tm] / 1000;
 
 		if (isnan(x) || isnan(ck->m[c->ymet]))
 			continue;
@@ -331,7 +342,12 @@ sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *ts
 		sb_printf(&marks, "%scheckpoint %s", i ? "|" : "", c->names[i]);
 	if (!c->xmode && c->nnames > MAX_NAMED)
 		sb_add(&marks, "a checkpoint");
-	if (c->xmode)
+	if (c->xmode && c->fs->xround) {
+		sb_printf(&labels, "%s N (", c->fs->xunit);
+		for (i = 0; i < c->k->nckname; i++)
+			sb_printf(&labels, "%s%s", i ? ", " : "", c->k->ckname[i]);
+		sb_printf(&labels, "%s)|", c->k->nckname == 2 ? " at N and N+1/2" : " in turn from N");
+	} else if (c->xmode)
 		sb_printf(&labels, "%s (checkpoints %sN)|", c->fs->xunit ? c->fs->xunit : "x",
 			  c->fs->xprefix);
 	else
@@ -381,8 +397,8 @@ mr_chart_series(struct mr_plot *p, const struct mr_rd *R,
 		c.yname = "VSZ";
 	}
 	/* the report's unit on x: the checkpoints PREFIX<number> */
-	for (i = 0; fs && fs->xprefix && i < k->nck && !c.xmode; i++)
-		c.xmode = !isnan(ck_x(fs, k->ck[i].name));
+	for (i = 0; fs && (fs->xprefix || fs->xround) && i < k->nck && !c.xmode; i++)
+		c.xmode = !isnan(ck_x(fs, k, &k->ck[i]));
 	c.run = ecalloc(k->nrun + 1, sizeof *c.run);
 	c.idx = ecalloc(k->nrun + 1, sizeof *c.idx);
 	c.cf = ecalloc(k->ncfg + 1, sizeof *c.cf);

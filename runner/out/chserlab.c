@@ -145,8 +145,9 @@ mr_sc_note(const struct sc *c, struct strbuf *note)
 			 "The panels share their y axis; each has its own time axis "
 			 "(their runs' lengths differ more than 4 times).");
 	if (c->xmode) {
-		snprintf(buf, sizeof buf, "%s at the checkpoints only (the report's axis), "
-			 "joined by lines.", c->yname);
+		snprintf(buf, sizeof buf, "%s at the checkpoints only (%s), joined by lines.",
+			 c->yname, c->fs->xround ? "round by round, so that the runs' rounds line up"
+						 : "the report's axis");
 		note_add(note, buf);
 	}
 	if (sc_coincide(c))
