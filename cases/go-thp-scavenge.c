@@ -3,7 +3,7 @@
  * (max_ptes_none 511) collapses each 2 MiB back into a whole huge page and
  * the returned memory is resident again.
  *
- * Source: seeds/011_*.txt (read 2026-12-06): golang/go#64332 (2023-11-22,
+ * Source: seeds/011_13fcd62e2e38dfee.txt (read 2026-12-06): golang/go#64332 (2023-11-22,
  * "runtime: excessive memory use between 1.21.0 -> 1.21.1 due to hugepages
  * and the linux/amd64 `max_ptes_none` default of 512"), golang/go#61718
  * (2023-08-02, MADV_HUGEPAGE stalls, 100+ ms of direct reclaim, bisected
