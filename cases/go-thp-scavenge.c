@@ -160,6 +160,23 @@ static size_t scavenge_huge(char *p, long long pct, int mark)
 	return runs;
 }
 
+/* khugepaged's pass over one 2 MiB: 1 when it is a huge page again.
+ * EAGAIN (no free huge page at that moment: the kernel compacts and
+ * retries as khugepaged would at its next scan) is tried again twice;
+ * EINVAL is a range marked MADV_NOHUGEPAGE. */
+static int collapse_huge(char *p)
+{
+	int tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		if (madvise(p, HUGE, MADV_COLLAPSE) == 0)
+			return 1;
+		if (errno != EAGAIN)
+			return 0;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t len, nhuge, h, runs = 0, collapsed = 0;
@@ -197,7 +214,7 @@ int main(int argc, char **argv)
 
 	if (mr_param_is("khugepaged", "collapse"))
 		for (h = 0; h < nhuge; h++)
-			collapsed += madvise(heap + h * HUGE, HUGE, MADV_COLLAPSE) == 0;
+			collapsed += collapse_huge(heap + h * HUGE);
 	mr_checkpoint("collapsed");
 
 	n = snprintf(line, sizeof line,
