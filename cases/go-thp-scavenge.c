@@ -57,6 +57,10 @@
  *    does.  khugepaged=off is no pass: max_ptes_none 0, THP never, or
  *    before khugepaged comes by ("collapsed").
  *
+ * The model's heap on Go's own runtime is cases/go-thp-scavenge.go
+ * (runtime=go@1.19, go@1.24): 1.19's returned ranges refuse the collapse
+ * (MADV_NOHUGEPAGE), 1.24's are refilled (expected/go-thp-scavenge.claims).
+ *
  * Left out: the page allocator, the GC's pacing and the scavenger's
  * (go-scavenger.c and go-scavenger-delay.c have them), 1.21's density
  * heuristic (here each 2 MiB is equally sparse), Go 1.21.1-1.21.3's own
