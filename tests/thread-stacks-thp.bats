@@ -42,3 +42,14 @@ tcheck() {
 	run -1 tcheck --axis touch_kb=1024
 	[[ "$output" == *"regressed"* ]] || false
 }
+
+@test "thread-stacks-thp: the Java original starts its threads at -Xss2m, the mitigation through _JAVA_OPTIONS" {
+	command -v java >/dev/null || skip "no java in PATH"
+	[ -f "$ROOT/build/lib/Memrepro.class" ] || skip "no Java helper (no javac at build time)"
+	run -0 timeout -k 5 120 "$MR" run --repeat 1 --axis allocator=glibc --axis runtime=java \
+		--axis threads=20 --axis mitigation=none --out "$BATS_TEST_TMPDIR/out" thread-stacks-thp
+	log=$(find "$BATS_TEST_TMPDIR/out/logs" -name '*.log' | head -1)
+	[ -n "$log" ]
+	grep -q '^started: 20 threads; VmSize ' "$log"
+	grep -q 'Picked up _JAVA_OPTIONS: -XX:-THPStackMitigation' "$log"
+}
