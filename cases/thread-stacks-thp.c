@@ -42,12 +42,16 @@
  * What Linux changed: since 6.7, commit c4608d1bf7c6 "mm: mmap: map
  * MAP_STACK to VM_NOHUGEPAGE" (glibc mmaps thread stacks with MAP_STACK)
  * keeps every glibc thread stack in small pages whatever the THP mode;
- * 6.7 also aligned anonymous mappings of 2 MiB and more to 2 MiB
- * (efa7df3e3bb5), later restricted to lengths that are multiples of it
- * (d4148aeab412, 6.12 and stable).  khugepaged's max_ptes_none (511 by
- * default) lets it collapse a range with a single page present.  The
- * claims on THP always are made for kernels before 6.7 (qemu guests:
- * `--axis kernel=5.10,6.1 --axis kernel.thp=always`).
+ * 6.8 aligned anonymous mappings of 2 MiB and more to 2 MiB
+ * (efa7df3e3bb5, "mm: align larger anonymous mappings on THP
+ * boundaries"), restricted to lengths that are multiples of it by
+ * d4148aeab412 (6.12): a 2 MiB stack without a glibc guard is such a
+ * length (on 6.18 here each stack starts on a 2 MiB boundary), and
+ * would be one huge page on its first touch but for VM_NOHUGEPAGE.
+ * khugepaged's max_ptes_none (511 by default) lets it collapse a range
+ * with a single page present, as the report describes.  The claims on
+ * THP always are made for kernels before 6.7 (qemu guests: `--axis
+ * kernel=5.10,6.1 --axis kernel.thp=always`).
  *
  * What is modelled: `threads` threads created in a burst with stack_kb
  * stacks (pthread_attr_setstacksize; glibc guard 0, or a page with
