@@ -291,3 +291,22 @@ killed_state() {
 	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
 	[ ! -e "$CACHE/pkgs/libfakealloc1_1.0-1.tmp-$dead-p$ns-0" ]
 }
+
+@test "a guest's runner (MEMREPRO_GUEST) resolves from the cache alone: no apt, no lock, nothing written" {
+	run -0 timeout -k 5 120 "$MR" fetch fakealloc@1.0
+	stub_apt_get
+	export PATH=$BATS_TEST_TMPDIR/bin:$PATH MEMREPRO_MIRROR=foo://x/ MEMREPRO_GUEST=1
+	unset MEMREPRO_RELEASES
+	rm -rf "$CACHE/apt"
+	before=$(find "$CACHE" | sort | md5sum)
+	run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[[ "$output" == *"bookworm  libfakealloc1"*"1.0"*"yes"* ]] || false
+	run -0 --separate-stderr timeout -k 5 120 "$MR" fetch fakealloc@1.0
+	# what the cache does not hold is no version (exit 2), the cached ones named
+	run -2 --separate-stderr timeout -k 5 120 "$MR" fetch fakealloc@9.9
+	echo "$stderr"
+	[[ "$stderr" == *"fakealloc@9.9"*"1.0"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/apt.log" ]
+	[ ! -e "$CACHE/apt" ]
+	[ "$(find "$CACHE" | sort | md5sum)" = "$before" ]
+}

@@ -201,6 +201,59 @@ hash_in(const char *dir, const char *rel, char hex[65], struct strbuf *why)
 	return 0;
 }
 
+/* A line of the manifest's head (f, its n fields) into m: 1 if it was one. */
+static int
+head_field(struct mr_rel_manifest *m, char **f, int n)
+{
+	char **to = NULL;
+
+	if (n != 2)
+		return 0;
+	if (strcmp(f[0], "release") == 0)
+		to = &m->release;
+	else if (strcmp(f[0], "package") == 0)
+		to = &m->package;
+	else if (strcmp(f[0], "version") == 0)
+		to = &m->version;
+	else if (strcmp(f[0], "deb") == 0)
+		to = &m->deb;
+	else if (strcmp(f[0], "sha256") == 0)
+		to = &m->sha256;
+	if (!to)
+		return 0;
+	if (!*to)
+		*to = estrdup(f[1]);
+	return 1;
+}
+
+int
+mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m)
+{
+	struct strbuf text = { 0 };
+	char *line, *next;
+
+	memset(m, 0, sizeof *m);
+	if (read_manifest(entry, &text) < 0 || !text.s) {
+		sb_free(&text);
+		return -1;
+	}
+	for (line = text.s; line && *line; line = next) {
+		char *f[3];
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (line[0] != '#' && line[0])
+			head_field(m, f, split(line, '\t', f, 3));
+	}
+	sb_free(&text);
+	if (!m->release || !m->package || !m->version || !m->deb || !m->sha256) {
+		mr_rel_manifest_free(m);
+		return -1;
+	}
+	return 0;
+}
+
 int
 mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest *m,
 		    struct strbuf *why)
@@ -225,17 +278,9 @@ mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest
 		if (line[0] == '#' || !line[0])
 			continue;
 		n = split(line, '\t', f, 3);
-		if (n == 2 && strcmp(f[0], "release") == 0 && !m->release)
-			m->release = estrdup(f[1]);
-		else if (n == 2 && strcmp(f[0], "package") == 0 && !m->package)
-			m->package = estrdup(f[1]);
-		else if (n == 2 && strcmp(f[0], "version") == 0 && !m->version)
-			m->version = estrdup(f[1]);
-		else if (n == 2 && strcmp(f[0], "deb") == 0 && !m->deb)
-			m->deb = estrdup(f[1]);
-		else if (n == 2 && strcmp(f[0], "sha256") == 0 && !m->sha256)
-			m->sha256 = estrdup(f[1]);
-		else if (n == 3 && strcmp(f[0], "file") == 0 && rc == MR_REL_ENTRY_OK) {
+		if (head_field(m, f, n))
+			continue;
+		if (n == 3 && strcmp(f[0], "file") == 0 && rc == MR_REL_ENTRY_OK) {
 			nfiles++;
 			if (hash_in(entry, f[2], hex, why) < 0) {
 				rc = MR_REL_ENTRY_TREE;

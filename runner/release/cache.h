@@ -42,6 +42,11 @@ enum {
 int mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest *m,
 			struct strbuf *why);
 
+/* The head of entry's manifest (release, package, version, deb,
+ * sha256) into *m, nothing hashed: 0, or -1 (no manifest, or one
+ * without them). */
+int mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m);
+
 /* Unpack the .deb m->deb (relative to cache) into entry with dpkg-deb
  * -x, through a temporary directory beside it and a rename; an entry
  * already there is replaced.  0, or -1 with why. */

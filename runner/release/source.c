@@ -11,6 +11,7 @@
 #include "release/cache.h"
 #include "release/dirsrc.h"
 #include "release/files.h"
+#include "release/releases.h"
 #include "release/sha256.h"
 
 void
@@ -26,14 +27,55 @@ mr_rel_index_free(struct mr_rel_index *ix)
 	ix->n = 0;
 }
 
+/* The cache source: the entries of package from release rel that the
+ * cache holds (their manifests' heads; verified on use, as every
+ * entry).  A guest's runner (MEMREPRO_GUEST) has the host's cache
+ * read-only and no network: what the host fetched before it booted is
+ * all there is, and no apt tree can be locked or updated. */
+static int
+cache_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf *why)
+{
+	char *cache = mr_release_cache_dir(), *pkgs = esprintf("%s/pkgs", cache), **names;
+	size_t plen = strlen(package);
+	int n = mr_rel_list_dir(pkgs, "", &names), i;
+
+	if (n < 0 && n != -ENOENT)
+		sb_printf(why, "the cache %s: %s", pkgs, strerror(-n));
+	for (i = 0; i < n && ix->n < MR_REL_CAND_MAX; i++) {
+		struct mr_rel_manifest m;
+		char *entry;
+
+		if (strncmp(names[i], package, plen) || names[i][plen] != '_')
+			continue;
+		entry = esprintf("%s/%s", pkgs, names[i]);
+		if (mr_rel_entry_head(entry, &m) == 0) {
+			if (!strcmp(m.package, package) && !strcmp(m.release, mr_release_name(rel))) {
+				ix->c[ix->n].version = m.version;
+				ix->c[ix->n].sha256 = m.sha256;
+				ix->c[ix->n].path = NULL;
+				ix->n++;
+				m.version = m.sha256 = NULL;
+			}
+			mr_rel_manifest_free(&m);
+		}
+		free(entry);
+	}
+	mr_rel_free_names(names, n < 0 ? 0 : n);
+	free(pkgs);
+	free(cache);
+	return n < 0 && n != -ENOENT ? -1 : 0;
+}
+
 int
 mr_rel_source_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf *why)
 {
-	const char *src = getenv("MEMREPRO_RELEASES");
+	const char *src = getenv("MEMREPRO_RELEASES"), *guest = getenv("MEMREPRO_GUEST");
 
 	ix->n = 0;
 	if (src && *src)
 		return mr_rel_dir_index(src, rel, package, ix, why);
+	if (guest && *guest)
+		return cache_index(rel, package, ix, why);
 	return mr_rel_apt_index(rel, package, ix, why);
 }
 
