@@ -38,15 +38,42 @@ summary() {
 
 @test "two-allocators-strand: quick, under glibc, every claim holds" {
 	run -0 timeout -k 5 120 "$MR" run --out "$BATS_TEST_TMPDIR/out" --repeat 1 --profile quick \
-		--axis allocator=glibc two-allocators-strand
+		--axis allocator=glibc --axis runtime=c two-allocators-strand
 	run -0 "$MR" check --from "$BATS_TEST_TMPDIR/out" two-allocators-strand
 	[[ "$output" == *"two-allocators-strand: 5 claims held, 0 reproduces, 0 regressed"* ]] || false
 }
 
 @test "two-allocators-strand: buffers glibc mmaps are not stranded, and the claims say so" {
 	run -0 timeout -k 5 120 "$MR" run --out "$BATS_TEST_TMPDIR/out" --repeat 1 --profile quick \
-		--axis allocator=glibc --axis glibc.malloc.mmap_threshold=4096 two-allocators-strand
+		--axis allocator=glibc --axis runtime=c --axis glibc.malloc.mmap_threshold=4096 two-allocators-strand
 	run ! "$MR" check --from "$BATS_TEST_TMPDIR/out" two-allocators-strand
 	[[ "$output" == *"strand-kept"*regressed* ]] || false
 	[[ "$output" == *"ft-trim-halves"*regressed* ]] || false
+}
+
+# --- the original (cases/two-allocators-strand.py) ---
+
+@test "two-allocators-strand.py: objects=arena runs under mimalloc from 3.13 on, and is skipped before" {
+	command -v python3 > /dev/null || skip "no python3 on this machine"
+	run timeout -k 5 60 env MEMREPRO_OBJECTS=arena python3 -S "$ROOT/cases/two-allocators-strand.py" \
+		--param strand_mb=4 --param obj_mb=4
+	if python3 -c 'import sys; sys.exit(sys.version_info < (3, 13))'; then
+		[ "$status" -eq 0 ] || false
+		[[ "${lines[0]}" == "mimalloc: start "* ]] || false
+		[[ "$output" == *"mimalloc: phase 2, 4194 objects of 1000 bytes"* ]] || false
+	else
+		[ "$status" -eq 4 ] || false
+		[[ "${lines[-1]}" == "skipped: Python 3."*" has no mimalloc (PYTHONMALLOC=mimalloc is 3.13's)" ]] || false
+	fi
+	run -0 timeout -k 5 60 env MEMREPRO_OBJECTS=malloc python3 -S "$ROOT/cases/two-allocators-strand.py" \
+		--param strand_mb=4 --param obj_mb=4
+	[[ "${lines[0]}" == "pymalloc: start "* ]] || false
+}
+
+@test "two-allocators-strand: the original beside the model on Debian's 3.13, quick, under glibc: every claim holds" {
+	needs_network
+	run -0 timeout -k 5 600 "$MR" run --out "$BATS_TEST_TMPDIR/out" --repeat 1 --profile quick \
+		--axis allocator=glibc --axis runtime=c,python@3.13 two-allocators-strand
+	run -0 "$MR" check --from "$BATS_TEST_TMPDIR/out" two-allocators-strand
+	[[ "$output" == *"two-allocators-strand: 8 claims held, 0 reproduces, 0 regressed"* ]] || false
 }
