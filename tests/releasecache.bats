@@ -310,3 +310,29 @@ killed_state() {
 	[ ! -e "$CACHE/apt" ]
 	[ "$(find "$CACHE" | sort | md5sum)" = "$before" ]
 }
+
+@test "a guest's runner answers from what the host's index answered: a package never fetched (a metapackage), no apt" {
+	apt_only
+	# the host: an index that answers (a stub apt-cache), kept in the cache
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nprintf "Package: %%s\\nVersion: 2:7.7-1\\nSHA256: %s\\n\\n" "$3"\n' \
+		"$(printf '%064d' 7)" > "$BATS_TEST_TMPDIR/bin/apt-cache"
+	printf '#!/bin/sh\nexit 0\n' > "$BATS_TEST_TMPDIR/bin/apt-get"
+	chmod +x "$BATS_TEST_TMPDIR/bin/apt-cache" "$BATS_TEST_TMPDIR/bin/apt-get"
+	export PATH=$BATS_TEST_TMPDIR/bin:$PATH
+	run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[[ "$output" == *"bookworm  libfakealloc1"*"2:7.7-1"*"7.7"* ]] || false
+	[ "$(cat "$CACHE/apt/bookworm/answers/libfakealloc1")" = "2:7.7-1 $(printf '%064d' 7)" ]
+	# the guest: no apt at all, the same answer
+	rm "$BATS_TEST_TMPDIR/bin/apt-cache" "$BATS_TEST_TMPDIR/bin/apt-get"
+	printf '#!/bin/sh\ntouch %s/apt.used; exit 100\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/apt-cache"
+	cp "$BATS_TEST_TMPDIR/bin/apt-cache" "$BATS_TEST_TMPDIR/bin/apt-get"
+	chmod +x "$BATS_TEST_TMPDIR/bin/apt-cache" "$BATS_TEST_TMPDIR/bin/apt-get"
+	MEMREPRO_GUEST=1 run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[[ "$output" == *"bookworm  libfakealloc1"*"2:7.7-1"*"7.7"* ]] || false
+	[ ! -e "$BATS_TEST_TMPDIR/apt.used" ]
+	# an answer file that is not the index's lines: nothing of it taken
+	printf 'garbage\n../x y\n' > "$CACHE/apt/bookworm/answers/libfakealloc1"
+	MEMREPRO_GUEST=1 run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[[ "$output" != *"7.7"* ]] || false
+}

@@ -27,18 +27,90 @@ mr_rel_index_free(struct mr_rel_index *ix)
 	ix->n = 0;
 }
 
-/* The cache source: the entries of package from release rel that the
- * cache holds (their manifests' heads; verified on use, as every
- * entry).  A guest's runner (MEMREPRO_GUEST) has the host's cache
- * read-only and no network: what the host fetched before it booted is
- * all there is, and no apt tree can be locked or updated. */
+/* Where the index's answer for package of release rel is kept
+ * (CACHE/apt/<release>/answers/<package>), fresh; NULL when package is
+ * not a Debian package name (nothing but [a-z0-9+.-], a letter or digit
+ * first). */
+static char *
+answer_path(int rel, const char *package)
+{
+	char *cache, *p;
+
+	if (!package[0] || !strchr("abcdefghijklmnopqrstuvwxyz0123456789", package[0]) ||
+	    strspn(package, "abcdefghijklmnopqrstuvwxyz0123456789+.-") != strlen(package))
+		return NULL;
+	cache = mr_release_cache_dir();
+	p = esprintf("%s/apt/%s/answers/%s", cache, mr_release_name(rel), package);
+	free(cache);
+	return p;
+}
+
+/* Keep the apt index's answer ix (a line "VERSION SHA256" per
+ * candidate) for a guest's runner; a failure only loses the copy. */
+static void
+keep_answer(int rel, const char *package, const struct mr_rel_index *ix)
+{
+	char *path = answer_path(rel, package), *dir;
+	struct strbuf b = { 0 };
+	int i;
+
+	if (!path)
+		return;
+	dir = esprintf("%.*s", (int)(strrchr(path, '/') - path), path);
+	for (i = 0; i < ix->n; i++)
+		sb_printf(&b, "%s %s\n", ix->c[i].version, ix->c[i].sha256);
+	if (mkdir_p(dir) == 0)
+		(void)mr_rel_write_file(path, b.s ? b.s : "");
+	sb_free(&b);
+	free(dir);
+	free(path);
+}
+
+/* The answer the host's index gave for package (keep_answer) into ix:
+ * 1, or 0 when there is none. */
+static int
+kept_answer(int rel, const char *package, struct mr_rel_index *ix)
+{
+	char *path = answer_path(rel, package), *line, *next;
+	struct strbuf b = { 0 };
+	int got = path && mr_rel_read_small(path, 64 * 1024, &b) == 0;
+
+	for (line = got ? b.s : NULL; line && *line && ix->n < MR_REL_CAND_MAX; line = next) {
+		char *f[3];
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (split(line, ' ', f, 3) == 2 && f[0][0] && strlen(f[1]) == 64) {
+			ix->c[ix->n].version = estrdup(f[0]);
+			ix->c[ix->n].sha256 = estrdup(f[1]);
+			ix->c[ix->n].path = NULL;
+			ix->n++;
+		}
+	}
+	sb_free(&b);
+	free(path);
+	return got;
+}
+
+/* The cache source: what the host's index answered for package of
+ * release rel (kept_answer), else the entries of it the cache holds
+ * (their manifests' heads); verified on use, as every entry.  A guest's
+ * runner (MEMREPRO_GUEST) has the host's cache read-only and no
+ * network: what the host resolved and fetched before it booted is all
+ * there is, and no apt tree can be locked or updated. */
 static int
 cache_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf *why)
 {
-	char *cache = mr_release_cache_dir(), *pkgs = esprintf("%s/pkgs", cache), **names;
+	char *cache, *pkgs, **names;
 	size_t plen = strlen(package);
-	int n = mr_rel_list_dir(pkgs, "", &names), i;
+	int n, i;
 
+	if (kept_answer(rel, package, ix))
+		return 0;
+	cache = mr_release_cache_dir();
+	pkgs = esprintf("%s/pkgs", cache);
+	n = mr_rel_list_dir(pkgs, "", &names);
 	if (n < 0 && n != -ENOENT)
 		sb_printf(why, "the cache %s: %s", pkgs, strerror(-n));
 	for (i = 0; i < n && ix->n < MR_REL_CAND_MAX; i++) {
@@ -76,7 +148,10 @@ mr_rel_source_index(int rel, const char *package, struct mr_rel_index *ix, struc
 		return mr_rel_dir_index(src, rel, package, ix, why);
 	if (guest && *guest)
 		return cache_index(rel, package, ix, why);
-	return mr_rel_apt_index(rel, package, ix, why);
+	if (mr_rel_apt_index(rel, package, ix, why) < 0)
+		return -1;
+	keep_answer(rel, package, ix);
+	return 0;
 }
 
 /* --- fetch ------------------------------------------------------------ */
