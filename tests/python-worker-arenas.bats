@@ -1,0 +1,42 @@
+#!/usr/bin/env bats
+# python-worker-arenas (goauthentik/authentik#25683): the arenas glibc gives
+# the pool threads, counted by glibc itself (the case prints malloc_info's
+# count), and the claims judged on a model whose requests leave nothing
+# behind: without survivors the freed requests are trimmed from each
+# arena's top, and the report's retention must not hold.
+
+load test_helper
+
+# glibc's arena count the case prints; GLIBC_TUNABLES $1
+arenas() {
+	GLIBC_TUNABLES=$1 timeout -k 5 60 "$CASES/python-worker-arenas" --param request_mb=1 \
+		--param idle_ms=0 | sed -n 's/.*glibc arenas (malloc_info) \([0-9-]*\)$/\1/p'
+}
+
+# memrepro check of the model alone, quick, one repeat; extra args: axes
+check_model() {
+	timeout -k 5 120 "$MR" check --profile quick --repeat 1 --axis allocator=glibc \
+		--axis runtime=c --expected "$ROOT/expected" --out "$BATS_TEST_TMPDIR/out" "$@" \
+		python-worker-arenas
+}
+
+@test "python-worker-arenas: 8 pool threads take 8 arenas beside the main one; MALLOC_ARENA_MAX=2 leaves 2" {
+	cpus=$(nproc)
+	want=$((8 * cpus < 9 ? 8 * cpus : 9))
+	[ "$(arenas '')" = "$want" ]
+	[ "$(arenas glibc.malloc.arena_max=2)" = 2 ]
+}
+
+@test "python-worker-arenas: each thread's arena keeps its request; the cap shares them (claims hold)" {
+	run -0 check_model
+	echo "$output"
+	[[ "$output" =~ claim\ +idle-keeps-per-thread\ +held ]] || false
+	[[ "$output" =~ claim\ +arena-cap-cuts\ +held ]] || false
+	[[ "$output" == *"4 claims held, 0 reproduces, 0 regressed"* ]] || false
+}
+
+@test "python-worker-arenas: with no survivors the arenas are trimmed, and the retention claim fails" {
+	run -1 check_model --axis survivor_b=0
+	echo "$output"
+	[[ "$output" =~ claim\ +idle-keeps-per-thread\ +regressed ]] || false
+}
