@@ -20,9 +20,14 @@
 #    malloc'd by the thread that builds them, as a query's rows are) and,
 #    after every keep-th, a survivor of survivor_b bytes put on its thread's
 #    cache (the report does not say what survives a request);
-#  - the burst: rounds x threads requests submitted at once, so the executor
-#    starts all its threads, served one at a time in submission order (a
-#    condition variable; the model does the same);
+#  - the pool is ThreadPoolExecutor's, written with threading alone: the
+#    runtime kind runs Debian's pythonX.Y-minimal, which has threading but
+#    not concurrent.futures or queue (libpythonX.Y-stdlib's); its worker
+#    loop is the executor's, each thread taking the next work item from a
+#    shared queue (a deque under a condition variable) until shut down;
+#  - the burst: rounds x threads requests queued at once, so every pool
+#    thread takes one, served one at a time in queue order (the condition
+#    variable; the model does the same);
 #  - memrepro.checkpoint at start (the threads started), held (the first
 #    request's objects live) and idle (idle_ms after the burst); by hand they
 #    do nothing, and the program prints its VmRSS at each.
@@ -34,7 +39,7 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import memrepro  # noqa: E402
@@ -58,13 +63,15 @@ idle_ms = int(memrepro.param("idle_ms", 1000))
 nobj = request_mb * 1024 * 1024 // chunk_b
 letters = [bytes([c]) for c in range(ord("a"), ord("z") + 1)]
 
-turn = 0
 moved = threading.Condition()
-caches = {}  # a pool thread's survivors, by thread ident
+work = deque()    # the pool's queue of work items
+turn = 0          # the request being served
+served = 0
+caches = {}       # a pool thread's survivors, by thread ident
 
 
 def request(k):
-    global turn
+    global turn, served
     with moved:
         while turn != k:
             moved.wait()
@@ -80,23 +87,46 @@ def request(k):
     del objs
     with moved:
         turn += 1
+        served += 1
         moved.notify_all()
 
 
-pool = ThreadPoolExecutor(max_workers=threads)
-# start the pool's threads (each runs some Python, so has mallocd: its arena)
+def pool_thread():
+    """ThreadPoolExecutor's worker loop: the next work item, until None."""
+    while True:
+        with moved:
+            while not work:
+                moved.wait()
+            item = work.popleft()
+        if item is None:
+            return
+        item()
+
+
 started = threading.Barrier(threads + 1)
-waits = [pool.submit(started.wait) for _ in range(threads)]
+pool = [threading.Thread(target=pool_thread) for _ in range(threads)]
+for t in pool:
+    t.start()
+with moved:
+    # each thread runs some Python first (so has malloc'd: its arena)
+    work.extend([started.wait] * threads)
+    moved.notify_all()
 started.wait()
 memrepro.checkpoint("start")
 print("start: %d pool threads, VmRSS %d kB" % (threads, rss_kb()))
 
-futures = [pool.submit(request, k) for k in range(rounds * threads)]
-for f in futures:
-    f.result()
+with moved:
+    work.extend([lambda k=k: request(k) for k in range(rounds * threads)])
+    moved.notify_all()
+    while served < rounds * threads:
+        moved.wait()
 time.sleep(idle_ms / 1000.0)
 memrepro.checkpoint("idle")
 kept = sum(len(c) for c in caches.values())
 print("idle: %d requests served by %d threads, %d survivors of %d bytes kept, VmRSS %d kB"
       % (rounds * threads, len(caches), kept, survivor_b, rss_kb()))
-pool.shutdown()
+with moved:
+    work.extend([None] * threads)
+    moved.notify_all()
+for t in pool:
+    t.join()
