@@ -70,9 +70,23 @@
  * request_mb 256, 2 rounds (16 requests); quick 4 MiB and 2 rounds.
  *
  * Measured (x86_64, Linux 6.18, glibc 2.36, 2 CPUs, THP always: the host
- * during a CI run; `build/memrepro run python-worker-arenas --profile
- * quick --axis allocator=glibc`, see expected/python-worker-arenas.claims
- * for the figures of each config).
+ * during a CI run), RSS growth from start, KiB.  Quick (`build/memrepro
+ * check --profile quick --axis allocator=glibc python-worker-arenas`,
+ * medians of 3): held +4,276 (one request); idle untuned +34,752 (8.1
+ * requests), glibc.malloc.arena_max=2 +9,844 (2.3), trim_threshold=131072
+ * alone +34,752, both (`--axis glibc.malloc.arena_max=2 --axis
+ * glibc.malloc.trim_threshold=131072`, one run) +9,844.  glibc counts 9
+ * arenas untuned, 2 capped.  Under the report's glibc 2.41 (`--axis
+ * libc=2.41`, one run) +34,752 / +9,852 / +34,752.  The report's sizes
+ * (`--profile full --axis allocator=glibc --axis runtime=c --repeat 1`):
+ * idle RSS 2,170.1 MiB untuned, 617.4 capped, 2,162.1 with the threshold
+ * alone (report: Rss 2,110,844 kB, ~640 MiB).  The untuned figure is the
+ * report's by construction (request_mb is its ~2 GiB over 8 threads); the
+ * capped one is the mechanism's.  Other allocators, quick, idle: jemalloc
+ * 5.3.0 +33,172 (its own arenas, 4 x CPUs, and 10 s of decay against 200
+ * ms of idle), tcmalloc 2.10 +14,096 (central free lists that every
+ * thread reuses), mimalloc 2.0.9 +34,624 (a heap per thread).  Under THP
+ * madvise and never: not measured here (the host was always).
  *
  * Left out: Django, uvicorn and gunicorn (the worker's code and its ~480
  * to ~850 MiB baseline), requests that overlap in time (concurrent
