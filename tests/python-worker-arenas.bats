@@ -13,10 +13,11 @@ arenas() {
 		--param idle_ms=0 | sed -n 's/.*glibc arenas (malloc_info) \([0-9-]*\)$/\1/p'
 }
 
-# memrepro check of the model alone, quick, one repeat; extra args: axes
+# memrepro check, quick, one repeat, of the model alone (RT=c,python: the
+# original too); extra args: axes
 check_model() {
 	timeout -k 5 120 "$MR" check --profile quick --repeat 1 --axis allocator=glibc \
-		--axis runtime=c --expected "$ROOT/expected" --out "$BATS_TEST_TMPDIR/out" "$@" \
+		--axis runtime="${RT:-c}" --expected "$ROOT/expected" --out "$BATS_TEST_TMPDIR/out" "$@" \
 		python-worker-arenas
 }
 
@@ -39,4 +40,15 @@ check_model() {
 	run -1 check_model --axis survivor_b=0
 	echo "$output"
 	[[ "$output" =~ claim\ +idle-keeps-per-thread\ +regressed ]] || false
+}
+
+@test "python-worker-arenas: the Python original beside the model (the host's python3), quick, glibc: every claim holds" {
+	command -v python3 >/dev/null || skip "no python3 in PATH"
+	RT=c,python run -0 check_model
+	echo "$output"
+	[[ "$output" == *"python-worker-arenas: 6 claims held, 0 reproduces, 0 regressed"* ]] || false
+	# the original printed its figures, as by hand
+	d=$BATS_TEST_TMPDIR/out
+	log=$(tsv_col "$d/runs.tsv" log '$2 ~ /runtime=python/ && $2 !~ /glibc.malloc/')
+	grep -q "^idle: 16 requests served by 8 threads, 1024 survivors of 1024 bytes kept, VmRSS " "$d/$log"
 }
