@@ -29,9 +29,9 @@
  * arenas whose freed chunks the next requests reuse.
  *
  * Mechanism (glibc 2.36 malloc/arena.c and malloc.c, read, not copied;
- * 2.41 the same here).  A thread's first malloc attaches it to an arena:
- * a new one (arena_get2 -> _int_new_arena, a 64 MiB heap reserved, the
- * part in use committed) while there are fewer than arena_max
+ * the report's 2.41 measured alike, below).  A thread's first malloc
+ * attaches it to an arena: a new one (arena_get2 -> _int_new_arena, a
+ * 64 MiB heap reserved, the part in use committed) while there are fewer than arena_max
  * (M_ARENA_MAX, MALLOC_ARENA_MAX, glibc.malloc.arena_max; default 8 x the
  * CPUs online on 64-bit), else an existing one, round robin (reuse_arena),
  * the main arena among them; the thread keeps it.  CPython serves objects
