@@ -33,8 +33,9 @@
  * attaches it to an arena: a new one (arena_get2 -> _int_new_arena, a
  * 64 MiB heap reserved, the part in use committed) while there are
  * fewer than arena_max (M_ARENA_MAX, MALLOC_ARENA_MAX,
- * glibc.malloc.arena_max; default 8 x the CPUs online on 64-bit), else an existing one, round robin (reuse_arena),
- * the main arena among them; the thread keeps it.  CPython serves objects
+ * glibc.malloc.arena_max; default 8 x the CPUs online on 64-bit), else
+ * an existing one, round robin (reuse_arena), the main arena among them;
+ * the thread keeps it.  CPython serves objects
  * above 512 bytes (a row's str, bytes, the list of a query's rows) with
  * PyMem_RawMalloc, that is malloc, from the thread that creates them.  A
  * free returns memory to the kernel only from an arena's top (systrim for
