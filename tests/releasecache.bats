@@ -317,9 +317,11 @@ killed_state() {
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	printf '#!/bin/sh\nprintf "Package: %%s\\nVersion: 2:7.7-1\\nSHA256: %s\\n\\n" "$3"\n' \
 		"$(printf '%064d' 7)" > "$BATS_TEST_TMPDIR/bin/apt-cache"
-	printf '#!/bin/sh\nexit 0\n' > "$BATS_TEST_TMPDIR/bin/apt-get"
+	# an update that leaves a Packages list in the tree's lists
+	printf '#!/bin/sh\nd=$(dirname "$APT_CONFIG")/state/lists\nmkdir -p "$d" && : > "$d/stub_Packages"\n' \
+		> "$BATS_TEST_TMPDIR/bin/apt-get"
 	chmod +x "$BATS_TEST_TMPDIR/bin/apt-cache" "$BATS_TEST_TMPDIR/bin/apt-get"
-	export PATH=$BATS_TEST_TMPDIR/bin:$PATH
+	export PATH=$BATS_TEST_TMPDIR/bin:$PATH MEMREPRO_MIRROR=file://$BATS_TEST_TMPDIR/none/
 	run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
 	[[ "$output" == *"bookworm  libfakealloc1"*"2:7.7-1"*"7.7"* ]] || false
 	[ "$(cat "$CACHE/apt/bookworm/answers/libfakealloc1")" = "2:7.7-1 $(printf '%064d' 7)" ]
@@ -332,7 +334,9 @@ killed_state() {
 	[[ "$output" == *"bookworm  libfakealloc1"*"2:7.7-1"*"7.7"* ]] || false
 	[ ! -e "$BATS_TEST_TMPDIR/apt.used" ]
 	# an answer file that is not the index's lines: nothing of it taken
-	printf 'garbage\n../x y\n' > "$CACHE/apt/bookworm/answers/libfakealloc1"
+	for f in "$CACHE"/apt/*/answers/libfakealloc1; do
+		printf 'garbage\n../x y\n' > "$f"
+	done
 	MEMREPRO_GUEST=1 run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
 	[[ "$output" != *"7.7"* ]] || false
 }
