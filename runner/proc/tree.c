@@ -355,6 +355,29 @@ alive(pid_t pid)
 	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
 }
 
+/* Is pid on its way out: PF_EXITING (0x4) in its flags, field 9 of
+ * /proc/PID/stat?  Such a process (killed with the run, its memory
+ * already given back) has no environment left to read a token from: it
+ * is not running, whatever its state letter still says. */
+static int
+exiting(pid_t pid)
+{
+	char path[64], buf[1024], *rp, *p, *end;
+	unsigned long flags;
+	int field;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+		return 1; /* gone */
+	for (p = rp + 1, field = 2; field < 8 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return 0;
+	errno = 0;
+	flags = strtoul(p + 1, &end, 10);
+	return !errno && end != p + 1 && (flags & 0x4);
+}
+
 /* What the last mr_tree_end left running unproved (see mr_tree_unproved). */
 static char unproved[MR_TREE_UNPROVED_MAX];
 
@@ -381,7 +404,7 @@ name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
 		long ppid, k;
 
 		if (own_child(buf[i], self, since, cg, cs) || stat_of(buf[i], &ppid, &start) < 0 ||
-		    ppid != (long)self || start < since || !alive(buf[i]))
+		    ppid != (long)self || start < since || !alive(buf[i]) || exiting(buf[i]))
 			continue;
 		for (k = 0; k < ninherited; k++)
 			if (inherited[k].pid == buf[i] && inherited[k].start == start)
