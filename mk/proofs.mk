@@ -103,8 +103,8 @@ lint: deps-lint
 	shellcheck -s bash -S warning -e SC2154,SC2034,SC2120 tests/*.bats tests/*.bash
 	shellcheck -S warning $(SHELL_SRC)
 	shellcheck -S warning tools/nightly/*.sh
-	@if test -x $(WF_LINT); then echo "$(WF_LINT) .github/workflows/*.yml action.yml"; \
-		$(WF_LINT) .github/workflows/*.yml action.yml; \
+	@if test -x $(WF_LINT); then for f in .github/workflows/*.yml action.yml; do \
+		echo "$(WF_LINT) $$f"; $(WF_LINT) "$$f" || exit 1; done; \
 	else echo "lint: no action-validator (see deps-lint): workflow lint skipped"; fi
 	sh tools/circles.sh runner lib
 	sh tools/layers.sh

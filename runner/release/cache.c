@@ -238,13 +238,16 @@ mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m)
 		return -1;
 	}
 	for (line = text.s; line && *line; line = next) {
-		char *f[3];
+		char *f[3] = { NULL, NULL, NULL };
+		int n;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (line[0] != '#' && line[0])
-			head_field(m, f, split(line, '\t', f, 3));
+		if (line[0] == '#' || !line[0])
+			continue;
+		n = split(line, '\t', f, 3);
+		head_field(m, f, n);
 	}
 	sb_free(&text);
 	if (!m->release || !m->package || !m->version || !m->deb || !m->sha256) {
