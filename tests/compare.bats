@@ -145,3 +145,19 @@ fake_gnuplot() {
 		[[ "$output" == *"table: $BATS_TEST_TMPDIR/$cmd"* ]] || false
 	done
 }
+
+@test "a case only in NEW: counted on the terminal, no empty chart drawn for it" {
+	d=$BATS_FILE_TMPDIR
+	cp -R "$d/r4x" "$BATS_TEST_TMPDIR/new"
+	for f in runs checkpoints series; do
+		awk -F'\t' -v OFS='\t' 'NR > 1 && $1 == "touch" { $1 = "other" } { print }' \
+			"$d/r4x/$f.tsv" >> "$BATS_TEST_TMPDIR/new/$f.tsv.o"
+		tail -n +2 "$BATS_TEST_TMPDIR/new/$f.tsv.o" >> "$BATS_TEST_TMPDIR/new/$f.tsv"
+		rm "$BATS_TEST_TMPDIR/new/$f.tsv.o"
+	done
+	run -0 timeout -k 5 60 "$MR" compare --out "$BATS_TEST_TMPDIR/o" "$d/r4" "$BATS_TEST_TMPDIR/new"
+	[[ "$output" == *"0 cases only in OLD, 1 only in NEW"* ]] || false
+	[ -s "$BATS_TEST_TMPDIR/o/touch.compare.png" ]
+	[ ! -e "$BATS_TEST_TMPDIR/o/other.compare.png" ]
+	[ ! -e "$BATS_TEST_TMPDIR/o/other.compare.svg" ]
+}

@@ -376,6 +376,9 @@ mr_cmp_draw(const struct mr_cmp_chart *o, const struct mr_rd *N, const struct ro
 		double xmin = c->xmin, xmax = c->xmax;
 		char *base, layout[128], fail[32] = "";
 
+		/* a case only in NEW: said on the terminal, no empty chart */
+		if (o->old && !mr_rd_case(o->old, k->name))
+			continue;
 		for (j = 0; j < nrows; j++) {
 			const struct row *r = &rows[j];
 

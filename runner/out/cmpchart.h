@@ -72,6 +72,7 @@ struct mr_cmp_chart {
 	const char *plots_dir;         /* the gnuplot scripts */
 	int verbose;                   /* print gnuplot's command lines */
 	double fail_on;                /* --fail-on's line, < 0: none */
+	const struct mr_rd *old;       /* OLD: a case it has not is not drawn */
 };
 
 /* Draw every case's chart into outdir, each from its own rows.  0, or

@@ -292,7 +292,7 @@ mr_compare(const struct mr_compare_opts *o)
 	if (write_tsv(tsv, &N, rows, nrows, o->old_dir, L) < 0)
 		rc = MR_FAILED;
 	else if (o->plots_dir && mr_cmp_draw(&(struct mr_cmp_chart){ o->old_dir, o->new_dir,
-			o->plots_dir, o->verbose, o->fail_on }, &N, rows, nrows, outdir, L) < 0)
+			o->plots_dir, o->verbose, o->fail_on, &O }, &N, rows, nrows, outdir, L) < 0)
 		rc = MR_FAILED;
 	fprintf(f, "table%s: %s\n", o->plots_dir ? " and charts" : "", outdir);
 out:
