@@ -85,6 +85,26 @@ FIG
 	[[ "$output" == *"| RSS from start to done | glibc, mode=a +8,452 KiB | no original | no original | glibc, mode=a +8.00 MiB |"* ]] || false
 }
 
+@test "corpus: with compare growth, a row whose first figure starts a series of its own still shows the others" {
+	G=$BATS_TEST_TMPDIR/grown
+	cp -R "$R" "$G"
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$4 == "done" { d = $0; $4 = "start"; $c["rss_kb"] -= 8192; print; print d; next }
+		{ print }' "$R/checkpoints.tsv" > "$G/checkpoints.tsv"
+	# mode=c has one figure (at done: where its series starts), listed
+	# before mode=a's done, which goes on from mode=a's start
+	cat > "$EXP/ok.figures" <<'FIG'
+source seeds/000_fixture.txt "the fixture's report"
+compare growth
+figure start allocator=glibc,mode=a rss_kb 2 MiB
+figure done allocator=glibc,mode=c rss_kb 40 MiB
+figure done allocator=glibc,mode=a rss_kb 10500 KiB
+FIG
+	run -0 "$MR" corpus --expected "$EXP" "$G"
+	echo "$output"
+	[[ "$output" == *"| RSS at done | glibc, mode=c 40 MiB; glibc, mode=a +8,452 KiB |"* ]] || false
+}
+
 @test "corpus: the report's program on the report's runtime and on today's, beside the model" {
 	# the runs of glibc mode=a again, as an original's under two runtimes
 	# (4 MiB more for the interpreter), in a second results directory

@@ -2,7 +2,7 @@
 # corpus-table.sh [--check]: the corpus table of docs/corpus.md is what
 # `memrepro corpus docs/corpus/main docs/corpus/retained-buffers
 # docs/corpus/alloc-churn docs/corpus/trackers docs/corpus/originals docs/corpus/originals-alloc-churn
-# docs/corpus/runtimes docs/corpus/mimalloc-maps`
+# docs/corpus/runtimes docs/corpus/mimalloc-maps docs/corpus/services`
 # writes, between its lines
 # "<!-- corpus-table -->" and "<!-- /corpus-table -->".  Without --check,
 # rewrite it there; with --check, exit 1 (and show the difference) when the
@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$mr" corpus --expected expected docs/corpus/main docs/corpus/retained-buffers \
 	docs/corpus/alloc-churn docs/corpus/trackers docs/corpus/originals docs/corpus/originals-alloc-churn \
-	docs/corpus/runtimes docs/corpus/mimalloc-maps > "$tmp/out"
+	docs/corpus/runtimes docs/corpus/mimalloc-maps docs/corpus/services > "$tmp/out"
 # the command links a seed from the top of the tree; the page is in docs/
 sed 's|](seeds/|](../seeds/|g' "$tmp/out" > "$tmp/table"
 if ! grep -q '^<!-- corpus-table -->$' "$page" || ! grep -q '^<!-- /corpus-table -->$' "$page"; then

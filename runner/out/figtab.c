@@ -189,14 +189,18 @@ int
 mr_ft_row_first(const struct mr_figs *fs, int i, char *done)
 {
 	const struct mr_fig *f = &fs->f[i];
-	int j;
+	int j, show = 0;
 
 	if (done[i])
 		return 0;
+	/* growth: the first checkpoint of a series is where it starts, no row
+	 * of its own; a row where another config's series goes on is one */
 	for (j = i; j < fs->n; j++)
-		done[j] |= mr_ft_same_row(f, &fs->f[j]);
-	/* growth: the first checkpoint of a series is where it starts */
-	return !(fs->growth && f->at && mr_ft_growth_base(fs, f) == f);
+		if (mr_ft_same_row(f, &fs->f[j])) {
+			done[j] = 1;
+			show |= !(fs->growth && fs->f[j].at && mr_ft_growth_base(fs, &fs->f[j]) == &fs->f[j]);
+		}
+	return show;
 }
 
 /* The figure column of a row: the metric and when. */
