@@ -105,14 +105,14 @@ mr_plot_init(struct mr_plot *p, const char *scripts, int verbose)
 static void
 show(const char *script, const char *text)
 {
+	static const char no_points[] = "warning: Skipping data file with no valid points";
 	const char *s = text, *nl;
 
 	for (; *s; s = nl + 1) {
 		nl = strchr(s, '\n');
 		if (!nl)
 			nl = s + strlen(s);
-		if (nl > s && !memmem(s, (size_t)(nl - s), "warning: Skipping data file with no valid points",
-				      strlen("warning: Skipping data file with no valid points")))
+		if (nl > s && !memmem(s, (size_t)(nl - s), no_points, sizeof no_points - 1))
 			weprintf("gnuplot %s: %.*s", script, (int)(nl - s), s);
 		if (!*nl)
 			break;

@@ -80,10 +80,18 @@ in_list(const pid_t *v, int n, pid_t p)
 	return 0;
 }
 
-/* ppid and start time (clock ticks after boot) of pid from
- * /proc/PID/stat.  0 or -1. */
+/* What /proc/PID/stat says of pid: its state letter (field 3), ppid
+ * (4), flags (9) and start time (22, clock ticks after boot). */
+struct pstat {
+	char state;
+	long ppid;
+	unsigned long flags;
+	unsigned long long start;
+};
+
+/* pid's /proc/PID/stat into *st.  0 or -1. */
 static int
-stat_of(pid_t pid, long *ppid, unsigned long long *start)
+pstat_of(pid_t pid, struct pstat *st)
 {
 	char path[64], buf[1024], *rp, *p, *end;
 	int field;
@@ -91,20 +99,40 @@ stat_of(pid_t pid, long *ppid, unsigned long long *start)
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
 		return -1;
-	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr; the
-	 * start time is field 22, the state field 3 */
+	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
 	if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
 		return -1;
+	st->state = rp[2];
 	errno = 0;
-	*ppid = strtol(rp + 4, &end, 10);
+	st->ppid = strtol(rp + 4, &end, 10);
 	if (errno || end == rp + 4 || *end != ' ')
 		return -1;
-	for (p = end, field = 4; field < 21 && p; field++)
+	for (p = end, field = 4; field < 8 && p; field++)
 		p = strchr(p + 1, ' ');
 	if (!p)
 		return -1;
-	*start = strtoull(p + 1, &end, 10);
+	st->flags = strtoul(p + 1, &end, 10);
+	if (errno || end == p + 1 || *end != ' ')
+		return -1;
+	for (p = end, field = 9; field < 21 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	st->start = strtoull(p + 1, &end, 10);
 	return errno || end == p + 1 || (*end != ' ' && *end != '\n') ? -1 : 0;
+}
+
+/* ppid and start time of pid (pstat_of).  0 or -1. */
+static int
+stat_of(pid_t pid, long *ppid, unsigned long long *start)
+{
+	struct pstat st;
+
+	if (pstat_of(pid, &st) < 0)
+		return -1;
+	*ppid = st.ppid;
+	*start = st.start;
+	return 0;
 }
 
 unsigned long long
@@ -347,35 +375,9 @@ mr_tree_ended(pid_t pid)
 static int
 alive(pid_t pid)
 {
-	char path[64], buf[1024], *rp;
+	struct pstat st;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
-		return 0;
-	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
-}
-
-/* Is pid on its way out: PF_EXITING (0x4) in its flags, field 9 of
- * /proc/PID/stat?  Such a process (killed with the run, its memory
- * already given back) has no environment left to read a token from: it
- * is not running, whatever its state letter still says. */
-static int
-exiting(pid_t pid)
-{
-	char path[64], buf[1024], *rp, *p, *end;
-	unsigned long flags;
-	int field;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
-		return 1; /* gone */
-	for (p = rp + 1, field = 2; field < 8 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return 0;
-	errno = 0;
-	flags = strtoul(p + 1, &end, 10);
-	return !errno && end != p + 1 && (flags & 0x4);
+	return pstat_of(pid, &st) == 0 && st.state != 'Z' && st.state != 'X';
 }
 
 /* What the last mr_tree_end left running unproved (see mr_tree_unproved). */
@@ -400,14 +402,18 @@ name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
 	unproved[0] = '\0';
 	for (i = 0; i < n; i++) {
 		char path[64], comm[64] = "?";
-		unsigned long long start;
-		long ppid, k;
+		struct pstat st;
+		long k;
 
-		if (own_child(buf[i], self, since, cg, cs) || stat_of(buf[i], &ppid, &start) < 0 ||
-		    ppid != (long)self || start < since || !alive(buf[i]) || exiting(buf[i]))
+		/* a zombie, or one on its way out (PF_EXITING: killed with the
+		 * run, its environment, and so the token, already gone), is not
+		 * running */
+		if (own_child(buf[i], self, since, cg, cs) || pstat_of(buf[i], &st) < 0 ||
+		    st.ppid != (long)self || st.start < since || st.state == 'Z' ||
+		    st.state == 'X' || (st.flags & 0x4))
 			continue;
 		for (k = 0; k < ninherited; k++)
-			if (inherited[k].pid == buf[i] && inherited[k].start == start)
+			if (inherited[k].pid == buf[i] && inherited[k].start == st.start)
 				break;
 		if (k < ninherited)
 			continue;
