@@ -286,7 +286,7 @@ FIG
 	[ "$(sed -n 1p "$md")" = "# memrepro report: $(awk -F'\t' '$1 == "platform" { print $2 }' "$d/env.tsv")" ] ||
 		[[ "$(sed -n 1p "$md")" == "# memrepro report: "* ]] || false
 	[ "$(grep -m1 '^## ' "$md")" = "## Status: failed" ]
-	[[ "$(grep -v '^$' "$md" | sed -n 3p)" == "**failed** Claims: "*". Baseline: **"*"1 regressed**. Runs: 24 ok." ]] || false
+	[[ "$(grep -v '^$' "$md" | sed -n 3p)" == "**failed**: claims "*"; baseline **"*"1 regressed**; runs 24 ok." ]] || false
 	# what changed: a row per case that changed, what its rows share
 	[ "$(grep -v '^$' "$md" | sed -n 4p)" = "**What changed**, per case:" ]
 	row=$(grep '^| \[touch\](#case-touch) |' "$md" | head -1)

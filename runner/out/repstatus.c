@@ -131,11 +131,12 @@ mr_repstatus_write(struct mr_doc *d, const struct mr_vds *vs)
 	mr_doc_para(d);
 	mr_doc_badge(d, vs->status ? "failed" : "passed", vs->status ? "regressed" : "held",
 		     vs->status != 0);
-	mr_doc_text(d, " Claims: ");
+	/* "passed: claims 7 held; baseline 207 held; runs 36 ok." */
+	mr_doc_text(d, ": claims ");
 	mr_repcase_counts(d, &vs->all, 0);
-	mr_doc_text(d, ". Baseline: ");
+	mr_doc_text(d, "; baseline ");
 	mr_repcase_counts(d, &vs->all, 1);
-	mr_doc_text(d, ". Runs: ");
+	mr_doc_text(d, "; runs ");
 	mr_repcase_counts(d, &vs->all, 2);
 	mr_doc_text(d, ".");
 	mr_doc_para_end(d);
