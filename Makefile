@@ -249,7 +249,8 @@ UNIT := \
 	lines \
 	children \
 	fiber \
-	treeend
+	treeend \
+	pstat
 
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)

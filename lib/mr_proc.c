@@ -256,6 +256,57 @@ int mr_proc_rollup(pid_t pid, struct mr_rollup *out)
 	return mr_proc_parse_rollup(buf, (size_t)n, out);
 }
 
+int mr_proc_parse_stat(const char *text, size_t len, struct mr_pstat *out)
+{
+	const char *end = text + len, *p = end;
+	uint64_t v[23] = {0};
+	int field;
+
+	while (p > text && p[-1] != ')')
+		p--;
+	/* ") S PPID ...": p just after the last ')' */
+	if (p == text || end - p < 3 || p[0] != ' ' || p[2] != ' ')
+		return -EPROTO;
+	out->state = p[1];
+	p += 3;
+	for (field = 4; field <= 22; field++) {
+		if (field == 4 || field == 5 || field == 9 || field == 10 || field == 12 ||
+		    field == 14 || field == 15 || field == 22) {
+			if (parse_u64(&p, end, &v[field]) < 0)
+				return -EPROTO;
+		} else {
+			/* a field not read here, e.g. tpgid (-1) */
+			while (p < end && *p != ' ' && *p != '\n')
+				p++;
+		}
+		if (field < 22 && (p == end || *p++ != ' '))
+			return -EPROTO;
+	}
+	if (p < end && *p != ' ' && *p != '\n')
+		return -EPROTO;
+	out->ppid = (long)v[4];
+	out->pgrp = (long)v[5];
+	out->flags = (unsigned long)v[9];
+	out->minflt = v[10];
+	out->majflt = v[12];
+	out->utime = v[14];
+	out->stime = v[15];
+	out->start = v[22];
+	return 0;
+}
+
+int mr_proc_stat(pid_t pid, struct mr_pstat *out)
+{
+	char path[MR_PROC_PATH], buf[1024];
+	long n;
+
+	proc_path(path, pid, "stat");
+	n = mr_proc_read(path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return mr_proc_parse_stat(buf, (size_t)n, out);
+}
+
 int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out)
 {
 	char buf[MR_PROC_LINES_CHUNK];

@@ -92,6 +92,30 @@ int mr_proc_count_lines(const char *path, uint64_t max, uint64_t *out);
 int mr_proc_parse_status(const char *text, size_t len, struct mr_status *out);
 int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out);
 
+/* /proc/PID/stat: the fields the runner reads (lib/mr_pstat.c). */
+struct mr_pstat {
+	char state;          /* field 3: R, S, D, Z, X, ... */
+	long ppid;           /* 4 */
+	long pgrp;           /* 5 */
+	unsigned long flags; /* 9: PF_* (PF_EXITING 0x4) */
+	uint64_t minflt;     /* 10 */
+	uint64_t majflt;     /* 12 */
+	uint64_t utime;      /* 14, clock ticks */
+	uint64_t stime;      /* 15, clock ticks */
+	uint64_t start;      /* 22: start time, clock ticks after boot */
+};
+
+/* Read /proc/PID/stat (pid 0: the calling process).  A zombie's file
+ * still reads (its state 'Z'); -ENOENT when the process is gone,
+ * -EPROTO when a field up to the start time is missing or not a
+ * number. */
+int mr_proc_stat(pid_t pid, struct mr_pstat *out);
+
+/* Parse the text of a stat file already in memory.  The command name
+ * (field 2, in parentheses) may hold anything, spaces and ')' included:
+ * the fields start after the last ')'. */
+int mr_proc_parse_stat(const char *text, size_t len, struct mr_pstat *out);
+
 /* Children of every thread of PID, from /proc/PID/task/TID/children.
  * Stores up to max pids in out; returns how many exist (may be > max),
  * -ENOTSUP when the kernel lacks CONFIG_PROC_CHILDREN, -ESRCH/-ENOENT when

@@ -259,21 +259,12 @@ mr_cgfs_member(pid_t pid, const char *name)
 int
 mr_cgfs_start_time(long pid, unsigned long long *start)
 {
-	char path[64], buf[1024], *rp, *p, *end;
-	int field;
+	struct mr_pstat st;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
+	if (pid <= 0 || pid > INT32_MAX || mr_proc_stat((pid_t)pid, &st) < 0)
 		return -1;
-	/* ") S PPID ...": the start time is field 22, the state field 3;
-	 * comm may hold anything, hence strrchr */
-	for (p = rp + 1, field = 2; field < 21 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -1;
-	errno = 0;
-	*start = strtoull(p + 1, &end, 10);
-	return errno || end == p + 1 ? -1 : 0;
+	*start = st.start;
+	return 0;
 }
 
 unsigned long long

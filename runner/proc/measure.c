@@ -98,39 +98,24 @@ mr_measure_tree(struct mr_run *r, struct mr_record *row)
 int
 mr_measure_figures(const struct mr_run *r, struct mr_record *row, char *why, size_t size)
 {
-	char path[64], buf[1024], *p, *f[16];
+	struct mr_pstat st;
 	struct mr_statm sm;
-	long n, tck = sysconf(_SC_CLK_TCK);
-	int nf = 0;
+	long tck = sysconf(_SC_CLK_TCK);
 
 	row->t_us = (mr_now_ns() - r->t0) / 1000;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)r->pid);
-	n = mr_proc_read(path, buf, sizeof buf);
-	p = n > 0 ? strrchr(buf, ')') : NULL;
-	if (!p || mr_proc_statm(r->pid, &sm) < 0 || tck <= 0) {
+	if (mr_proc_stat(r->pid, &st) < 0 || mr_proc_statm(r->pid, &sm) < 0 || tck <= 0) {
 		snprintf(why, size, "%s: its figures could not be read from /proc", row->name);
 		return -1;
 	}
-	/* after ") ": state is field 3; minflt 10, majflt 12, utime 14, stime 15 */
-	for (p += 2; *p && nf < 16; nf++) {
-		f[nf] = p;
-		p += strcspn(p, " ");
-		if (*p)
-			*p++ = '\0';
-	}
-	if (nf < 13) {
-		snprintf(why, size, "%s: /proc/%d/stat has %d fields", row->name, (int)r->pid, nf + 2);
-		return -1;
-	}
-	if (f[0][0] == 'Z' || f[0][0] == 'X') {
+	if (st.state == 'Z' || st.state == 'X') {
 		snprintf(why, size, "%s: the program exited before its ack, its figures gone", row->name);
 		return -1;
 	}
 	row->v[CK_RSS] = sm.rss_kb;
 	row->v[CK_VSZ] = sm.vsz_kb;
-	row->v[CK_MINFLT] = strtoull(f[7], NULL, 10);
-	row->v[CK_MAJFLT] = strtoull(f[9], NULL, 10);
-	row->v[CK_USER] = strtoull(f[11], NULL, 10) * 1000 / (uint64_t)tck;
-	row->v[CK_SYS] = strtoull(f[12], NULL, 10) * 1000 / (uint64_t)tck;
+	row->v[CK_MINFLT] = st.minflt;
+	row->v[CK_MAJFLT] = st.majflt;
+	row->v[CK_USER] = st.utime * 1000 / (uint64_t)tck;
+	row->v[CK_SYS] = st.stime * 1000 / (uint64_t)tck;
 	return 0;
 }

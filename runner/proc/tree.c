@@ -22,6 +22,14 @@ struct pinfo {
 	pid_t pid, ppid, pgid;
 };
 
+/* pid's /proc/PID/stat (lib/mr_proc's reader) into *st: its state,
+ * ppid, flags and start time are what the proofs below use.  0 or -1. */
+static int
+pstat_of(pid_t pid, struct mr_pstat *st)
+{
+	return pid > 0 && mr_proc_stat(pid, st) == 0 ? 0 : -1;
+}
+
 /* Without CONFIG_PROC_CHILDREN: every process's parent and group from
  * /proc/PID/stat.  Returns how many, in a fresh array. */
 static int
@@ -36,32 +44,22 @@ scan_proc(struct pinfo **out)
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
-		char path[300], buf[1024], *rp, *end, *end2;
-		long long ppid, pgid;
-		long len;
+		struct mr_pstat st;
+		char *end;
+		long pid;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
-		len = mr_proc_read(path, buf, sizeof buf);
-		if (len < 0 || !(rp = strrchr(buf, ')')))
-			continue;
-		/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
-		if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
-			continue;
-		ppid = strtoll(rp + 4, &end, 10);
-		if (end == rp + 4 || *end != ' ')
-			continue;
-		pgid = strtoll(end + 1, &end2, 10);
-		if (end2 == end + 1)
+		pid = strtol(de->d_name, &end, 10);
+		if (*end || pid > INT32_MAX || pstat_of((pid_t)pid, &st) < 0)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
 			v = erealloc(v, (size_t)cap * sizeof *v);
 		}
-		v[n].pid = (pid_t)strtol(de->d_name, NULL, 10);
-		v[n].ppid = (pid_t)ppid;
-		v[n].pgid = (pid_t)pgid;
+		v[n].pid = (pid_t)pid;
+		v[n].ppid = (pid_t)st.ppid;
+		v[n].pgid = (pid_t)st.pgrp;
 		n++;
 	}
 	closedir(d);
@@ -80,53 +78,11 @@ in_list(const pid_t *v, int n, pid_t p)
 	return 0;
 }
 
-/* What /proc/PID/stat says of pid: its state letter (field 3), ppid
- * (4), flags (9) and start time (22, clock ticks after boot). */
-struct pstat {
-	char state;
-	long ppid;
-	unsigned long flags;
-	unsigned long long start;
-};
-
-/* pid's /proc/PID/stat into *st.  0 or -1. */
-static int
-pstat_of(pid_t pid, struct pstat *st)
-{
-	char path[64], buf[1024], *rp, *p, *end;
-	int field;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (mr_proc_read(path, buf, sizeof buf) < 0 || !(rp = strrchr(buf, ')')))
-		return -1;
-	/* ") S PPID PGRP ...": comm may hold anything, hence strrchr */
-	if (rp[1] != ' ' || !rp[2] || rp[3] != ' ')
-		return -1;
-	st->state = rp[2];
-	errno = 0;
-	st->ppid = strtol(rp + 4, &end, 10);
-	if (errno || end == rp + 4 || *end != ' ')
-		return -1;
-	for (p = end, field = 4; field < 8 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -1;
-	st->flags = strtoul(p + 1, &end, 10);
-	if (errno || end == p + 1 || *end != ' ')
-		return -1;
-	for (p = end, field = 9; field < 21 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -1;
-	st->start = strtoull(p + 1, &end, 10);
-	return errno || end == p + 1 || (*end != ' ' && *end != '\n') ? -1 : 0;
-}
-
 /* ppid and start time of pid (pstat_of).  0 or -1. */
 static int
 stat_of(pid_t pid, long *ppid, unsigned long long *start)
 {
-	struct pstat st;
+	struct mr_pstat st;
 
 	if (pstat_of(pid, &st) < 0)
 		return -1;
@@ -375,7 +331,7 @@ mr_tree_ended(pid_t pid)
 static int
 alive(pid_t pid)
 {
-	struct pstat st;
+	struct mr_pstat st;
 
 	return pstat_of(pid, &st) == 0 && st.state != 'Z' && st.state != 'X';
 }
@@ -402,7 +358,7 @@ name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
 	unproved[0] = '\0';
 	for (i = 0; i < n; i++) {
 		char path[64], comm[64] = "?";
-		struct pstat st;
+		struct mr_pstat st;
 		long k;
 
 		/* a zombie, or one on its way out (PF_EXITING: killed with the
