@@ -136,6 +136,7 @@ RUNNER_SRC := \
 	runner/matrix/origtab.c \
 	runner/matrix/cmdcase.c \
 	runner/matrix/runtime.c \
+	runner/matrix/langs.c \
 	runner/matrix/rtrel.c \
 	runner/matrix/rtruby.c \
 	runner/matrix/rtpython.c \

@@ -13,6 +13,7 @@
 
 #include "core/tsv.h"
 #include "core/util.h"
+#include "matrix/langs.h"
 #include "mr_schema.h"
 
 #define TEMPLATE_MAX (64 * 1024) /* a template is a page of text */
@@ -29,34 +30,47 @@ struct nfile {
 };
 
 /* Each language's files.  The originals run beside a C model of the same
- * name (docs/originals.md); sh has no runtime beside the models, so its
- * program is a command (docs/command.md) with claims of its own. */
-static const struct lang {
+ * name (docs/originals.md): a runtime language that new offers
+ * (matrix/langs.h) has case.c, orig.<ext>, orig.claims, case.figures;
+ * sh has no runtime beside the models, so its program is a command
+ * (docs/command.md) with claims of its own. */
+struct lang {
 	const char *name;
 	struct nfile f[NFILES]; /* ends at a NULL tmpl */
-} langs[] = {
-	{ "c", { { "case.c", 0, ".c", 0644 }, { "case.claims", 1, ".claims", 0644 },
-		 { "case.figures", 1, ".figures", 0644 } } },
-	{ "node", { { "case.c", 0, ".c", 0644 }, { "orig.js", 0, ".js", 0644 },
-		    { "orig.claims", 1, ".claims", 0644 }, { "case.figures", 1, ".figures", 0644 } } },
-	{ "ruby", { { "case.c", 0, ".c", 0644 }, { "orig.rb", 0, ".rb", 0644 },
-		    { "orig.claims", 1, ".claims", 0644 }, { "case.figures", 1, ".figures", 0644 } } },
-	{ "python", { { "case.c", 0, ".c", 0644 }, { "orig.py", 0, ".py", 0644 },
-		      { "orig.claims", 1, ".claims", 0644 }, { "case.figures", 1, ".figures", 0644 } } },
-	{ "sh", { { "orig.sh", 0, ".sh", 0755 }, { "sh.claims", 1, ".claims", 0644 },
-		  { "sh.figures", 1, ".figures", 0644 } } },
+	char tmpl[32], ext[32]; /* an original's: "orig.js", ".js" */
 };
-#define NLANG ((int)(sizeof langs / sizeof langs[0]))
 
-static const struct lang *
-find_lang(const char *name)
+static const struct lang c_lang = {
+	"c", { { "case.c", 0, ".c", 0644 }, { "case.claims", 1, ".claims", 0644 },
+	       { "case.figures", 1, ".figures", 0644 } }, "", ""
+};
+static const struct lang sh_lang = {
+	"sh", { { "orig.sh", 0, ".sh", 0755 }, { "sh.claims", 1, ".claims", 0644 },
+		{ "sh.figures", 1, ".figures", 0644 } }, "", ""
+};
+
+/* The skeleton of language name into *l (which its file names point
+ * into): 0, or -1 when new offers no such language. */
+static int
+find_lang(const char *name, struct lang *l)
 {
-	int i;
+	const struct mr_lang *r = mr_lang_find(name);
 
-	for (i = 0; i < NLANG; i++)
-		if (strcmp(langs[i].name, name) == 0)
-			return &langs[i];
-	return NULL;
+	if (strcmp(name, c_lang.name) == 0 || strcmp(name, sh_lang.name) == 0) {
+		*l = strcmp(name, c_lang.name) == 0 ? c_lang : sh_lang;
+		return 0;
+	}
+	if (!r || !r->new_offers)
+		return -1;
+	memset(l, 0, sizeof *l);
+	l->name = r->name;
+	snprintf(l->tmpl, sizeof l->tmpl, "orig.%s", r->ext);
+	snprintf(l->ext, sizeof l->ext, ".%s", r->ext);
+	l->f[0] = (struct nfile){ "case.c", 0, ".c", 0644 };
+	l->f[1] = (struct nfile){ l->tmpl, 0, l->ext, 0644 };
+	l->f[2] = (struct nfile){ "orig.claims", 1, ".claims", 0644 };
+	l->f[3] = (struct nfile){ "case.figures", 1, ".figures", 0644 };
+	return 0;
 }
 
 /* text with every PLACEHOLDER replaced by name (fresh). */
@@ -113,15 +127,20 @@ write_new(const char *path, const char *text, mode_t mode)
 
 /* The NAME and --lang given: MR_OK, or MR_USAGE after naming the bad one. */
 static int
-check_args(const char *name, const char *lang)
+check_args(const char *name, const char *lang, struct lang *l)
 {
+	struct strbuf want = { 0 };
+
 	if (!mr_name_case(name)) {
 		weprintf("new: case name '%s': want %s (lower-case letters, digits and '-')",
 			 name, MR_CASE_NAME_RULE);
 		return MR_USAGE;
 	}
-	if (!find_lang(lang)) {
-		weprintf("new: --lang '%s': want c, node, ruby, python or sh", lang);
+	if (find_lang(lang, l) < 0) {
+		sb_add(&want, "c, ");
+		mr_langs_list(&want, "%s", ", ", ", ", 1);
+		weprintf("new: --lang '%s': want %s or %s", lang, want.s, sh_lang.name);
+		sb_free(&want);
 		return MR_USAGE;
 	}
 	return MR_OK;
@@ -138,13 +157,13 @@ next_steps(const struct lang *l, const char *name, const char *const *paths, int
 		printf("%s %s", i ? "," : "", paths[i]);
 	printf("\nnext: fill in the header (its report, figures and mechanism), the claim's\n"
 	       "citation and the figure, then\n");
-	if (strcmp(l->name, "sh") == 0) {
+	if (strcmp(l->name, sh_lang.name) == 0) {
 		printf("  memrepro run --name %s --checkpoints start,filled --out DIR -- sh %s\n"
 		       "  memrepro check --from DIR %s\n", name, paths[0], name);
 		return;
 	}
 	printf("  make && build/memrepro check %s\n", name);
-	if (strcmp(l->name, "c") != 0)
+	if (strcmp(l->name, c_lang.name) != 0)
 		printf("(the original runs beside the model on the runtime axis, runtime=%s: docs/originals.md)\n",
 		       l->name);
 }
@@ -155,15 +174,14 @@ mr_cmd_new(const struct mr_args *o, const struct mr_paths *p)
 	const char *name = o->names[0], *lang = o->lang ? o->lang : "c";
 	const char *dirs[2] = { o->cases_dir ? o->cases_dir : "cases",
 				o->expected_dir ? o->expected_dir : "expected" };
-	const struct lang *l;
+	struct lang lang_files, *l = &lang_files;
 	char *tdir, *paths[NFILES] = { 0 }, *texts[NFILES] = { 0 };
 	int i, n, e, rc = MR_OK;
 	struct stat st;
 
 	(void)p;
-	if ((rc = check_args(name, lang)) != MR_OK)
+	if ((rc = check_args(name, lang, l)) != MR_OK)
 		return rc;
-	l = find_lang(lang);
 	tdir = mr_shipped_file("etc/new", "new");
 	for (n = 0; n < NFILES && l->f[n].tmpl && rc == MR_OK; n++) {
 		struct strbuf t = { 0 };

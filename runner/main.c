@@ -19,6 +19,7 @@
 #include "help.h"
 #include "out/plot.h"
 #include "results/write.h"
+#include "matrix/langs.h"
 #include "matrix/registry.h"
 #include "matrix/regparse.h"
 #include "proc/spawn.h"
@@ -32,6 +33,26 @@
 #ifndef MEMREPRO_VERSION
 #define MEMREPRO_VERSION "unknown"
 #endif
+
+/* The texts that list the runtime languages, from their table
+ * (matrix/langs.h): needs_texts() fills them before the arguments are
+ * read. */
+static char fetch_needs[256], new_needs[128];
+
+static void
+needs_texts(void)
+{
+	struct strbuf ex = { 0 }, nl = { 0 };
+
+	mr_langs_examples(&ex);
+	mr_langs_list(&nl, "%s", "|", "|", 1);
+	snprintf(fetch_needs, sizeof fetch_needs,
+		 "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie, %s)", ex.s);
+	snprintf(new_needs, sizeof new_needs,
+		 "new needs one case NAME: memrepro new NAME [--lang c|%s|sh]", nl.s);
+	sb_free(&ex);
+	sb_free(&nl);
+}
 
 static const struct mr_command commands[] = {
 	{ .name = "list", .run = mr_cmd_list, .help = &mr_help_list,
@@ -76,7 +97,7 @@ static const struct mr_command commands[] = {
 	  .allowed = O_FORMAT | O_VERBOSE | O_ALLOCATORS | O_ALLOC, .max_names = -1,
 	  .reads = -1 },
 	{ .name = "fetch", .run = mr_cmd_fetch, .help = &mr_help_fetch,
-	  .needs = "fetch needs one SPEC or more (jemalloc@5.2.1, libc@2.41, mimalloc@trixie, node@22, ruby@3.3, python@3.11, java@17)",
+	  .needs = fetch_needs,
 	  .allowed = O_VERBOSE | O_ALLOCATORS | O_ALLOC, .min_names = 1, .max_names = -1,
 	  .reads = -1 },
 	{ .name = "platforms", .run = mr_cmd_platforms, .help = &mr_help_platforms,
@@ -84,7 +105,7 @@ static const struct mr_command commands[] = {
 	  .allowed = O_EXPECTED | O_CASES | O_FORMAT, .min_names = 1, .max_names = -1,
 	  .reads = 0, .own_format = 1 },
 	{ .name = "new", .run = mr_cmd_new, .help = &mr_help_new,
-	  .needs = "new needs one case NAME: memrepro new NAME [--lang c|node|ruby|python|sh]",
+	  .needs = new_needs,
 	  .allowed = O_CASES | O_EXPECTED | O_LANG, .min_names = 1, .max_names = 1,
 	  .reads = -1, .makes_expected = 1 },
 };
@@ -236,6 +257,7 @@ main(int argc, char **argv)
 	/* The allocator probe: this binary re-executed with LD_PRELOAD. */
 	if (argc == 3 && strcmp(argv[1], "__probe-alloc") == 0)
 		return mr_alloc_probe_main(argv[2]);
+	needs_texts();
 	if (mr_args_parse(&o, commands, NCMD, argc, argv) == 1) {
 		printf("memrepro %s (commit %s)\n", MEMREPRO_VERSION, MR_COMMIT);
 		mr_args_free(&o);

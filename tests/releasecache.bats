@@ -311,6 +311,31 @@ killed_state() {
 	[ "$(find "$CACHE" | sort | md5sum)" = "$before" ]
 }
 
+@test "the host's index answer is rewritten only when it changes: same inode after the same answer" {
+	apt_only
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	# apt-cache answers the version in $BATS_TEST_TMPDIR/version
+	echo 2:7.7-1 > "$BATS_TEST_TMPDIR/version"
+	printf '#!/bin/sh\nprintf "Package: %%s\\nVersion: %%s\\nSHA256: %s\\n\\n" "$3" "$(cat %s/version)"\n' \
+		"$(printf '%064d' 7)" "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/apt-cache"
+	printf '#!/bin/sh\nd=$(dirname "$APT_CONFIG")/state/lists\nmkdir -p "$d" && : > "$d/stub_Packages"\n' \
+		> "$BATS_TEST_TMPDIR/bin/apt-get"
+	chmod +x "$BATS_TEST_TMPDIR/bin/apt-cache" "$BATS_TEST_TMPDIR/bin/apt-get"
+	export PATH=$BATS_TEST_TMPDIR/bin:$PATH MEMREPRO_MIRROR=file://$BATS_TEST_TMPDIR/none/
+	f=$CACHE/apt/bookworm/answers/libfakealloc1
+	run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[ "$(cat "$f")" = "2:7.7-1 $(printf '%064d' 7)" ]
+	before=$(stat -c '%i %Y.%y' "$f")
+	sleep 1.1
+	run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[ "$(stat -c '%i %Y.%y' "$f")" = "$before" ]
+	# another answer: written (through a new file and a rename)
+	echo 2:7.8-1 > "$BATS_TEST_TMPDIR/version"
+	run -0 --separate-stderr timeout -k 5 120 "$MR" versions fakealloc
+	[ "$(cat "$f")" = "2:7.8-1 $(printf '%064d' 7)" ]
+	[ "$(stat -c '%i' "$f")" != "${before%% *}" ]
+}
+
 @test "a guest's runner answers from what the host's index answered: a package never fetched (a metapackage), no apt" {
 	apt_only
 	# the host: an index that answers (a stub apt-cache), kept in the cache

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "matrix/langs.h"
 #include "matrix/registry.h"
 #include "matrix/tunables.h"
 
@@ -358,8 +359,9 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 			for (j = 0; j < ax[a].nvals; j++) {
 				if (strcmp(ax[a].vals[j], MR_RUNTIME_MODEL) != 0 &&
 				    !mr_matrix_runtime_ext(ax[a].vals[j])) {
-					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), node[@VERSION], ruby[@VERSION], python[@VERSION], go[@VERSION], redis[@VERSION] or java[@VERSION]",
+					sb_printf(err, "--axis runtime: bad value '%s'; want c (the model), ",
 						  ax[a].vals[j]);
+					mr_langs_list(err, "%s[@VERSION]", ", ", " or ", 0);
 					return -1;
 				}
 			}
@@ -412,17 +414,10 @@ mr_matrix_check_axes(const struct mr_cases_desc *cases, int ncases,
 const char *
 mr_matrix_runtime_ext(const char *v)
 {
-	static const struct { const char *name, *ext; } langs[] = {
-		{ "node", "js" }, { "ruby", "rb" }, { "python", "py" }, { "go", "go" }, { "redis", "redis" }, { "java", "java" },
-	};
-	size_t k, n;
+	const char *word;
+	const struct mr_lang *l = mr_lang_of(v, &word);
 
-	for (k = 0; k < sizeof langs / sizeof *langs; k++) {
-		n = strlen(langs[k].name);
-		if (strncmp(v, langs[k].name, n) == 0 && (v[n] == '\0' || (v[n] == '@' && v[n + 1])))
-			return langs[k].ext;
-	}
-	return NULL;
+	return l && (!word || *word) ? l->ext : NULL;
 }
 
 int

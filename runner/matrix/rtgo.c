@@ -13,11 +13,10 @@
 #include <unistd.h>
 
 #include "matrix/allocrel.h"
+#include "matrix/langs.h"
 #include "matrix/libc.h"
 #include "release/cache.h"
 #include "release/releases.h"
-
-static const struct mr_rt_kind go = { "go", "golang-go", "golang-%s-go", "golang-%s-src", NULL };
 
 #define COPY_TIMEOUT_MS 120000 /* cp -rs of ~9,000 files on a busy machine */
 
@@ -142,29 +141,20 @@ out:
 	sb_free(&why);
 }
 
-void
-mr_rtgo_release(struct mr_runtime *rt, const char *word)
-{
-	struct mr_release_pkg p, l;
-	char *xy;
-
-	if (mr_rt_release_pkgs(rt, &go, word, &xy, &p, &l) == 0)
-		go_command(rt, xy, &p, &l);
-	mr_release_pkg_free(&p);
-	mr_release_pkg_free(&l);
-	free(xy);
-}
+const struct mr_rt_kind mr_rtgo_kind = { "golang-go", "golang-%s-go", "golang-%s-src", NULL, go_command };
 
 void
 mr_rtgo_host(struct mr_runtime *rt)
 {
-	char *exe = mr_rt_which("go"), *argv[] = { exe, "version", NULL }, *v;
+	const struct mr_lang *lang = mr_lang_find(rt->lang);
+	char *exe = mr_rt_which(lang->host_exe), *argv[] = { exe, "version", NULL }, *v;
 	struct strbuf out = { 0 }, why = { 0 };
 
 	rt->env = ecalloc(1, sizeof *rt->env);
 	rt->argv = ecalloc(1, sizeof *rt->argv);
 	if (!exe) {
-		rt->missing = esprintf("%s: no go in PATH (install it, or name a version: go@1.19)", rt->spec);
+		rt->missing = esprintf("%s: no %s in PATH (install it, or name a version: %s)", rt->spec,
+				       lang->host_exe, lang->example);
 		return;
 	}
 	rt->exe = exe;

@@ -22,13 +22,6 @@ major(const char *w)
 	return estrndup(w, n);
 }
 
-/* The release's default java names N (default-jre-headless 2:1.17-74 is
- * 17); the package is the headless JRE, which in Debian carries every
- * module of the JDK's image, jdk.compiler too: `java Prog.java` runs with
- * it alone, and has no library package beside it. */
-static const struct mr_rt_kind java = { "java", "default-jre-headless", "openjdk-%s-jre-headless",
-					NULL, major };
-
 /* --- absolute links ---------------------------------------------------- */
 
 static const char *link_root; /* nftw's callback: the package's root */
@@ -92,12 +85,14 @@ is_exe(const char *path)
  * loader when the host's glibc is too old.  Sets rt->missing when
  * something is not there. */
 static void
-java_command(struct mr_runtime *rt, const char *n, const struct mr_release_pkg *p)
+java_command(struct mr_runtime *rt, const char *n, const struct mr_release_pkg *p,
+	     const struct mr_release_pkg *l)
 {
 	char *home = esprintf("%s/usr/lib/jvm/java-%s-openjdk-amd64", p->root, n),
 	     *exe = esprintf("%s/bin/java", home), *jvm = esprintf("%s/lib/server/libjvm.so", home),
 	     *cfg = esprintf("%s/lib/jvm.cfg", home);
 
+	(void)l; /* none: the JRE is one package */
 	rt->env = ecalloc(3, sizeof *rt->env);
 	rt->argv = ecalloc(MR_RT_ARGV_MAX, sizeof *rt->argv);
 	if (!is_exe(exe) || access(jvm, R_OK) < 0) {
@@ -126,15 +121,9 @@ out:
 	free(cfg);
 }
 
-void
-mr_rtjava_release(struct mr_runtime *rt, const char *word)
-{
-	struct mr_release_pkg p, l;
-	char *n;
-
-	if (mr_rt_release_pkgs(rt, &java, word, &n, &p, &l) == 0)
-		java_command(rt, n, &p);
-	mr_release_pkg_free(&p);
-	mr_release_pkg_free(&l);
-	free(n);
-}
+/* The release's default java names N (default-jre-headless 2:1.17-74 is
+ * 17); the package is the headless JRE, which in Debian carries every
+ * module of the JDK's image, jdk.compiler too: `java Prog.java` runs with
+ * it alone, and has no library package beside it. */
+const struct mr_rt_kind mr_rtjava_kind = { "default-jre-headless", "openjdk-%s-jre-headless", NULL, major,
+					   java_command };

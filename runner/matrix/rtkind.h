@@ -1,7 +1,7 @@
 /* rtkind: what the kinds of runtime share (runtime.c: specs, the host's,
  * node; rtrel.c: the kinds from Debian's releases; rtruby.c, rtpython.c,
- * rtredis.c, rtjava.c).
- * Internal to matrix/runtime*.c: callers use runtime.h.
+ * rtgo.c, rtredis.c, rtjava.c; langs.c: the table that names them).
+ * Internal to matrix/runtime*.c and langs.c: callers use runtime.h.
  *
  * Not for measured code: this mallocs, forks and writes files.
  */
@@ -36,9 +36,8 @@ char *mr_rt_xy(const char *word);
 int mr_rt_probe(char *const *argv, struct strbuf *out, struct strbuf *why);
 
 /* A release kind: Debian's interpreter package, the X.Y of each release
- * read from a metapackage's upstream version. */
+ * read from a metapackage's upstream version (its language: rt->lang). */
 struct mr_rt_kind {
-	const char *lang; /* "ruby", "python" */
 	const char *meta; /* the metapackage whose version is the X.Y: "ruby",
 	                     "python3" */
 	const char *exe;  /* the interpreter's package, a printf format of X.Y:
@@ -49,6 +48,9 @@ struct mr_rt_kind {
 	char *(*xy)(const char *w); /* the X.Y of a version or word (fresh),
 	                     NULL when it has none; NULL: mr_rt_xy of a word
 	                     that mr_rt_starts_xy (java: N of 1.N and N.x) */
+	void (*command)(struct mr_runtime *rt, const char *xy, const struct mr_release_pkg *p,
+			const struct mr_release_pkg *l); /* rt's command line from
+	                     p and l (xy their X.Y): rt filled, or rt->missing */
 };
 
 /* Resolve rt->spec's word (X.Y, a version, a Debian version, a release)
@@ -71,19 +73,21 @@ int mr_rt_release_pkgs(struct mr_runtime *rt, const struct mr_rt_kind *k, const 
 void mr_rt_command(struct mr_runtime *rt, const char *lib, const struct mr_release_pkg *p,
 		   const char *const *flags, int nflags, int slot);
 
-/* The release kinds: rt->spec's word resolved and fetched; rt filled, or
- * rt->missing set. */
-void mr_rtruby_release(struct mr_runtime *rt, const char *word);
-void mr_rtpython_release(struct mr_runtime *rt, const char *word);
-void mr_rtgo_release(struct mr_runtime *rt, const char *word);
+/* rt->spec's word resolved for kind k (mr_rt_release_pkgs), fetched,
+ * and its command line made (k->command): rt filled, or rt->missing set. */
+void mr_rt_release(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word);
+
+/* The release kinds (rtruby.c, rtpython.c, rtgo.c, rtredis.c, rtjava.c). */
+extern const struct mr_rt_kind mr_rtruby_kind, mr_rtpython_kind, mr_rtgo_kind, mr_rtredis_kind,
+	mr_rtjava_kind;
+
+/* node@word from npm (runtime.c): rt filled, or rt->missing set. */
+void mr_rt_node_npm(struct mr_runtime *rt, const char *word);
 
 /* The host's go (rtgo.c): `go` in PATH, its version from `go version`. */
 void mr_rtgo_host(struct mr_runtime *rt);
 
-void mr_rtredis_release(struct mr_runtime *rt, const char *word);
 /* redis: the host's redis-server in PATH, run by the same driver. */
 void mr_rtredis_host(struct mr_runtime *rt);
-
-void mr_rtjava_release(struct mr_runtime *rt, const char *word);
 
 #endif

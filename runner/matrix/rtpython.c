@@ -7,9 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const struct mr_rt_kind python = { "python", "python3", "python%s-minimal",
-					  "libpython%s-minimal", NULL };
-
 /* path is a regular file (not a link) that we can run / a directory. */
 static int
 is_exe(const char *path)
@@ -68,15 +65,5 @@ out:
 	free(dir);
 }
 
-void
-mr_rtpython_release(struct mr_runtime *rt, const char *word)
-{
-	struct mr_release_pkg p, l;
-	char *xy;
-
-	if (mr_rt_release_pkgs(rt, &python, word, &xy, &p, &l) == 0)
-		python_command(rt, xy, &p, &l);
-	mr_release_pkg_free(&p);
-	mr_release_pkg_free(&l);
-	free(xy);
-}
+const struct mr_rt_kind mr_rtpython_kind = { "python3", "python%s-minimal", "libpython%s-minimal", NULL,
+					    python_command };

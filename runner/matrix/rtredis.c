@@ -23,10 +23,9 @@
 
 #include "matrix/allocrel.h"
 #include "matrix/elfneed.h"
+#include "matrix/langs.h"
 #include "matrix/libc.h"
 #include "matrix/runtime.h"
-
-static const struct mr_rt_kind redis = { "redis", "redis-server", "redis-tools", "redis-server", NULL };
 
 /* The libraries fetched beside it, those the binary needs (DT_NEEDED):
  * package and soname, whose directory goes on the library path; the C++
@@ -131,7 +130,7 @@ driver(struct mr_runtime *rt)
 
 /* The server of p (redis-tools): usr/bin/redis-check-rdb. */
 static void
-redis_command(struct mr_runtime *rt, const struct mr_release_pkg *p)
+server(struct mr_runtime *rt, const struct mr_release_pkg *p)
 {
 	char *exe = esprintf("%s/usr/bin/redis-check-rdb", p->root), *need;
 	struct stat st;
@@ -155,20 +154,19 @@ redis_command(struct mr_runtime *rt, const struct mr_release_pkg *p)
 		rt->missing = esprintf("%s: %s cannot be read", rt->spec, rt->exe);
 }
 
-void
-mr_rtredis_release(struct mr_runtime *rt, const char *word)
+/* The server of p, then the driver that runs it. */
+static void
+redis_command(struct mr_runtime *rt, const char *xy, const struct mr_release_pkg *p,
+	      const struct mr_release_pkg *l)
 {
-	struct mr_release_pkg p, l;
-	char *xy;
-
-	if (mr_rt_release_pkgs(rt, &redis, word, &xy, &p, &l) == 0)
-		redis_command(rt, &p);
+	(void)xy;
+	(void)l;
+	server(rt, p);
 	if (!rt->missing)
 		driver(rt);
-	mr_release_pkg_free(&p);
-	mr_release_pkg_free(&l);
-	free(xy);
 }
+
+const struct mr_rt_kind mr_rtredis_kind = { "redis-server", "redis-tools", "redis-server", NULL, redis_command };
 
 /* "Redis server v=7.0.15 sha=..." -> "7.0.15" (fresh), NULL when not. */
 static char *
@@ -187,12 +185,13 @@ host_version(const char *s)
 void
 mr_rtredis_host(struct mr_runtime *rt)
 {
-	char *exe = mr_rt_which("redis-server"), *argv[3];
+	const struct mr_lang *lang = mr_lang_find(rt->lang);
+	char *exe = mr_rt_which(lang->host_exe), *argv[3];
 	struct strbuf out = { 0 }, why = { 0 };
 
 	if (!exe) {
-		rt->missing = esprintf("%s: no redis-server in PATH (install it, or name a version: redis@7)",
-				       rt->spec);
+		rt->missing = esprintf("%s: no %s in PATH (install it, or name a version: %s)", rt->spec,
+				       lang->host_exe, lang->example);
 		return;
 	}
 	rt->exe = exe;

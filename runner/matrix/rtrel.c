@@ -86,14 +86,14 @@ pick(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word, char *
 	if (!any) {
 		if (failed.len && list.len) {
 			rt->missing = esprintf("%s cannot be had: %s (the others have %s %s)", rt->spec,
-					       failed.s, k->lang, list.s);
+					       failed.s, rt->lang, list.s);
 		} else if (failed.len) {
 			rt->missing = esprintf("%s cannot be had: %s", rt->spec, failed.s);
 		} else if (rel >= 0) {
-			rt->missing = esprintf("%s: %s has no %s", rt->spec, word, k->lang);
+			rt->missing = esprintf("%s: %s has no %s", rt->spec, word, rt->lang);
 			rt->unknown = 1;
 		} else {
-			rt->missing = esprintf("%s: no release has %s %s (%s)", rt->spec, k->lang, word,
+			rt->missing = esprintf("%s: no release has %s %s (%s)", rt->spec, rt->lang, word,
 					       list.len ? list.s : "none has it");
 			rt->unknown = 1;
 		}
@@ -251,4 +251,17 @@ mr_rt_command(struct mr_runtime *rt, const char *lib, const struct mr_release_pk
 	rt->argv[n++] = estrdup(rt->exe);
 	for (i = 0; i < nflags && n < MR_RT_ARGV_MAX - 1; i++)
 		rt->argv[n++] = estrdup(flags[i]);
+}
+
+void
+mr_rt_release(struct mr_runtime *rt, const struct mr_rt_kind *k, const char *word)
+{
+	struct mr_release_pkg p, l;
+	char *xy;
+
+	if (mr_rt_release_pkgs(rt, k, word, &xy, &p, &l) == 0)
+		k->command(rt, xy, &p, &l);
+	mr_release_pkg_free(&p);
+	mr_release_pkg_free(&l);
+	free(xy);
 }

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct mr_rt_kind ruby = { "ruby", "ruby", "ruby%s", "libruby%s", NULL };
-
 /* The ruby command line of p (rubyX.Y) and l (librubyX.Y): exe, RUBYLIB,
  * libruby, a loader when the host's glibc is too old.  Sets rt->missing
  * when something is not there. */
@@ -50,15 +48,4 @@ out:
 	free(d2);
 }
 
-void
-mr_rtruby_release(struct mr_runtime *rt, const char *word)
-{
-	struct mr_release_pkg p, l;
-	char *xy;
-
-	if (mr_rt_release_pkgs(rt, &ruby, word, &xy, &p, &l) == 0)
-		ruby_command(rt, xy, &p, &l);
-	mr_release_pkg_free(&p);
-	mr_release_pkg_free(&l);
-	free(xy);
-}
+const struct mr_rt_kind mr_rtruby_kind = { "ruby", "ruby%s", "libruby%s", NULL, ruby_command };

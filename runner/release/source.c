@@ -46,21 +46,28 @@ answer_path(int rel, const char *package)
 }
 
 /* Keep the apt index's answer ix (a line "VERSION SHA256" per
- * candidate) for a guest's runner; a failure only loses the copy. */
+ * candidate) for a guest's runner, written only when it differs from the
+ * kept one (each lookup asks); a failure only loses the copy. */
 static void
 keep_answer(int rel, const char *package, const struct mr_rel_index *ix)
 {
 	char *path = answer_path(rel, package), *dir;
-	struct strbuf b = { 0 };
+	struct strbuf b = { 0 }, kept = { 0 };
 	int i;
 
 	if (!path)
 		return;
 	dir = esprintf("%.*s", (int)(strrchr(path, '/') - path), path);
+	sb_add(&b, "");
 	for (i = 0; i < ix->n; i++)
 		sb_printf(&b, "%s %s\n", ix->c[i].version, ix->c[i].sha256);
+	if (mr_rel_read_small(path, 64 * 1024, &kept) == 0 && kept.len == b.len &&
+	    (!b.len || memcmp(kept.s, b.s, b.len) == 0))
+		goto out;
 	if (mkdir_p(dir) == 0)
-		(void)mr_rel_write_file(path, b.s ? b.s : "");
+		(void)mr_rel_write_file(path, b.s);
+out:
+	sb_free(&kept);
 	sb_free(&b);
 	free(dir);
 	free(path);

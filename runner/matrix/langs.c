@@ -1,0 +1,130 @@
+/* langs: the runtime languages, one row each — see langs.h. */
+#include "matrix/langs.h"
+
+#include <string.h>
+
+#include "matrix/rtkind.h"
+#include "release/npm.h"
+
+int
+mr_lang_release_word(const char *w, int java)
+{
+	static const char chars[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-";
+	size_t n;
+
+	if (!*w || strlen(w) > MR_RT_WORD_MAX)
+		return 0;
+	if (strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w))
+		return 1;
+	n = strspn(w, "0123456789");
+	if (java && n > 0 && n <= 3 && (w[n] == '\0' || strchr(".+-~", w[n])))
+		return strspn(w, chars) == strlen(w);
+	return mr_rt_starts_xy(w) && strspn(w, chars) == strlen(w);
+}
+
+static int
+release_word(const char *w)
+{
+	return mr_lang_release_word(w, 0);
+}
+
+static int
+java_word(const char *w)
+{
+	return mr_lang_release_word(w, 1);
+}
+
+/* A redis word: as ruby's, X (7), or with Debian's epoch:
+ * 5:7.0.15-1~deb12u7. */
+static int
+redis_word(const char *w)
+{
+	size_t n = strspn(w, "0123456789");
+
+	if (release_word(w))
+		return 1;
+	if (n && w[n] == ':' && mr_rt_starts_xy(w + n + 1) && release_word(w + n + 1))
+		return 1;
+	return *w && strlen(w) <= 8 && n == strlen(w);
+}
+
+const struct mr_lang mr_langs[] = {
+	{ "node", "js", "node@20", "node", mr_npm_version_word,
+	  "node@VERSION, a full version (10.7.0) or a prefix (20, 20.20)",
+	  { "--version", NULL }, NULL, NULL, NULL, mr_rt_node_npm, 1 },
+	{ "ruby", "rb", "ruby@3.3", "ruby", release_word,
+	  "ruby@X.Y (3.3), a full version (3.3.8), a Debian version (3.3.8-2) or a release (trixie)",
+	  { "--disable-gems", "-rrbconfig", "-e",
+	    "print RUBY_VERSION, \"\\t\", File.join(RbConfig::CONFIG[\"libdir\"].to_s, RbConfig::CONFIG[\"LIBRUBY_SO\"].to_s)",
+	    NULL },
+	  "--disable-gems", NULL, &mr_rtruby_kind, NULL, 1 },
+	{ "python", "py", "python@3.11", "python3", release_word,
+	  "python@X.Y (3.11), a full version (3.11.2), a Debian version (3.11.2-6) or a release (trixie)",
+	  { "-S", "-c", "import sys; print('%d.%d.%d\\t%s' % (sys.version_info[:3] + (sys.executable,)))",
+	    NULL },
+	  "-S", NULL, &mr_rtpython_kind, NULL, 1 },
+	{ "go", "go", "go@1.19", "go", release_word,
+	  "go@X.Y (1.19), a full version (1.19.8), a Debian version (1.19.8-2) or a release (trixie)",
+	  { NULL }, NULL, mr_rtgo_host, &mr_rtgo_kind, NULL, 0 },
+	{ "redis", "redis", "redis@7", "redis-server", redis_word,
+	  "redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
+	  { NULL }, NULL, mr_rtredis_host, &mr_rtredis_kind, NULL, 0 },
+	{ "java", "java", "java@17", "java", java_word,
+	  "java@N (17), a full version (17.0.15+6), a Debian version (17.0.15+6-1~deb12u1) or a release (trixie)",
+	  { "--version", NULL }, NULL, NULL, &mr_rtjava_kind, NULL, 0 },
+	{ NULL },
+};
+
+const struct mr_lang *
+mr_lang_of(const char *spec, const char **word)
+{
+	const struct mr_lang *l;
+
+	*word = NULL;
+	for (l = mr_langs; l->name; l++) {
+		size_t n = strlen(l->name);
+
+		if (strncmp(spec, l->name, n) == 0 && (spec[n] == '\0' || spec[n] == '@')) {
+			*word = spec[n] ? spec + n + 1 : NULL;
+			return l;
+		}
+	}
+	return NULL;
+}
+
+const struct mr_lang *
+mr_lang_find(const char *name)
+{
+	const struct mr_lang *l;
+
+	for (l = mr_langs; l->name; l++)
+		if (strcmp(l->name, name) == 0)
+			return l;
+	return NULL;
+}
+
+void
+mr_langs_list(struct strbuf *sb, const char *fmt, const char *sep, const char *last, int new_only)
+{
+	const struct mr_lang *l;
+	int n = 0, i = 0;
+
+	for (l = mr_langs; l->name; l++)
+		n += !new_only || l->new_offers;
+	for (l = mr_langs; l->name; l++) {
+		if (new_only && !l->new_offers)
+			continue;
+		if (i++)
+			sb_add(sb, i == n ? last : sep);
+		sb_printf(sb, fmt, l->name, l->name);
+	}
+}
+
+void
+mr_langs_examples(struct strbuf *sb)
+{
+	const struct mr_lang *l;
+
+	for (l = mr_langs; l->name; l++)
+		sb_printf(sb, "%s%s", l == mr_langs ? "" : ", ", l->example);
+}
