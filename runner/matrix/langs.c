@@ -51,27 +51,27 @@ redis_word(const char *w)
 const struct mr_lang mr_langs[] = {
 	{ "node", "js", "node@20", "node", mr_npm_version_word,
 	  "node@VERSION, a full version (10.7.0) or a prefix (20, 20.20)",
-	  { "--version", NULL }, NULL, NULL, NULL, mr_rt_node_npm, 1 },
+	  { "--version", NULL }, NULL, NULL, NULL, mr_rt_node_npm, 1, 1, 1 },
 	{ "ruby", "rb", "ruby@3.3", "ruby", release_word,
 	  "ruby@X.Y (3.3), a full version (3.3.8), a Debian version (3.3.8-2) or a release (trixie)",
 	  { "--disable-gems", "-rrbconfig", "-e",
 	    "print RUBY_VERSION, \"\\t\", File.join(RbConfig::CONFIG[\"libdir\"].to_s, RbConfig::CONFIG[\"LIBRUBY_SO\"].to_s)",
 	    NULL },
-	  "--disable-gems", NULL, &mr_rtruby_kind, NULL, 1 },
+	  "--disable-gems", NULL, &mr_rtruby_kind, NULL, 1, 1, 1 },
 	{ "python", "py", "python@3.11", "python3", release_word,
 	  "python@X.Y (3.11), a full version (3.11.2), a Debian version (3.11.2-6) or a release (trixie)",
 	  { "-S", "-c", "import sys; print('%d.%d.%d\\t%s' % (sys.version_info[:3] + (sys.executable,)))",
 	    NULL },
-	  "-S", NULL, &mr_rtpython_kind, NULL, 1 },
+	  "-S", NULL, &mr_rtpython_kind, NULL, 1, 1, 1 },
 	{ "go", "go", "go@1.19", "go", release_word,
 	  "go@X.Y (1.19), a full version (1.19.8), a Debian version (1.19.8-2) or a release (trixie)",
-	  { NULL }, NULL, mr_rtgo_host, &mr_rtgo_kind, NULL, 0 },
+	  { NULL }, NULL, mr_rtgo_host, &mr_rtgo_kind, NULL, 0, 0, 0 },
 	{ "redis", "redis", "redis@7", "redis-server", redis_word,
 	  "redis@X (7), redis@X.Y (7.0), a full version (7.0.15), a Debian version (5:7.0.15-1~deb12u7) or a release (bookworm)",
-	  { NULL }, NULL, mr_rtredis_host, &mr_rtredis_kind, NULL, 0 },
+	  { NULL }, NULL, mr_rtredis_host, &mr_rtredis_kind, NULL, 0, 0, 0 },
 	{ "java", "java", "java@17", "java", java_word,
 	  "java@N (17), a full version (17.0.15+6), a Debian version (17.0.15+6-1~deb12u1) or a release (trixie)",
-	  { "--version", NULL }, NULL, NULL, &mr_rtjava_kind, NULL, 0 },
+	  { "--version", NULL }, NULL, NULL, &mr_rtjava_kind, NULL, 0, 1, 1 },
 	{ NULL },
 };
 
@@ -101,6 +101,18 @@ mr_lang_find(const char *name)
 		if (strcmp(l->name, name) == 0)
 			return l;
 	return NULL;
+}
+
+const char *
+mr_lang_meta(const struct mr_lang *l)
+{
+	return l->kind ? l->kind->meta : NULL;
+}
+
+char *
+mr_lang_pkg(const struct mr_lang *l, const char *up)
+{
+	return l->kind ? mr_rt_kind_pkg(l->kind, up) : NULL;
 }
 
 void

@@ -1,8 +1,10 @@
 /* langs: the runtime languages, one row each — the one place that names
  * them: the spec's word, the originals' extension, an example, the word
- * after '@' each takes, how the host's and a fetched one are had, and
- * whether `memrepro new --lang` offers it.  runtime.c resolves specs
- * with it; axes.c, cmdnew.c and the error texts read their lists from it.
+ * after '@' each takes, how the host's and a fetched one are had,
+ * whether `memrepro new --lang` offers it, whether the default runtime
+ * axis has it and whether `memrepro versions` lists it.  runtime.c
+ * resolves specs with it; axes.c, configs.c, cmdnew.c, cmdversions.c and
+ * the error texts read their lists from it.
  *
  * Not for measured code: the list texts malloc.
  */
@@ -31,6 +33,16 @@ struct mr_lang {
 	                                  fetch below */
 	void (*fetch)(struct mr_runtime *rt, const char *word); /* kind NULL */
 	int new_offers;       /* memrepro new --lang offers it */
+	int default_axis;     /* in the runtime axis where none is given, when
+	                         the host has host_exe: the interpreters that
+	                         run an original as it is; not go (each
+	                         toolchain builds the original and the
+	                         standard library first) nor redis (a server
+	                         the host's python3 drives) */
+	int versions;         /* memrepro versions NAME lists it: the host's
+	                         and npm's (kind NULL), else each release's
+	                         interpreter package (mr_lang_meta,
+	                         mr_lang_pkg) */
 };
 
 /* The rows, in the order the texts list them; ends at a NULL name. */
@@ -42,6 +54,16 @@ const struct mr_lang *mr_lang_of(const char *spec, const char **word);
 
 /* The row named name exactly, NULL when none. */
 const struct mr_lang *mr_lang_find(const char *name);
+
+/* The metapackage whose upstream version is l's X.Y in each release
+ * ("ruby", "python3", "default-jre-headless"); NULL when l is not from
+ * Debian's releases (node). */
+const char *mr_lang_meta(const struct mr_lang *l);
+
+/* l's interpreter package for its metapackage's upstream version up
+ * (fresh): "python3.11-minimal" for 3.11.2, "openjdk-17-jre-headless"
+ * for 1.17; NULL when up has no X.Y or l no metapackage. */
+char *mr_lang_pkg(const struct mr_lang *l, const char *up);
 
 /* Appends to sb each row's (only those new offers when new_only) fmt,
  * given the name twice ("%s[@VERSION]", "%s, %s@VERSION"), sep between

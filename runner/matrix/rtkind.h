@@ -53,6 +53,10 @@ struct mr_rt_kind {
 	                     p and l (xy their X.Y): rt filled, or rt->missing */
 };
 
+/* Kind k's interpreter package (k->exe) for the X.Y of its metapackage's
+ * upstream version up (fresh), NULL when up has none. */
+char *mr_rt_kind_pkg(const struct mr_rt_kind *k, const char *up);
+
 /* Resolve rt->spec's word (X.Y, a version, a Debian version, a release)
  * for kind k: the interpreter package into p and the library package
  * into l (empty when k has none; free both with mr_release_pkg_free), *xy (fresh) its X.Y.

@@ -18,6 +18,15 @@ kind_xy(const struct mr_rt_kind *k, const char *w)
 	return mr_rt_starts_xy(w) ? mr_rt_xy(w) : NULL;
 }
 
+char *
+mr_rt_kind_pkg(const struct mr_rt_kind *k, const char *up)
+{
+	char *xy = kind_xy(k, up), *p = xy ? esprintf(k->exe, xy) : NULL;
+
+	free(xy);
+	return p;
+}
+
 /* The releases' X.Y of kind k (its metapackage's upstream version), into
  * xy[i] (fresh or NULL); only release only when >= 0.  The reasons of
  * releases whose lists cannot be had into failed. */

@@ -11,6 +11,7 @@
 #include "core/util.h"
 #include "matrix/allocrel.h"
 #include "matrix/cmdcase.h"
+#include "matrix/langs.h"
 #include "matrix/libc.h"
 #include "matrix/select.h"
 #include "matrix/tunables.h"
@@ -158,15 +159,16 @@ mr_configs_default_axes(struct mr_matrix_axis **ax, int *nax, int originals)
 	if (originals) {
 		add_axis(ax, nax, MR_KEY_RUNTIME, MR_CONFIGS_ORIGINALS);
 	} else {
-		/* the host's interpreters, those it has */
-		char *v = esprintf("%s%s%s%s%s", MR_RUNTIME_MODEL,
-				   mr_runtime_on_host("node") ? ",node" : "",
-				   mr_runtime_on_host("ruby") ? ",ruby" : "",
-				   mr_runtime_on_host("python") ? ",python" : "",
-				   mr_runtime_on_host("java") ? ",java" : "");
+		/* the host's interpreters of the default axis, those it has */
+		struct strbuf v = { 0 };
+		const struct mr_lang *l;
 
-		add_axis(ax, nax, MR_KEY_RUNTIME, v);
-		free(v);
+		sb_add(&v, MR_RUNTIME_MODEL);
+		for (l = mr_langs; l->name; l++)
+			if (l->default_axis && mr_runtime_on_host(l->name))
+				sb_printf(&v, ",%s", l->name);
+		add_axis(ax, nax, MR_KEY_RUNTIME, v.s);
+		sb_free(&v);
 	}
 	if (originals)
 		add_axis(ax, nax, "allocator", "glibc,jemalloc");
