@@ -42,10 +42,9 @@
 #           their top wide); for each side "MIN:MAX" when its points are all one
 #           value (a range around it), else "" (autoscaled); the
 #           program's as RCFGS for its two runtimes, and its YL
-#   SIDES   four quoted words: the heading of the report's column and its
-#           second line, the same of ours; with a PROGRAM three, the
-#           headings of the report's, the program's and the model's
-#           columns, each line ending in "|"
+#   SIDES   a quoted word per column: the headings of the report's and
+#           ours; with a PROGRAM of the report's, the program's and the
+#           model's; each line ending in "|"
 #   LEGEND  one quoted word per report config, colour i for config i
 #   NOTES   lines said under the chart (how the report's labels map, what
 #           is not measured here, which of our configs is drawn)
@@ -110,20 +109,20 @@ legcols = legcols < 1 ? 1 : (legcols > 4 ? 4 : legcols)
 nleg = int((nc + legcols - 1) / legcols)
 
 title_px = 18 + 17 * ntitle
-head_px = 40
-if (npanel == 3) {
-	hl = 2
-	do for [i=1:3] { hl = nbars(word(sides, i)) > hl ? nbars(word(sides, i)) : hl }
-	head_px = 6 + 17 * hl
-}
+hl = 2
+do for [i=1:npanel] { hl = nbars(word(sides, i)) > hl ? nbars(word(sides, i)) : hl }
+head_px = 6 + 17 * hl
 leg_px = 20 * nleg + 10
 row_px = 250
 notes_px = nnotes > 0 ? 16 * nnotes + 20 : 10
 H = title_px + leg_px + head_px + nr * row_px + notes_px
 H = H < 400 ? 400 : H
 
+# The SVG's text at the PNG's size (pngcairo draws a point at 96 dpi,
+# 4/3 px; the svg terminal writes points as px): gnuplot lays both out
+# alike, and the label check of the SVG holds for the PNG.
 if (out[strlen(out)-3:] eq ".svg") {
-	set terminal svg size 1200,H dynamic font "sans,11" background "white"
+	set terminal svg size 1200,H dynamic font "sans,11" fontscale 4.0 / 3 background "white"
 } else {
 	set terminal pngcairo size 1200,H font "sans,11" background "white"
 }
@@ -180,8 +179,8 @@ pleft(i) = npanel == 2 ? (i == 1 ? 0.11 : 0.6) : 0.085 + (i - 1) * 0.33
 pright(i) = npanel == 2 ? (i == 1 ? 0.47 : 0.96) : pleft(i) + 0.225
 set label 1 title at screen 0.5, sy(14) center front font ",13" noenhanced
 if (npanel == 2) {
-	set label 2 word(sides, 1)."\n".word(sides, 2) at screen 0.29, sy(title_px + leg_px + 12) center front font ",11" noenhanced
-	set label 3 word(sides, 3)."\n".word(sides, 4) at screen 0.78, sy(title_px + leg_px + 12) center front font ",11" noenhanced
+	set label 2 joinl(word(sides, 1)) at screen 0.29, sy(title_px + leg_px + 12) center front font ",11" noenhanced
+	set label 3 joinl(word(sides, 2)) at screen 0.78, sy(title_px + leg_px + 12) center front font ",11" noenhanced
 } else {
 	set label 2 joinl(word(sides, 1)) at screen (pleft(1) + pright(1)) / 2, sy(title_px + leg_px + 12) center front font ",11" noenhanced
 	set label 6 joinl(word(sides, 2)) at screen (pleft(2) + pright(2)) / 2, sy(title_px + leg_px + 12) center front font ",11" noenhanced

@@ -191,8 +191,11 @@ H = npanel < 1 ? 500 : H
 xs(px) = px / W
 ys(px) = 1.0 - px / H
 
+# The SVG's text at the PNG's size (pngcairo draws a point at 96 dpi,
+# 4/3 px; the svg terminal writes points as px): gnuplot lays both out
+# alike, and the label check of the SVG holds for the PNG.
 if (out[strlen(out)-3:] eq ".svg") {
-	set terminal svg size 1200,H dynamic font "sans,11" background "white"
+	set terminal svg size 1200,H dynamic font "sans,11" fontscale 4.0 / 3 background "white"
 } else {
 	set terminal pngcairo size 1200,H font "sans,11" background "white"
 }
@@ -286,33 +289,44 @@ do for [i=1:npanel] {
 
 # The x of this panel's rows of a kind: drawn (d) or not, samples (m 0) or
 # checkpoints, colours of dash k; the other rows are put left of the axis
-# (out of range: not drawn, and a block is one run, all in or all out; an
-# undefined x would make gnuplot warn of a panel without such rows).
+# (out of range: not drawn, and a block is one run, all in or all out).
 sel(p, d, m) = column("panel") == p && column("drawn") == d && (m ? column("mark") > 0 : column("mark") == 0)
 X(p, d, m, k) = sel(p, d, m) && dsh(column("colour")) == k ? column("x") : -1
 Xa(p, d, m) = sel(p, d, m) ? column("x") : -1
 
-# The plot command of a panel p, of the parts this chart has (an empty
-# iteration of plot would still run once).
+# What each panel has, in one pass over the data: per panel the rows with
+# a value of each element of the plot (N, E slots a panel: thin lines by
+# dash, thick lines by dash, the tree's line, LazyFree, the tree's PSS,
+# each marker) and its largest x (PX).  A panel's plot names only the
+# elements it has rows of: gnuplot warns of an element without points.
 M = xmode ? 1 : 0
-plot = 'plot for [k=1:ndash] in using (X(p, 0, M, k)):(column("y_mib")):(thin(column("colour"))) with lines lw 1 dt k lc rgb variable notitle'
-if (xmode) {
-	plot = plot.', for [k=1:ndash] in using (X(p, 1, 1, k)):(column("y_mib")):(rgb(column("colour"))) with linespoints lw 2 dt k pt 7 ps 0.6 lc rgb variable notitle'
-} else {
-	plot = plot.', for [k=1:ndash] in using (X(p, 1, 0, k)):(column("y_mib")):(rgb(column("colour"))) with lines lw 2 dt k lc rgb variable notitle'
-}
-if (tree) {
-	plot = plot.', in using (Xa(p, 1, M)):(column("tree_mib")):(rgb(column("colour"))) with lines lw 1.5 dt 2 lc rgb variable notitle'
-}
-if (lazy) {
-	plot = plot.', in using (Xa(p, 1, 1)):(column("y_mib")):(Xa(p, 1, 1) - bw):(Xa(p, 1, 1) + bw):(column("y_mib") - column("lazyfree_mib")):(column("y_mib")):(rgb(column("colour"))) with boxxyerror fs transparent solid 0.3 noborder lc rgb variable notitle'
-}
-if (!xmode && nmark > 0) {
-	plot = plot.', for [j=1:nmark] in using (sel(p, 1, 1) && column("mark") == j ? column("x") : -1):(column("y_mib")):(rgb(column("colour"))) with points pt P[(j - 1) % 6 + 1] ps 0.9 lc rgb variable notitle'
-}
-if (tree) {
-	plot = plot.', in using (Xa(p, 1, 1)):(column("tree_pss_mib")):(rgb(column("colour"))) with points pt 6 ps 1 lc rgb variable notitle'
-}
+E = 2 * ndash + 3 + nmark
+array N[npanel * E]
+array PX[npanel]
+do for [i=1:npanel * E] { N[i] = 0 }
+do for [i=1:npanel] { PX[i] = 0 }
+ok(v) = v == v
+add(i, c) = (c ? N[i] = N[i] + 1 : 0)
+tally(b, d, mk, k, y) = ( \
+	add(b + (d != 0 ? ndash : 0) + k, ok(y) && (M ? mk > 0 : mk == 0)), \
+	add(b + 2 * ndash + 1, d != 0 && ok(column("tree_mib")) && (M ? mk > 0 : mk == 0)), \
+	add(b + 2 * ndash + 2, d != 0 && mk > 0 && ok(y) && ok(column("lazyfree_mib"))), \
+	add(b + 2 * ndash + 3, d != 0 && mk > 0 && ok(column("tree_pss_mib"))), \
+	(d != 0 && mk > 0 && mk <= nmark && ok(y) ? add(b + 2 * ndash + 3 + int(mk), 1) : 0))
+seen(p, x) = (PX[p] = x > PX[p] ? x : PX[p], \
+	tally((p - 1) * E, column("drawn"), column("mark"), dsh(column("colour")), column("y_mib")), 0)
+stats in using (seen(int(column("panel")), column("x"))) nooutput
+
+# The plot command of panel p: its elements with rows.
+also(s, e) = strlen(s) > 0 ? s.", ".e : e
+plotof(p) = (b = (p - 1) * E, s = "", \
+	sum [k=1:ndash] (N[b + k] > 0 ? (s = also(s, sprintf('in using (X(p, 0, M, %d)):(column("y_mib")):(thin(column("colour"))) with lines lw 1 dt %d lc rgb variable notitle', k, k)), 0) : 0), \
+	sum [k=1:ndash] (N[b + ndash + k] > 0 ? (s = also(s, sprintf('in using (X(p, 1, M, %d)):(column("y_mib")):(rgb(column("colour"))) with %s lw 2 dt %d lc rgb variable notitle', k, xmode ? "linespoints pt 7 ps 0.6" : "lines", k)), 0) : 0), \
+	(tree && N[b + 2 * ndash + 1] > 0 ? s = also(s, 'in using (Xa(p, 1, M)):(column("tree_mib")):(rgb(column("colour"))) with lines lw 1.5 dt 2 lc rgb variable notitle') : 0), \
+	(lazy && N[b + 2 * ndash + 2] > 0 ? s = also(s, 'in using (Xa(p, 1, 1)):(column("y_mib")):(Xa(p, 1, 1) - bw):(Xa(p, 1, 1) + bw):(column("y_mib") - column("lazyfree_mib")):(column("y_mib")):(rgb(column("colour"))) with boxxyerror fs transparent solid 0.3 noborder lc rgb variable notitle') : 0), \
+	sum [j=1:(xmode ? 0 : nmark)] (N[b + 2 * ndash + 3 + j] > 0 ? (s = also(s, sprintf('in using (sel(p, 1, 1) && column("mark") == %d ? column("x") : -1):(column("y_mib")):(rgb(column("colour"))) with points pt %d ps 0.9 lc rgb variable notitle', j, P[(j - 1) % 6 + 1])), 0) : 0), \
+	(tree && N[b + 2 * ndash + 3] > 0 ? s = also(s, 'in using (Xa(p, 1, 1)):(column("tree_pss_mib")):(rgb(column("colour"))) with points pt 6 ps 1 lc rgb variable notitle') : 0), \
+	strlen(s) > 0 ? "plot ".s : "plot NaN notitle")
 
 # Time tics at a round step, as many as the panel's width holds (a label
 # of "0.0015" takes ~40 px at 10 pt; 55 px a tic leaves room between).
@@ -335,13 +349,12 @@ do for [p=1:npanel] {
 	set bmargin at screen ys(ypanels + (r + 1) * ph - 26)
 	set title PT[p] offset 0, -0.7 font ",11" noenhanced
 	if (!xmode && !sharex) {
-		stats in using (column("panel") == p ? column("x") : NaN) nooutput
-		pmax = STATS_max > 0 ? STATS_max : 1
+		pmax = PX[p] > 0 ? PX[p] : 1
 		set xrange [0:pmax * 1.02]
 		set xtics 0, nice(pmax * 1.02 / maxtics)
 		bw = pmax * 0.006
 	}
-	eval plot
+	eval plotof(p)
 	if (p == 1) {
 		unset label
 		unset arrow

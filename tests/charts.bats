@@ -371,6 +371,27 @@ fig_col() {
 	[[ "$output" != *"chart check"* ]] || false
 }
 
+@test "the label check holds for the PNG: a planted overlap only at the PNG's text size is a warning" {
+	d=$BATS_TEST_TMPDIR/planted
+	cp -R "$BATS_FILE_TMPDIR/one" "$d"
+	cp -R "$BATS_TEST_DIRNAME/../plots" "$BATS_TEST_TMPDIR/plots"
+	cp "$CHECK" "$BATS_TEST_TMPDIR/plots/"
+	# two labels 120 px apart (not in figures.gp, which draws its labels
+	# once a panel): "planted label one" is ~100 px wide in 11 px
+	# text, ~135 px in the PNG's 11 pt (14.7 px)
+	for f in series allocators; do
+		sed -i '/^set output out$/a set label 901 "planted label one" at screen 0.3, screen 0.5 left\nset label 902 "planted label two" at screen 0.4, screen 0.5 left' \
+			"$BATS_TEST_TMPDIR/plots/$f.gp"
+	done
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$BATS_FILE_TMPDIR/exp-one" \
+		--plots "$BATS_TEST_TMPDIR/plots" --from "$d" touch
+	for f in touch.series allocators; do
+		[[ "$output" == *"memrepro: chart check: $d/plots/$f.svg: labels overlap: \"planted label one\""* ]] ||
+			{ echo "$f: $output"; false; }
+		[ -s "$d/plots/$f.png" ]
+	done
+}
+
 @test "the diff chart of configs some without baseline rows: said under the chart, labels within it" {
 	d=$BATS_TEST_TMPDIR/part
 	cp -R "$BATS_FILE_TMPDIR/many" "$d"

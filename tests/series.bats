@@ -251,3 +251,27 @@ setup() {
 	draw
 	run ! grep -q 'Where lines coincide' "$SVG"
 }
+
+@test "elements a panel has no rows of are not plotted: gnuplot says nothing, the chart is drawn" {
+	# panel glibc: two repeats (a thin line), a process tree whose PSS
+	# was not read; panel jemalloc: one repeat, one process, a checkpoint
+	# of its own
+	run_of "$R" 'allocator=glibc,mode=a' 1 8192 0 2
+	run_of "$R" 'allocator=glibc,mode=a' 2 9216 0 2
+	run_of "$R" 'allocator=glibc,mode=b' 1 6144 0 2
+	run_of "$R" 'allocator=jemalloc,mode=a' 1 4096 0 1 other
+	run_of "$R" 'allocator=jemalloc,mode=b' 1 5120 0 1 other
+	awk -F'\t' -v OFS='\t' 'NR > 1 { $10 = "-" } { print }' "$R/checkpoints.tsv" > "$R/c"
+	mv "$R/c" "$R/checkpoints.tsv"
+	run -0 --separate-stderr timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" "$R"
+	[[ "$stderr" != *gnuplot* ]] || { echo "$stderr"; false; }
+	[ -s "$R/plots/sx.series.png" ]
+	SVG=$R/plots/sx.series.svg
+	TSV=$R/plots/sx.series.tsv
+	# two panels, each with its thick line
+	[ "$(distinct 1)" -eq 2 ]
+	grep -q '>allocator=glibc<' "$SVG"
+	grep -q '>allocator=jemalloc<' "$SVG"
+	[ "$(grep -c 'stroke-width="2.00"' "$SVG")" -ge 2 ]
+	run -0 python3 "$BATS_TEST_DIRNAME/../tools/chartcheck.py" "$SVG"
+}

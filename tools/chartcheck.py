@@ -21,8 +21,9 @@ The check is of the SVG as a browser shows it.  The PNG of a chart is
 drawn by the same script with pngcairo, whose text is 4/3 the size the
 svg terminal writes (a point is 1/72 in at 96 dpi there, a pixel in the
 SVG), and whose layout (margins, key) gnuplot computes from that size:
---scale S multiplies every font size, for a script that places its
-labels at fixed positions; the default is 1.
+memrepro's scripts write the SVG's text at the PNG's size, so the check
+of the SVG is of what the PNG shows.  --scale S multiplies every font
+size (an SVG drawn otherwise); the default is 1.
 
 Exit status: 0 every chart passed, 1 a chart failed (each problem on a
 line, "FILE: ..."), 2 bad input or usage (naming the file, and line:col

@@ -49,6 +49,9 @@
 #define FIG_HEAD_EM_LEFT 31.0
 #define FIG_HEAD_EM_MID 25.0
 #define FIG_COL_EM 27.0
+/* A heading of the two-panel chart: its half of the width, 600 px, less
+ * a margin, in em of 11 pt in the PNG (14.7 px). */
+#define FIG_HEAD_EM_HALF 36.0
 
 /* In a category, the marks of its configs stand this far apart (in
  * categories) at most: figures.gp's dx of three panels. */

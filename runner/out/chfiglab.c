@@ -33,6 +33,16 @@ rowfield(struct strbuf *b, const char *s)
 	sb_add(b, "|");
 }
 
+/* Append s to b as a line of a heading (a quoted word of SIDES): no
+ * '"' or '|' (they delimit it or its lines), no newline. */
+static void
+headfield(struct strbuf *b, const char *s)
+{
+	for (; *s; s++)
+		sb_addn(b, *s == '"' ? "'" : *s == '|' || *s == '\n' || *s == '\t' ? " " : s, 1);
+	sb_add(b, "|");
+}
+
 /* Append text to b wrapped at width columns (at blanks), after a newline
  * when b is not empty. */
 void
@@ -312,7 +322,7 @@ head_lines(struct strbuf *b, const char *text, double em)
 		sb_addn(&l, s, cut);
 		w = mr_ch_em(l.s, 0);
 		widest = w > widest ? w : widest;
-		rowfield(b, l.s);
+		headfield(b, l.s);
 		sb_free(&l);
 		s += cut;
 		while (*s == ' ')
@@ -333,24 +343,31 @@ rt_name(struct strbuf *b, const char *spec, const char *version)
 		sb_printf(b, " %s", version);
 }
 
-/* The headings of the two panels (no program ran): the report's, ours. */
+/* The headings of the two panels (no program ran): the report's, ours,
+ * each wrapped to its column (SIDES for figures.gp). */
 void
 mr_cf_headings2(struct strbuf *sides, const struct mr_figs *fs, const char *profile)
 {
-	struct strbuf a = {0}, b = {0};
+	struct strbuf a = {0}, h = {0};
 	int i;
 
 	sb_add(&a, "the report: ");
 	for (i = 0; i < fs->nsrc; i++)
 		sb_printf(&a, "%s%s", i ? "; " : "", fs->src_label[i]);
-	sb_printf(&b, "here: memrepro%s%s%s", profile ? ", " : "",
-		  profile ? profile : "", profile ? " profile" : "");
-	mr_cf_quoted(sides, a.s);
-	mr_cf_quoted(sides, "open marks: the figures as printed");
-	mr_cf_quoted(sides, b.s);
-	mr_cf_quoted(sides, "filled marks: medians of the repeats, bars: min..max");
+	sb_add(&h, "");
+	head_lines(&h, a.s, FIG_HEAD_EM_HALF);
+	head_lines(&h, "open marks: the figures as printed", FIG_HEAD_EM_HALF);
+	mr_cf_quoted(sides, h.s);
 	sb_free(&a);
-	sb_free(&b);
+	sb_free(&h);
+	sb_printf(&a, "here: memrepro%s%s%s", profile ? ", " : "",
+		  profile ? profile : "", profile ? " profile" : "");
+	sb_add(&h, "");
+	head_lines(&h, a.s, FIG_HEAD_EM_HALF);
+	head_lines(&h, "filled marks: medians of the repeats, bars: min..max", FIG_HEAD_EM_HALF);
+	mr_cf_quoted(sides, h.s);
+	sb_free(&a);
+	sb_free(&h);
 }
 
 /* The headings of the three columns (SIDES for figures.gp): the report,
