@@ -160,6 +160,17 @@ setup() {
 	[ "$(rows | cut -f5 | tr '\n' ' ')" = "1000 2000 3000 " ]
 	grep -q 'ticks (checkpoints tick-N)' "$SVG"
 	grep -q 'sx: RSS over ticks' "$SVG"
+	# a clock that is not the wall clock's says what it is on the axis
+	printf 'x tick- ticks "the model'"'"'s, scaled"\n' > "$EXP/sx.figures"
+	draw
+	grep -q "ticks (the model&#39;s, scaled; checkpoints tick-N)\|ticks (the model's, scaled; checkpoints tick-N)" "$SVG"
+	# ... quoted, and one description only
+	printf 'x tick- ticks scaled\n' > "$EXP/sx.figures"
+	run -2 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" "$R"
+	[[ "$output" == *"sx.figures:1:15: expected what the unit is, quoted"* ]] || false
+	printf 'x tick- ticks "a" "b"\n' > "$EXP/sx.figures"
+	run -2 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" "$R"
+	[[ "$output" == *"sx.figures:1:"* ]] || false
 	# no checkpoint of the case on that axis: over time
 	printf 'x round- rounds\n' > "$EXP/sx.figures"
 	draw

@@ -192,13 +192,15 @@ parse_line(struct mr_figs *fs, const struct line *l)
 			return mr_fl_bad(l, 0, "a second %s line", "x or rounds");
 		if (fs->n)
 			return mr_fl_bad(l, 0, "%s after the first figure (the figures' x comes from it)", "x");
-		if (mr_fl_words(l, 3, 3) < 0 || mr_fl_plain(l, 1, "a checkpoint prefix") < 0 ||
-		    mr_fl_plain(l, 2, "a unit") < 0)
+		if (mr_fl_words(l, 3, 4) < 0 || mr_fl_plain(l, 1, "a checkpoint prefix") < 0 ||
+		    mr_fl_plain(l, 2, "a unit") < 0 ||
+		    (l->n == 4 && mr_fl_quoted(l, 3, "what the unit is, quoted") < 0))
 			return -1;
 		if (!mr_name_checkpoint(l->w[1].s))
 			return mr_fl_bad(l, 1, "%s: not the start of a checkpoint name", l->w[1].s);
 		fs->xprefix = estrdup(l->w[1].s);
 		fs->xunit = estrdup(l->w[2].s);
+		fs->xclock = l->n == 4 ? estrdup(l->w[3].s) : NULL;
 		return 0;
 	}
 	if (!strcmp(d, "panels")) {
@@ -367,6 +369,7 @@ mr_figs_free(struct mr_figs *fs)
 	free(fs->key_checkpoint);
 	free(fs->xprefix);
 	free(fs->xunit);
+	free(fs->xclock);
 	free(fs->panels);
 	free(fs->runtime);
 	memset(fs, 0, sizeof *fs);

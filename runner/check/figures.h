@@ -49,6 +49,9 @@ struct mr_figs {
 	char *xprefix;     /* "x PREFIX UNIT": checkpoints PREFIX<number> sit
 	                      at x = number; NULL: no such axis */
 	char *xunit;
+	char *xclock;      /* "x PREFIX UNIT \"WHAT\"": what the unit is when
+	                      it is not the wall clock's (a model's scaled
+	                      minutes), said on the x axis; NULL: none */
 	int xround;        /* "rounds UNIT": a checkpoint sits at its
 	                      occurrence N (its #N), the case's checkpoints of
 	                      a round in their order within it */

@@ -348,7 +348,8 @@ sc_draw(const struct sc *c, struct mr_plot *p, const char *title, const char *ts
 			sb_printf(&labels, "%s%s", i ? ", " : "", c->k->ckname[i]);
 		sb_printf(&labels, "%s)|", c->k->nckname == 2 ? " at N and N+1/2" : " in turn from N");
 	} else if (c->xmode)
-		sb_printf(&labels, "%s (checkpoints %sN)|", c->fs->xunit ? c->fs->xunit : "x",
+		sb_printf(&labels, "%s (%s%scheckpoints %sN)|", c->fs->xunit ? c->fs->xunit : "x",
+			  c->fs->xclock ? c->fs->xclock : "", c->fs->xclock ? "; " : "",
 			  c->fs->xprefix);
 	else
 		sb_add(&labels, "time since start (s)|");
