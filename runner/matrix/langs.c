@@ -72,7 +72,7 @@ const struct mr_lang mr_langs[] = {
 	{ "java", "java", "java@17", "java", java_word,
 	  "java@N (17), a full version (17.0.15+6), a Debian version (17.0.15+6-1~deb12u1) or a release (trixie)",
 	  { "--version", NULL }, NULL, NULL, &mr_rtjava_kind, NULL, 0, 1, 1 },
-	{ NULL },
+	{ 0 },
 };
 
 const struct mr_lang *
