@@ -120,13 +120,14 @@ saw(struct key_vals *kv, int i, const char *val)
 	struct name_key nk;
 	uint64_t hv = mr_hash_str(MR_HASH0, val);
 
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): kv is one of mr_config_axes' */
 	if (kv->last != i - 1 && !kv->has_null) {
 		kv->has_null = 1;
 		add_val(kv, NULL);
 	}
 	kv->last = i;
 	/* the values as they are now: add_val above may have moved them */
-	nk.names = kv->ax.val; /* NOLINT(clang-analyzer-core.NullDereference): kv is one of mr_config_axes' */
+	nk.names = kv->ax.val;
 	nk.name = val;
 	if (mr_hash_find(&kv->vh, hv, name_eq, &nk) < 0) {
 		mr_hash_add(&kv->vh, hv, kv->ax.nval);
