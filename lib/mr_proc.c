@@ -102,6 +102,15 @@ long mr_proc_read(const char *path, char *buf, size_t size)
 	return (long)len;
 }
 
+/* /proc/<pid>/<file> read whole into buf (mr_proc_read's return). */
+static long read_at(pid_t pid, const char *file, char *buf, size_t size)
+{
+	char path[MR_PROC_PATH];
+
+	proc_path(path, pid, file);
+	return mr_proc_read(path, buf, size);
+}
+
 /* Parse a decimal number at *p (leading blanks skipped) into *out,
  * advancing *p.  -EPROTO when there are no digits or it overflows. */
 static int parse_u64(const char **p, const char *end, uint64_t *out)
@@ -234,11 +243,9 @@ int mr_proc_parse_rollup(const char *text, size_t len, struct mr_rollup *out)
 
 int mr_proc_status(pid_t pid, struct mr_status *out)
 {
-	char path[MR_PROC_PATH], buf[MR_PROC_BUF];
-	long n;
+	char buf[MR_PROC_BUF];
+	long n = read_at(pid, "status", buf, sizeof buf);
 
-	proc_path(path, pid, "status");
-	n = mr_proc_read(path, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
 	return mr_proc_parse_status(buf, (size_t)n, out);
@@ -246,11 +253,9 @@ int mr_proc_status(pid_t pid, struct mr_status *out)
 
 int mr_proc_rollup(pid_t pid, struct mr_rollup *out)
 {
-	char path[MR_PROC_PATH], buf[MR_PROC_BUF];
-	long n;
+	char buf[MR_PROC_BUF];
+	long n = read_at(pid, "smaps_rollup", buf, sizeof buf);
 
-	proc_path(path, pid, "smaps_rollup");
-	n = mr_proc_read(path, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
 	return mr_proc_parse_rollup(buf, (size_t)n, out);
@@ -297,11 +302,9 @@ int mr_proc_parse_stat(const char *text, size_t len, struct mr_pstat *out)
 
 int mr_proc_stat(pid_t pid, struct mr_pstat *out)
 {
-	char path[MR_PROC_PATH], buf[1024];
-	long n;
+	char buf[1024];
+	long n = read_at(pid, "stat", buf, sizeof buf);
 
-	proc_path(path, pid, "stat");
-	n = mr_proc_read(path, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
 	return mr_proc_parse_stat(buf, (size_t)n, out);
@@ -375,14 +378,12 @@ static uint64_t page_kb(void)
 
 int mr_proc_statm(pid_t pid, struct mr_statm *out)
 {
-	char path[MR_PROC_PATH], buf[256];
+	char buf[256];
 	uint64_t v[3];
 	const char *p, *end;
-	long n;
+	long n = read_at(pid, "statm", buf, sizeof buf);
 	int i, err;
 
-	proc_path(path, pid, "statm");
-	n = mr_proc_read(path, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
 	p = buf;

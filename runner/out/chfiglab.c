@@ -343,31 +343,37 @@ rt_name(struct strbuf *b, const char *spec, const char *version)
 		sb_printf(b, " %s", version);
 }
 
+/* One panel's heading, its two lines wrapped to the column, quoted into
+ * SIDES. */
+static void
+side_heading(struct strbuf *sides, const char *first, const char *second)
+{
+	struct strbuf h = {0};
+
+	sb_add(&h, "");
+	head_lines(&h, first, FIG_HEAD_EM_HALF);
+	head_lines(&h, second, FIG_HEAD_EM_HALF);
+	mr_cf_quoted(sides, h.s);
+	sb_free(&h);
+}
+
 /* The headings of the two panels (no program ran): the report's, ours,
  * each wrapped to its column (SIDES for figures.gp). */
 void
 mr_cf_headings2(struct strbuf *sides, const struct mr_figs *fs, const char *profile)
 {
-	struct strbuf a = {0}, h = {0};
+	struct strbuf a = {0};
 	int i;
 
 	sb_add(&a, "the report: ");
 	for (i = 0; i < fs->nsrc; i++)
 		sb_printf(&a, "%s%s", i ? "; " : "", fs->src_label[i]);
-	sb_add(&h, "");
-	head_lines(&h, a.s, FIG_HEAD_EM_HALF);
-	head_lines(&h, "open marks: the figures as printed", FIG_HEAD_EM_HALF);
-	mr_cf_quoted(sides, h.s);
+	side_heading(sides, a.s, "open marks: the figures as printed");
 	sb_free(&a);
-	sb_free(&h);
 	sb_printf(&a, "here: memrepro%s%s%s", profile ? ", " : "",
 		  profile ? profile : "", profile ? " profile" : "");
-	sb_add(&h, "");
-	head_lines(&h, a.s, FIG_HEAD_EM_HALF);
-	head_lines(&h, "filled marks: medians of the repeats, bars: min..max", FIG_HEAD_EM_HALF);
-	mr_cf_quoted(sides, h.s);
+	side_heading(sides, a.s, "filled marks: medians of the repeats, bars: min..max");
 	sb_free(&a);
-	sb_free(&h);
 }
 
 /* The headings of the three columns (SIDES for figures.gp): the report,
