@@ -105,6 +105,7 @@ RUNNER_SRC := \
 	runner/proc/capture.c \
 	runner/proc/log.c \
 	runner/proc/loop.c \
+	runner/proc/board.c \
 	runner/proc/measure.c \
 	runner/proc/marks.c \
 	runner/proc/spawn.c \
@@ -182,6 +183,7 @@ RUNNER_SRC := \
 	runner/check/evalidx.c \
 	runner/check/expr.c \
 	runner/check/baseline.c \
+	runner/check/blclock.c \
 	runner/check/check.c \
 	runner/check/evalbl.c \
 	runner/check/finding.c \

@@ -276,7 +276,7 @@ int mr_proc_parse_stat(const char *text, size_t len, struct mr_pstat *out)
 	p += 3;
 	for (field = 4; field <= 22; field++) {
 		if (field == 4 || field == 5 || field == 9 || field == 10 || field == 12 ||
-		    field == 14 || field == 15 || field == 22) {
+		    (field >= 14 && field <= 17) || field == 22) {
 			if (parse_u64(&p, end, &v[field]) < 0)
 				return -EPROTO;
 		} else {
@@ -296,6 +296,8 @@ int mr_proc_parse_stat(const char *text, size_t len, struct mr_pstat *out)
 	out->majflt = v[12];
 	out->utime = v[14];
 	out->stime = v[15];
+	out->cutime = v[16];
+	out->cstime = v[17];
 	out->start = v[22];
 	return 0;
 }

@@ -102,6 +102,8 @@ struct mr_pstat {
 	uint64_t majflt;     /* 12 */
 	uint64_t utime;      /* 14, clock ticks */
 	uint64_t stime;      /* 15, clock ticks */
+	uint64_t cutime;     /* 16: its reaped children's, clock ticks */
+	uint64_t cstime;     /* 17 */
 	uint64_t start;      /* 22: start time, clock ticks after boot */
 };
 

@@ -98,17 +98,27 @@ assert len(d["machine_changed"]) == 2, d["machine_changed"]'
 	[[ "$output" == *"never"*"regressed"* ]] || false
 }
 
-@test "a busy machine: other programs' CPU is recorded and the run's times are not judged" {
-	# A time claim that fails wherever it is judged.
+# A time claim that fails wherever it is judged, in place of nap's claims.
+time_claim() {
 	printf '%s\n' 'slow holds wall_ms[mode=a] < 0 "a time claim that cannot hold"' \
 		> "$EXP/nap.claims"
-	# Both CPUs kept busy by programs that are not the run's.
+}
+
+# Keep every CPU busy with programs that are not the run's (teardown
+# stops them).
+busy_cpus() {
 	local n
 	BUSY=
 	for n in $(seq "$(nproc)"); do
 		sh -c 'while :; do :; done' &
 		BUSY="$BUSY $!"
 	done
+}
+
+@test "a busy machine: other programs' CPU is recorded and the run's times are not judged" {
+	time_claim
+	# Both CPUs kept busy by programs that are not the run's.
+	busy_cpus
 	run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
 		--out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --axis mode=a --axis ms=400 \
 		--repeat 1 nap
@@ -118,7 +128,7 @@ assert len(d["machine_changed"]) == 2, d["machine_changed"]'
 	other=$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" other_cpu_ms)
 	echo "other_cpu_ms $other"
 	[ "$other" -gt 200 ]
-	[[ "$output" == *"wall_ms measured on a busy machine (other programs used "*" ms of CPU during a "*" ms run)"* ]] || false
+	[[ "$output" == *"wall_ms measured on a busy machine (other programs used "*" ms of CPU in the "*" ms the run was watched)"* ]] || false
 	[[ "$output" == *"the machine was busy during 1 run"* ]] || false
 	[[ "$output" == *"claim  slow  skipped"* ]] || false
 }
@@ -145,4 +155,65 @@ set_other_cpu() {
 	[ "$(printf '%s\n' "$output" | grep -c 'minflt  *not measured')" -eq 1 ]
 	[ "$(printf '%s\n' "$output" | grep -c 'minflt  *held')" -eq 1 ]
 	[ "$(printf '%s\n' "$output" | grep -c 'maxrss_kb  *held')" -eq 2 ]
+}
+
+# The other_cpu_ms of every run of results $1, one per line.
+other_cpus() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "other_cpu_ms") c = i; next } { print $c }' "$1/runs.tsv"
+}
+
+@test "side by side (-j 2) on an idle machine: a run does not count the session's other runs as the machine's" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: $(nproc) here"
+	# Two configs that each keep a CPU busy for 600 ms, side by side:
+	# each run's other_cpu_ms used to be the other's whole CPU.
+	rm "$EXP/nap.claims"
+	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/r" \
+		--axis allocator=glibc --axis mode=a,b --axis ms=600 --repeat 2 -j 2 burn
+	local overlapped
+	overlapped=$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" overlap | grep -cv '^0$' || true)
+	[ "$overlapped" -ge 2 ] || skip "the runs did not overlap (a loaded machine)"
+	other_cpus "$BATS_TEST_TMPDIR/r"
+	# a quarter of a run's 600 ms would make it "busy"
+	[ "$(other_cpus "$BATS_TEST_TMPDIR/r" | awk '$1 > 150' | wc -l)" -eq 0 ]
+}
+
+@test "side by side (-j 2) beside a busy CPU: every run still sees the machine busy" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: $(nproc) here"
+	rm "$EXP/nap.claims"
+	sh -c 'while :; do :; done' &
+	BUSY=$!
+	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/r" \
+		--axis allocator=glibc --axis mode=a,b --axis ms=600 --repeat 2 -j 2 burn
+	kill $BUSY
+	BUSY=
+	other_cpus "$BATS_TEST_TMPDIR/r"
+	# the loop's share of a CPU over each 600 ms run, whatever the board
+	# takes off
+	[ "$(other_cpus "$BATS_TEST_TMPDIR/r" | awk '$1 <= 180' | wc -l)" -eq 0 ]
+}
+
+@test "a short timed run beside busy CPUs is watched long enough to be judged busy" {
+	# on a 5 ms run: over 5 ms /proc/stat's ticks could not tell a busy
+	# machine from an idle one
+	time_claim
+	busy_cpus
+	run -0 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
+		--out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --axis mode=a --axis ms=5 \
+		--repeat 3 nap
+	kill $BUSY
+	BUSY=
+	other_cpus "$BATS_TEST_TMPDIR/r"
+	[[ "$output" == *"the machine was busy during 3 runs"* ]] || false
+	[[ "$output" == *"claim  slow  skipped"* ]] || false
+	[[ "$output" == *"in the 150 ms the run was watched"* ]] || false
+}
+
+@test "a short timed run on an idle machine is judged" {
+	time_claim
+	run -1 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
+		--out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --axis mode=a --axis ms=5 \
+		--repeat 3 nap
+	other_cpus "$BATS_TEST_TMPDIR/r"
+	[[ "$output" == *"slow"*"regressed"* ]] || false
+	[[ "$output" != *"busy"* ]] || false
 }

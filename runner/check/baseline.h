@@ -66,6 +66,11 @@ int mr_bl_timed(const struct mr_config *c, const char *metric);
  * lasts longer, does not measure it (check/values.c). */
 int mr_bl_clocked(const struct mr_config *c, const char *metric);
 
+/* Non-zero when some metric of the config canon (a canonical config
+ * string) follows an allocator's clock: its runs are watched over a window
+ * (proc/machine.h) so that their load is known. */
+int mr_bl_clocks(const char *canon);
+
 /* The tolerance bless gives a metric (by name) whose repeats had this
  * median, min and max: see the table in baseline.c. */
 double mr_bl_tolerance(const char *metric, double median, double min,

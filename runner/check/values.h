@@ -24,8 +24,10 @@ int mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
 		 double **out);
 
 /* Non-zero when the rest of the machine was busy during run r: it used
- * more than a quarter of one CPU over the run's lifetime, beyond what
- * /proc/stat's clock ticks can tell apart (MR_RD_BUSY_SLACK_MS).  Its
+ * more than a quarter of one CPU over the run's lifetime (at least
+ * MR_MACHINE_WINDOW_MS, the window a short run is watched over), beyond
+ * what /proc/stat's clock ticks can tell apart (MR_RD_BUSY_SLACK_MS).
+ * The session's other runs (-j) are not "the rest" (proc/board.h).  Its
  * times are then not figures of the case. */
 #define MR_RD_BUSY_SLACK_MS 30
 int mr_rd_busy(const struct mr_rd_run *r);

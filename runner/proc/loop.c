@@ -9,6 +9,7 @@
 
 #include "core/util.h"
 #include "mr_proc.h"
+#include "proc/machine.h"
 #include "proc/self.h"
 #include "proc/tree.h"
 
@@ -90,6 +91,8 @@ tick(struct mr_run *r, uint64_t now, uint64_t *next)
 	sample(r, now);
 	if (r->mark_tick) /* a command's --mark-every (proc/marks.h) */
 		r->mark_tick(r, now);
+	if (r->mw)
+		mr_machine_tick(r->mw, r->pid);
 	if (mr_run_oom_struck(r))
 		r->memcap = 1;
 	*next += (uint64_t)rq->interval_ms * 1000000u;

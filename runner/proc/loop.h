@@ -17,6 +17,8 @@
 #include "proc/log.h"
 #include "proc/spawntypes.h"
 
+struct mr_machine_watch;
+
 struct mr_marks_run;
 
 /* State of one run while it is going on. */
@@ -50,6 +52,8 @@ struct mr_run {
 	struct mr_marks_run *mk; /* a command's marks (proc/marks.h), or NULL */
 	void (*mark_tick)(struct mr_run *r, uint64_t now); /* their tick
 	                                   (set by proc/marks.c), or NULL */
+	const struct mr_machine_watch *mw; /* the machine under the run, or
+	                                      NULL */
 };
 
 /* Run the loop of r (forked, its exec done).  Returns 0 when the case

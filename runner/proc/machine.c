@@ -9,9 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/util.h"
+#include "mr_proc.h"
+#include "proc/board.h"
 #include "proc/cgfs.h"
+#include "proc/self.h"
 
 #define X_KEY(id, key) key,
 const char *const mr_machine_keys[MR_MACHINE_NKEYS] = { MR_MACHINE_TABLE(X_KEY) };
@@ -370,11 +375,45 @@ mr_machine_self_ms(void)
 }
 
 void
-mr_machine_begin(struct mr_machine_watch *w)
+mr_machine_begin(struct mr_machine_watch *w, int window)
 {
 	mr_machine_read(&w->before);
+	w->window = window;
+	w->t0 = mr_now_ns();
 	w->self_ms = mr_machine_self_ms();
+	w->others_ms = mr_board_others();
 	w->cpu_ms = mr_machine_cpu_ms();
+}
+
+void
+mr_machine_tick(const struct mr_machine_watch *w, pid_t pid)
+{
+	struct mr_pstat st;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t live = 0;
+
+	/* the case, not reaped yet: its CPU and its reaped children's */
+	if (pid > 0 && hz > 0 && mr_proc_stat(pid, &st) == 0)
+		live = (st.utime + st.stime + st.cutime + st.cstime) * 1000u / (uint64_t)hz;
+	mr_board_say(mr_machine_self_ms() - w->self_ms + live);
+}
+
+/* Sleep until the watch has lasted MR_MACHINE_WINDOW_MS (bounded: a
+ * signal ends it early). */
+static void
+fill_window(const struct mr_machine_watch *w)
+{
+	uint64_t end = w->t0 + (uint64_t)MR_MACHINE_WINDOW_MS * 1000000u, now;
+	int i;
+
+	for (i = 0; i < 4 && (now = mr_now_ns()) < end; i++) {
+		struct timespec ts = { 0, (long)(end - now) };
+
+		if (nanosleep(&ts, NULL) < 0 && errno != EINTR)
+			break;
+		if (mr_spawn_interrupted)
+			break;
+	}
 }
 
 void
@@ -382,14 +421,20 @@ mr_machine_end(const struct mr_machine_watch *w,
 	       const struct mr_machine *expect, char *out, size_t size,
 	       uint64_t *other_ms)
 {
-	uint64_t cpu = mr_machine_cpu_ms(), own;
+	uint64_t cpu, own, runs;
 	struct mr_machine after;
 	char what[512];
 
+	own = mr_machine_self_ms() - w->self_ms;
+	mr_board_say(own); /* the case is reaped: all of it is in own now */
+	if (w->window)
+		fill_window(w);
+	cpu = mr_machine_cpu_ms();
+	runs = mr_board_others() - w->others_ms;
 	*other_ms = UINT64_MAX;
 	if (cpu != UINT64_MAX && w->cpu_ms != UINT64_MAX && cpu >= w->cpu_ms) {
 		own = mr_machine_self_ms() - w->self_ms;
-		*other_ms = cpu - w->cpu_ms > own ? cpu - w->cpu_ms - own : 0;
+		*other_ms = cpu - w->cpu_ms > own + runs ? cpu - w->cpu_ms - own - runs : 0;
 	}
 	mr_machine_read(&after);
 	if (size)

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The settings, as env.tsv keys: X(ID, key).  Each is read from a file of
  * /sys or /proc (machine.c says which); "-" when the kernel has none. */
@@ -92,14 +93,32 @@ uint64_t mr_machine_cpu_ms(void);
  * (user + system). */
 uint64_t mr_machine_self_ms(void);
 
+/* A run whose load matters (its times are compared, or a figure that
+ * counts an allocator's clock: check/baseline.h) and that ends sooner is
+ * watched this long: /proc/stat counts in ticks of 10 ms per CPU, so over
+ * a 35 ms run a CPU kept busy by another program and an idle one read
+ * alike (bench/flaky.sh: the same check judged such runs busy or not at
+ * random).  The results readers judge a run's load over max(its life,
+ * this) (check/values.c). */
+#define MR_MACHINE_WINDOW_MS 150
+
 /* What a run watches: the readings before it starts. */
 struct mr_machine_watch {
 	struct mr_machine before;
 	uint64_t cpu_ms, self_ms;
+	uint64_t others_ms; /* what the session's other runs had used
+	                       (proc/board.h) */
+	uint64_t t0;        /* when the watch began, ns */
+	int window;         /* watch at least MR_MACHINE_WINDOW_MS */
 };
 
-/* Take the readings before a run. */
-void mr_machine_begin(struct mr_machine_watch *w);
+/* Take the readings before a run; window: its load matters (watched at
+ * least MR_MACHINE_WINDOW_MS). */
+void mr_machine_begin(struct mr_machine_watch *w, int window);
+
+/* At each sample of the run of case pid: say on the session's board
+ * (proc/board.h) the CPU the run has used so far. */
+void mr_machine_tick(const struct mr_machine_watch *w, pid_t pid);
 
 /* After the run (the case reaped): what changed into out[0..size-1] (""
  * when nothing), "KEY A -> B before the run" when the reading before it
@@ -107,7 +126,9 @@ void mr_machine_begin(struct mr_machine_watch *w);
  * run"; and the CPU the rest of the machine used while it ran into
  * *other_ms, this process's and its reaped children's (the case, the
  * run's orphans) taken off (UINT64_MAX when /proc/stat could not be
- * read). */
+ * read), and the CPU the session's other runs said on its board
+ * (proc/board.h).  When the watch asked for a window, it first waits
+ * until MR_MACHINE_WINDOW_MS have passed since it began. */
 void mr_machine_end(const struct mr_machine_watch *w,
 		    const struct mr_machine *expect, char *out, size_t size,
 		    uint64_t *other_ms);

@@ -380,7 +380,8 @@ mr_spawn_run(const struct mr_spawn_req *rq, struct mr_spawn_res *res)
 	if (rc < 0)
 		return rc;
 	r.seen = ecalloc((size_t)rq->c->nckpts + 1, sizeof *r.seen);
-	mr_machine_begin(&mw);
+	mr_machine_begin(&mw, rq->window);
+	r.mw = &mw;
 	rc = run_start(&r);
 	if (rc == 0) {
 		if (!run_exec_failed(&r)) {

@@ -74,6 +74,8 @@ struct mr_spawn_req {
 	                                     (proc/machine.h), or NULL */
 	const struct mr_marks *marks; /* a command's marks (proc/marks.h),
 	                                 or NULL */
+	int window;           /* its load matters: watch the machine at least
+	                         MR_MACHINE_WINDOW_MS (proc/machine.h) */
 };
 
 /* What a run gave.  Arrays are owned; mr_spawn_res_free releases them. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check/baseline.h"
+#include "proc/board.h"
 #include "proc/cgroup.h"
 #include "proc/tree.h"
 
@@ -180,12 +181,14 @@ worker(int fd, const struct mr_spawn_req *rq)
 }
 
 int
-mr_sched_start(struct mr_sched_worker *w, const struct mr_spawn_req *rq)
+mr_sched_start(struct mr_sched_worker *w, const struct mr_spawn_req *rq,
+	       int slot)
 {
 	int p[2], e;
 
 	memset(w, 0, sizeof *w);
 	w->fd = -1;
+	w->slot = slot;
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		e = errno;
 		weprintf("pipe:");
@@ -203,6 +206,7 @@ mr_sched_start(struct mr_sched_worker *w, const struct mr_spawn_req *rq)
 	}
 	if (w->pid == 0) {
 		close(p[0]);
+		mr_board_take(slot);
 		worker(p[1], rq);
 	}
 	close(p[1]);

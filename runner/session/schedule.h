@@ -82,11 +82,14 @@ struct mr_sched_worker {
 	pid_t pid;          /* 0: none */
 	int fd;             /* read end of its pipe, or -1 once at EOF */
 	struct strbuf buf;  /* what it wrote so far */
+	int slot;           /* its slot on the session's board (proc/board.h) */
 };
 
 /* Fork a worker that runs rq (rq->tick is ignored: a worker draws no
- * progress).  Returns 0, or -errno with a message printed. */
-int mr_sched_start(struct mr_sched_worker *w, const struct mr_spawn_req *rq);
+ * progress), saying its CPU in slot of the session's board (no other
+ * running worker's).  Returns 0, or -errno with a message printed. */
+int mr_sched_start(struct mr_sched_worker *w, const struct mr_spawn_req *rq,
+		   int slot);
 
 /* Read what is waiting on w->fd.  Returns 1 at EOF (w->fd is then closed
  * and -1), 0 when more is to come, -errno on a read error. */

@@ -55,6 +55,7 @@ struct job {
 	uint64_t want_kb;        /* -j: its expected peak when it started */
 	char waited[160];        /* why it waited to start; "": it did not */
 	uint64_t t0, t1;         /* monotonic ns: started, ended (0: running) */
+	int window;              /* its load matters (proc/machine.h) */
 };
 
 /* Free what run j holds, and clear it. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/baseline.h"
 #include "check/casetab.h"
 #include "core/safeio.h"
 #include "proto/cases.h"
@@ -174,6 +175,7 @@ mr_sess_job_prepare(struct session *s, struct job *j)
 	j->rq.pressure_kb = (uint64_t)j->cf->pressure_mib * 1024;
 	j->rq.machine = &s->machine;
 	j->rq.marks = o->command ? &o->command->marks : NULL; /* proc/marks.h */
+	j->rq.window = j->window;
 	mr_term_start(&s->term, j->c->name, j->cf->shortc, j->repeat, (int)repeats_of(s, j->cf));
 	return 0;
 }
@@ -247,7 +249,7 @@ mr_sess_job_record(struct session *s, struct job *j, int rc, struct mr_spawn_res
 /* One run of case c under config cf, alone.  Returns 0, or -1 to stop. */
 static int
 run_one(struct session *s, const struct mr_cases_desc *c,
-	const struct mr_matrix_cfg *cf, int repeat)
+	const struct mr_matrix_cfg *cf, int repeat, int window)
 {
 	struct job j = { 0 };
 	struct mr_spawn_res res;
@@ -256,6 +258,7 @@ run_one(struct session *s, const struct mr_cases_desc *c,
 	j.c = c;
 	j.cf = cf;
 	j.repeat = repeat;
+	j.window = window;
 	rc = mr_sess_job_prepare(s, &j);
 
 	if (rc == 0)
@@ -284,18 +287,19 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 	struct mr_matrix *mats)
 {
 	struct job *side = NULL;
-	int i, r, k, total = 0, nside = 0, pass;
+	int i, r, k, total = 0, nside = 0, pass, window;
+	int side_by_side = s->timed && s->o->jobs > 1;
 
 	for (i = 0; i < ncases; i++)
 		for (r = 1; r <= s->o->repeat; r++)
 			for (k = 0; k < mats[i].n; k++)
 				total += due(s, &cases[i], &mats[i], i, k, r);
 	mr_term_init(&s->term, s->progress, total, s->o->quiet);
-	if (s->timed)
+	if (side_by_side)
 		side = ecalloc((size_t)total + 1, sizeof *side);
 	/* pass 0 gathers the runs that may share the machine, pass 1 runs
 	 * the others alone (every run, without -j) */
-	for (pass = s->timed ? 0 : 1; pass < 2; pass++) {
+	for (pass = side_by_side ? 0 : 1; pass < 2; pass++) {
 		if (pass == 1 && nside) {
 			int rc = mr_sess_side_by_side(s, side, nside);
 
@@ -312,15 +316,19 @@ run_all(struct session *s, struct mr_cases_desc *cases, int ncases,
 						goto stop;
 					if (!due(s, &cases[i], &mats[i], i, k, r))
 						continue;
+					/* a run whose load matters is watched
+					 * over a window (proc/machine.h) */
+					window = (s->timed && s->timed[i][k]) || mr_bl_clocks(cf->canon);
 					if (pass == 0 && !s->timed[i][k]) {
+						side[nside].window = window;
 						side[nside].c = &cases[i];
 						side[nside].cf = cf;
 						side[nside].peak = &s->peak[i][k];
 						side[nside].casepk = s->peak[i];
 						side[nside].ncfg = mats[i].n;
 						side[nside++].repeat = r;
-					} else if (pass == 1 && (!s->timed || s->timed[i][k]) &&
-						   run_one(s, &cases[i], cf, r) < 0) {
+					} else if (pass == 1 && (!side_by_side || s->timed[i][k]) &&
+						   run_one(s, &cases[i], cf, r, window) < 0) {
 						goto stop;
 					}
 				}
@@ -449,7 +457,7 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	if (o->shard_n)
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
 				   o->shard_n, &fp, &s->skip);
-	if (rc == MR_OK && o->jobs > 1)
+	if (rc == MR_OK)
 		rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
 				   mr_envfp_get(&fp, MR_ENVK_PLATFORM), &s->timed);
 	if (rc == MR_OK && o->jobs > 1)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "proc/board.h"
 
 /* The runs that overlapped v[me] in time, among v[0..n-1] (started ones). */
 static int
@@ -21,6 +22,22 @@ overlap(const struct job *v, int n, int me)
 		k += i != me && v[i].t0 && v[i].t0 < v[me].t1 &&
 		     (!v[i].t1 || v[i].t1 > v[me].t0);
 	return k;
+}
+
+/* A board slot (proc/board.h) no running worker among v[0..n-1] holds:
+ * there are as many as the jobs that may run at once. */
+static int
+free_slot(const struct job *v, int n, int jobs)
+{
+	int k, i;
+
+	for (k = 0; k < jobs; k++) {
+		for (i = 0; i < n && !(v[i].w.pid && v[i].w.slot == k); i++)
+			;
+		if (i == n)
+			return k;
+	}
+	return jobs - 1; /* not reached: at most jobs - 1 are running */
 }
 
 /* Whether v[next] may start beside the running ones among v[0..next-1]
@@ -61,6 +78,11 @@ mr_sess_side_by_side(struct session *s, struct job *v, int n)
 	int *slot = ecalloc((size_t)s->o->jobs, sizeof *slot);
 	int next = 0, running = 0, stop = 0, told = 0, i;
 
+	/* without a board the runs count each other as the machine's load */
+	if ((i = mr_board_open(s->o->jobs)) < 0) {
+		errno = -i;
+		weprintf("a board for the runs' CPU:");
+	}
 	mr_term_parallel(&s->term, 1);
 	while ((next < n && !stop) || running) {
 		int np = 0;
@@ -79,7 +101,8 @@ mr_sess_side_by_side(struct session *s, struct job *v, int n)
 		       job_fits(s, v, next, running)) {
 			int rc = mr_sess_job_prepare(s, &v[next]);
 
-			if (rc == 0 && mr_sched_start(&v[next].w, &v[next].rq) < 0)
+			if (rc == 0 && mr_sched_start(&v[next].w, &v[next].rq,
+						      free_slot(v, next, s->o->jobs)) < 0)
 				rc = -1;
 			if (rc < 0) {
 				stop = 1;
@@ -102,6 +125,7 @@ mr_sess_side_by_side(struct session *s, struct job *v, int n)
 			stop = 1;
 		}
 		mr_term_tick(&s->term);
+		mr_board_say_runner();
 		for (i = 0; i < np; i++) {
 			struct job *j = &v[slot[i]];
 			struct mr_spawn_res res;
@@ -127,6 +151,7 @@ mr_sess_side_by_side(struct session *s, struct job *v, int n)
 		}
 	}
 	mr_term_parallel(&s->term, 0);
+	mr_board_close();
 	for (i = 0; i < n; i++)
 		mr_sess_job_free(&v[i]);
 	free(pf);

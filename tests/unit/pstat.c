@@ -33,7 +33,7 @@ expect(int ok, const char *what)
 }
 
 /* The fields of a real line, 3 to 52, after the command name. */
-#define TAIL "S 41 42 42 34816 -1 4194560 1234 0 5 0 77 88 0 0 20 0 1 0 99999 " \
+#define TAIL "S 41 42 42 34816 -1 4194560 1234 0 5 0 77 88 66 55 20 0 1 0 99999 " \
 	"8708096 924 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 " \
 	"0 0 0 0 0 0 0 0\n"
 
@@ -52,6 +52,7 @@ parses(void)
 		expect(st.state == 'S' && st.ppid == 41 && st.pgrp == 42, "state, ppid, pgrp");
 		expect(st.flags == 4194560 && st.minflt == 1234 && st.majflt == 5, "flags, faults");
 		expect(st.utime == 77 && st.stime == 88 && st.start == 99999, "times, start");
+		expect(st.cutime == 66 && st.cstime == 55, "the reaped children's times");
 	}
 	/* the start time is the last field read: a line that ends there */
 	snprintf(line, sizeof line, "7 (k) R 1 7 7 0 -1 64 0 0 0 0 3 4 0 0 20 0 1 0 555");
