@@ -163,6 +163,7 @@ RUNNER_SRC := \
 	runner/results/reopen.c \
 	runner/results/row.c \
 	runner/results/read.c \
+	runner/results/share.c \
 	runner/results/lookup.c \
 	runner/results/merge.c \
 	runner/results/mergechk.c \

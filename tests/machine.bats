@@ -104,6 +104,17 @@ time_claim() {
 		> "$EXP/nap.claims"
 }
 
+# Skip the test when the rest of the machine is busy (over a quarter of a
+# CPU for half a second): it asserts what an idle machine reads.
+idle_or_skip() {
+	local a b
+	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat)
+	sleep 0.5
+	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat)
+	# clock ticks of 10 ms: a quarter of a CPU over 0.5 s is 12.5
+	[ $((b - a)) -le 12 ] || skip "the machine is busy: $(((b - a) * 10)) ms of CPU in 500 ms"
+}
+
 # Keep every CPU busy with programs that are not the run's (teardown
 # stops them).
 busy_cpus() {
@@ -133,28 +144,63 @@ busy_cpus() {
 	[[ "$output" == *"claim  slow  skipped"* ]] || false
 }
 
-# Set runs.tsv's other_cpu_ms of every run of results $1 to $2.
-set_other_cpu() {
-	awk -F'\t' -v OFS='\t' -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "other_cpu_ms") c = i; print; next }
+# Set column $2 of runs.tsv of results $1 to $3 in every run that has it.
+set_col() {
+	awk -F'\t' -v OFS='\t' -v k="$2" -v v="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; print; next }
 		{ if ($c != "-") $c = v; print }' "$1/runs.tsv" > "$1/runs.tsv.new"
 	mv "$1/runs.tsv.new" "$1/runs.tsv"
 }
 
-@test "a busy machine: jemalloc's minflt, which counts its decay clock, is not judged; glibc's is" {
-	rm "$EXP/nap.claims"
+# touch under allocator $1 (a list) and jemalloc options $2 ("" none), $3
+# repeats, blessed idle (other_cpu_ms 0) into $EXP; skips without jemalloc.
+touch_blessed() {
+	rm -f "$EXP/nap.claims"
 	run -0 timeout -k 5 120 "$MR" run --cases "$FIX" --out "$BATS_TEST_TMPDIR/r" \
-		--axis allocator=glibc,jemalloc --repeat 1 touch
+		--axis allocator="$1" ${2:+--axis "$2"} --repeat "$3" touch
 	grep -q 'allocator=jemalloc.*	ok	' "$BATS_TEST_TMPDIR/r/runs.tsv" ||
 		skip "jemalloc is not installed (Debian package libjemalloc2)"
-	set_other_cpu "$BATS_TEST_TMPDIR/r" 0
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 0
 	run -0 mr bless --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --yes
 	grep -q '^allocator=jemalloc,[^	]*	-	minflt	' "$EXP"/*/touch.tsv
-	set_other_cpu "$BATS_TEST_TMPDIR/r" 1000000
+}
+
+@test "a busy machine: jemalloc's figures, which its decay clock moves, are not pinned; glibc's are judged" {
+	touch_blessed glibc,jemalloc "" 1
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 1000000
 	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --verbose
 	echo "$output"
-	[ "$(printf '%s\n' "$output" | grep -c 'minflt  *not measured')" -eq 1 ]
 	[ "$(printf '%s\n' "$output" | grep -c 'minflt  *held')" -eq 1 ]
-	[ "$(printf '%s\n' "$output" | grep -c 'maxrss_kb  *held')" -eq 2 ]
+	[ "$(printf '%s\n' "$output" | grep -c 'maxrss_kb  *held')" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | grep -c "follows the allocator's clock (its purge after a delay), measured on a busy machine: not pinned")" -eq 10 ]
+	[[ "$output" == *"allocator=glibc     10 held"* ]] || false
+}
+
+@test "a busy machine: jemalloc with its decay stopped (dirty_decay_ms=-1) is judged" {
+	touch_blessed jemalloc jemalloc.dirty_decay_ms=-1 1
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 1000000
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --verbose
+	echo "$output"
+	[[ "$output" == *"10 held"* ]] || false
+	[[ "$output" != *"not pinned"* ]] || false
+}
+
+@test "runs that each read under a quarter of a CPU busy, but over it together: every run had a busy machine" {
+	# 20 runs of 600 ms (12 s in all), each with 170 ms of other CPU:
+	# alone under 600 / 4 + 30, together 28 % of a CPU
+	touch_blessed glibc,jemalloc "" 10
+	set_col "$BATS_TEST_TMPDIR/r" wall_ms 600
+	set_col "$BATS_TEST_TMPDIR/r" pause_ms 0
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 170
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP"
+	echo "$output"
+	[[ "$output" == *"the machine was busy: other programs used 28 % of a CPU over the runs"* ]] || false
+	[[ "$output" == *"allocator=jemalloc  0 held, 10 not measured"* ]] || false
+	# 9 s of runs is too few to say
+	set_col "$BATS_TEST_TMPDIR/r" wall_ms 450
+	set_col "$BATS_TEST_TMPDIR/r" pause_ms 0
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 125
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP"
+	[[ "$output" != *"busy"* ]] || false
 }
 
 # The other_cpu_ms of every run of results $1, one per line.
@@ -164,6 +210,7 @@ other_cpus() {
 
 @test "side by side (-j 2) on an idle machine: a run does not count the session's other runs as the machine's" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs: $(nproc) here"
+	idle_or_skip
 	# Two configs that each keep a CPU busy for 600 ms, side by side:
 	# each run's other_cpu_ms used to be the other's whole CPU.
 	rm "$EXP/nap.claims"
@@ -209,6 +256,7 @@ other_cpus() {
 }
 
 @test "a short timed run on an idle machine is judged" {
+	idle_or_skip
 	time_claim
 	run -1 timeout -k 5 120 "$MR" check --cases "$FIX" --expected "$EXP" \
 		--out "$BATS_TEST_TMPDIR/r" --axis allocator=glibc --axis mode=a --axis ms=5 \

@@ -66,10 +66,13 @@ int mr_bl_timed(const struct mr_config *c, const char *metric);
  * lasts longer, does not measure it (check/values.c). */
 int mr_bl_clocked(const struct mr_config *c, const char *metric);
 
-/* Non-zero when some metric of the config canon (a canonical config
- * string) follows an allocator's clock: its runs are watched over a window
- * (proc/machine.h) so that their load is known. */
+/* Non-zero when the figures of the config canon (a canonical config
+ * string; c, parsed) follow an allocator's clock (jemalloc's decay,
+ * mimalloc's decommit delay, unless the config stops it): its runs are
+ * watched over a window (proc/machine.h) so that their load is known, and
+ * a busy machine's runs do not pin its baseline rows (check/values.c). */
 int mr_bl_clocks(const char *canon);
+int mr_bl_clocks_conf(const struct mr_config *c);
 
 /* The tolerance bless gives a metric (by name) whose repeats had this
  * median, min and max: see the table in baseline.c. */

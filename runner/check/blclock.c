@@ -43,12 +43,40 @@ static const struct {
 	{ "allocator", "mimalloc", "maxrss_kb", 0 },
 };
 
+/* Settings that stop an allocator's clock: jemalloc purges nothing with
+ * dirty_decay_ms -1 and at once with 0 (its muzzy decay, 0 in 5.3,
+ * follows): its figures are then the work's alone (alloc-churn under
+ * jemalloc.dirty_decay_ms=-1 held every row beside a busy CPU). */
+static const struct {
+	const char *key, *value;
+} stopped[] = {
+	{ "jemalloc.dirty_decay_ms", "-1" },
+	{ "jemalloc.dirty_decay_ms", "0" },
+};
+
+/* Non-zero when config c stops its allocator's clock. */
+static int
+clock_stopped(const struct mr_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof stopped / sizeof *stopped; i++) {
+		const char *v = mr_config_get(c, stopped[i].key);
+
+		if (v && !strcmp(v, stopped[i].value))
+			return 1;
+	}
+	return 0;
+}
+
 /* The entry of timed[] for metric of config c, or -1. */
 static int
 timed_entry(const struct mr_config *c, const char *metric)
 {
 	size_t i;
 
+	if (clock_stopped(c))
+		return -1;
 	for (i = 0; i < sizeof timed / sizeof *timed; i++) {
 		const char *v = mr_config_get(c, timed[i].key);
 
@@ -73,20 +101,31 @@ mr_bl_clocked(const struct mr_config *c, const char *metric)
 }
 
 int
+mr_bl_clocks_conf(const struct mr_config *c)
+{
+	size_t i;
+
+	if (clock_stopped(c))
+		return 0;
+	for (i = 0; i < sizeof timed / sizeof *timed; i++) {
+		const char *v = mr_config_get(c, timed[i].key);
+
+		if (v && !strcmp(v, timed[i].value))
+			return 1;
+	}
+	return 0;
+}
+
+int
 mr_bl_clocks(const char *canon)
 {
 	struct mr_config c;
 	const char *why;
-	size_t i;
-	int any = 0;
+	int any;
 
 	if (mr_config_parse(canon, &c, &why) < 0)
 		return 0;
-	for (i = 0; i < sizeof timed / sizeof *timed && !any; i++) {
-		const char *v = mr_config_get(&c, timed[i].key);
-
-		any = v && !strcmp(v, timed[i].value);
-	}
+	any = mr_bl_clocks_conf(&c);
 	mr_config_free(&c);
 	return any;
 }

@@ -353,6 +353,7 @@ machine_notes(struct mr_vds *vs, const struct mr_rd *R, const int *sel, int nsel
 	char *first[MAX];
 	long n[MAX];
 	int nw = 0, more = 0, i, j, w;
+	double share = NAN;
 
 	for (i = 0; i < nsel; i++) {
 		const struct mr_rd_case *k = &R->k[sel[i]];
@@ -360,9 +361,10 @@ machine_notes(struct mr_vds *vs, const struct mr_rd *R, const int *sel, int nsel
 		for (j = 0; j < k->nrun; j++) {
 			const struct mr_rd_run *r = &k->run[j];
 
-			if (r->outcome == MR_RD_OK && !r->machine && r->overlap == 0 &&
-			    mr_rd_busy(r))
+			if (r->outcome == MR_RD_OK && !r->machine && mr_rd_busy(r)) {
 				vs->nbusy++;
+				share = r->session_share;
+			}
 			if (!r->machine)
 				continue;
 			for (w = 0; w < nw && strcmp(what[w], r->machine); w++)
@@ -390,6 +392,14 @@ machine_notes(struct mr_vds *vs, const struct mr_rd *R, const int *sel, int nsel
 	if (more)
 		vs->changed[vs->nchanged++] =
 			esprintf("the machine changed in %d more runs, in other ways: not judged", more);
+	if (vs->nbusy && !isnan(share) && share > MR_RD_BUSY_SHARE)
+		vs->busy = esprintf("the machine was busy: other programs used %.0f %% of a CPU over the runs: "
+				    "times, and the figures an allocator's clock moves, are not judged",
+				    100 * share);
+	else if (vs->nbusy)
+		vs->busy = esprintf("the machine was busy during %d %s (other programs used over a quarter of a CPU): "
+				    "%s times, and the figures an allocator's clock moves, are not judged",
+				    vs->nbusy, vs->nbusy == 1 ? "run" : "runs", vs->nbusy == 1 ? "its" : "their");
 }
 
 int

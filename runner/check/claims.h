@@ -78,6 +78,9 @@ struct mr_ref {
 	                      without them (the ones the directive did not
 	                      add); in the arena */
 	int nunset;
+	int pinned;        /* a baseline row's, not a claim's: a figure
+	                      pinned to a platform, which an allocator's
+	                      clock moves on a busy machine (check/values.c) */
 };
 
 enum mr_expr_kind { MR_E_NUM, MR_E_REF, MR_E_NEG, MR_E_ADD, MR_E_SUB,

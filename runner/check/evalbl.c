@@ -30,6 +30,7 @@ eval_row(struct mr_vd_case *vk, const struct mr_rd_case *k, int ci,
 	ref.metric = row->metric;
 	ref.checkpoint = row->checkpoint;
 	ref.seq = row->seq;
+	ref.pinned = 1;
 	n = mr_rd_values(k, ci, &ref, &x);
 	v = mr_vd_add(vk, MR_VD_ROW, MR_VD_NOTMEASURED);
 	v->config = estrdup(k->conf[ci].str);

@@ -26,11 +26,25 @@ int mr_rd_values(const struct mr_rd_case *k, int ci, const struct mr_ref *ref,
 /* Non-zero when the rest of the machine was busy during run r: it used
  * more than a quarter of one CPU over the run's lifetime (at least
  * MR_MACHINE_WINDOW_MS, the window a short run is watched over), beyond
- * what /proc/stat's clock ticks can tell apart (MR_RD_BUSY_SLACK_MS).
- * The session's other runs (-j) are not "the rest" (proc/board.h).  Its
- * times are then not figures of the case. */
+ * what /proc/stat's clock ticks can tell apart (MR_RD_BUSY_SLACK_MS); or
+ * over all the results' runs (mr_rd_run.session_share) more than
+ * MR_RD_BUSY_SHARE of one.  The session's other runs (-j) are not "the
+ * rest" (proc/board.h).  Its times are then not figures of the case.
+ *
+ * Why both: a CPU kept busy by a loop beside a -j 2 session on two CPUs
+ * gets 0 to 1.2 of a CPU in a given run, depending on what it shares the
+ * CPUs with, while an idle machine's runs read 0 to 0.9 (a tree's CPU the
+ * board says late); over a quick check of the corpus the shares are 0.66
+ * to 0.73 and 0.03 to 0.04 (bench/flaky.sh, 2 CPUs, 2026-12-06).  A run
+ * judged busy on its own reading alone was judged so or not at random
+ * from one check to the next. */
 #define MR_RD_BUSY_SLACK_MS 30
+#define MR_RD_BUSY_SHARE 0.25
 int mr_rd_busy(const struct mr_rd_run *r);
+
+/* Why run r was busy, for a reason's parentheses ("other programs used 970
+ * ms of CPU in the 491 ms the run was watched").  Fresh string. */
+char *mr_rd_busy_why(const struct mr_rd_run *r);
 
 /* Why config ci has no value for ref ("skipped: libfoo not found",
  * "no checkpoint cleared recorded", ...).  Fresh string. */

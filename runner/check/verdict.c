@@ -101,6 +101,7 @@ mr_vds_free(struct mr_vds *vs)
 	for (i = 0; i < vs->nchanged; i++)
 		free(vs->changed[i]);
 	free(vs->changed);
+	free(vs->busy);
 
 	for (i = 0; i < vs->nk; i++) {
 		struct mr_vd_case *k = &vs->k[i];

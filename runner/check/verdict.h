@@ -154,6 +154,8 @@ struct mr_vds {
 	                       per distinct change, said once at the top */
 	int nchanged;
 	int nbusy;          /* ok runs on a busy machine: times not judged */
+	char *busy;         /* what that means, said once at the top, or
+	                       NULL when nbusy is 0 */
 };
 
 /* Append a zeroed verdict to k and return it. */

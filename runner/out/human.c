@@ -271,10 +271,8 @@ mr_fmt_human(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	}
 	for (i = 0; i < vs->nchanged; i++)
 		fprintf(f, "%s\n", vs->changed[i]);
-	if (vs->nbusy)
-		fprintf(f, "the machine was busy during %d %s (other programs used over a quarter of a CPU): %s not judged\n",
-			vs->nbusy, mr_fmt_plural(vs->nbusy, "run", "runs"),
-			vs->nbusy == 1 ? "its times are" : "their times are");
+	if (vs->busy)
+		fprintf(f, "%s\n", vs->busy);
 	/* one case: its own lead line says it */
 	if (vs->nk > 1 && (lead = mr_finding(vs, -1)))
 		fprintf(f, "%s\n", lead);

@@ -70,9 +70,8 @@ mr_fmt_tap(const struct mr_vds *vs, const struct mr_fmt_opts *o)
 	fprintf(f, "# results %s, platform %s\n", vs->results, vs->platform);
 	for (i = 0; i < vs->nchanged; i++)
 		fprintf(f, "# %s\n", vs->changed[i]);
-	if (vs->nbusy)
-		fprintf(f, "# the machine was busy during %d runs: their times are not judged\n",
-			vs->nbusy);
+	if (vs->busy)
+		fprintf(f, "# %s\n", vs->busy);
 	if ((lead = mr_finding(vs, -1))) {
 		fprintf(f, "# %s\n", lead);
 		free(lead);

@@ -47,6 +47,9 @@ void mr_board_say(uint64_t ms);
  * theirs). */
 void mr_board_say_runner(void);
 
+/* Non-zero when this process has a board to say its CPU on. */
+int mr_board_saying(void);
+
 /* The CPU in ms every slot but this process's own has said, or 0 without
  * a board. */
 uint64_t mr_board_others(void);

@@ -29,6 +29,8 @@ sample(struct mr_run *r, uint64_t now)
 	s.rss_kb = sm.rss_kb;
 	s.vsz_kb = sm.vsz_kb;
 	n = mr_tree_case(r->pid, &r->cg, r->since, r->tree);
+	if (r->mw)
+		mr_machine_tick(r->mw, r->tree, n, now);
 	for (i = 1; i < n; i++) {
 		struct mr_statm t;
 
@@ -91,8 +93,6 @@ tick(struct mr_run *r, uint64_t now, uint64_t *next)
 	sample(r, now);
 	if (r->mark_tick) /* a command's --mark-every (proc/marks.h) */
 		r->mark_tick(r, now);
-	if (r->mw)
-		mr_machine_tick(r->mw, r->pid);
 	if (mr_run_oom_struck(r))
 		r->memcap = 1;
 	*next += (uint64_t)rq->interval_ms * 1000000u;

@@ -52,8 +52,7 @@ struct mr_run {
 	struct mr_marks_run *mk; /* a command's marks (proc/marks.h), or NULL */
 	void (*mark_tick)(struct mr_run *r, uint64_t now); /* their tick
 	                                   (set by proc/marks.c), or NULL */
-	const struct mr_machine_watch *mw; /* the machine under the run, or
-	                                      NULL */
+	struct mr_machine_watch *mw; /* the machine under the run, or NULL */
 };
 
 /* Run the loop of r (forked, its exec done).  Returns 0 when the case

@@ -380,22 +380,30 @@ mr_machine_begin(struct mr_machine_watch *w, int window)
 	mr_machine_read(&w->before);
 	w->window = window;
 	w->t0 = mr_now_ns();
+	w->next_say = 0;
 	w->self_ms = mr_machine_self_ms();
 	w->others_ms = mr_board_others();
 	w->cpu_ms = mr_machine_cpu_ms();
 }
 
 void
-mr_machine_tick(const struct mr_machine_watch *w, pid_t pid)
+mr_machine_tick(struct mr_machine_watch *w, const pid_t *tree, int n, uint64_t now)
 {
 	struct mr_pstat st;
 	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t live = 0;
+	int i;
 
-	/* the case, not reaped yet: its CPU and its reaped children's */
-	if (pid > 0 && hz > 0 && mr_proc_stat(pid, &st) == 0)
-		live = (st.utime + st.stime + st.cutime + st.cstime) * 1000u / (uint64_t)hz;
-	mr_board_say(mr_machine_self_ms() - w->self_ms + live);
+	if (now < w->next_say || hz <= 0 || !mr_board_saying())
+		return;
+	w->next_say = now + (uint64_t)MR_MACHINE_SAY_MS * 1000000u;
+	/* the run's live processes (tree[0] is this process): theirs and
+	 * their reaped children's; those this process reaped are in its
+	 * own figure */
+	for (i = 1; i < n; i++)
+		if (mr_proc_stat(tree[i], &st) == 0)
+			live += st.utime + st.stime + st.cutime + st.cstime;
+	mr_board_say(mr_machine_self_ms() - w->self_ms + live * 1000u / (uint64_t)hz);
 }
 
 /* Sleep until the watch has lasted MR_MACHINE_WINDOW_MS (bounded: a

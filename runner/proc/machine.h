@@ -110,15 +110,21 @@ struct mr_machine_watch {
 	                       (proc/board.h) */
 	uint64_t t0;        /* when the watch began, ns */
 	int window;         /* watch at least MR_MACHINE_WINDOW_MS */
+	uint64_t next_say;  /* when the run next says its CPU, ns */
 };
 
 /* Take the readings before a run; window: its load matters (watched at
  * least MR_MACHINE_WINDOW_MS). */
 void mr_machine_begin(struct mr_machine_watch *w, int window);
 
-/* At each sample of the run of case pid: say on the session's board
- * (proc/board.h) the CPU the run has used so far. */
-void mr_machine_tick(const struct mr_machine_watch *w, pid_t pid);
+/* How often a run says its CPU on the session's board (proc/board.h). */
+#define MR_MACHINE_SAY_MS 40
+
+/* At a sample of the run (tree[1..n-1] its processes, proc/tree.h's
+ * mr_tree_case; now in ns): at most every MR_MACHINE_SAY_MS, say on the
+ * session's board the CPU the run has used so far. */
+void mr_machine_tick(struct mr_machine_watch *w, const pid_t *tree, int n,
+		     uint64_t now);
 
 /* After the run (the case reaped): what changed into out[0..size-1] (""
  * when nothing), "KEY A -> B before the run" when the reading before it

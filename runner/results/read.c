@@ -594,5 +594,6 @@ mr_rd_load(struct mr_rd *R, const char *dir)
 	R->dir = estrdup(dir);
 	if (load_env(R) < 0 || load_runs(R) < 0 || load_checkpoints(R) < 0)
 		return -1;
+	mr_rd_share(R);
 	return 0;
 }

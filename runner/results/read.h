@@ -33,6 +33,11 @@ enum mr_rd_outcome { MR_OUTCOME_TABLE(MR_X_ENUM_RD) MR_RD_NOUTCOMES = MR_NOUTCOM
  * KVM (runs.tsv's accel column, run/guest.h). */
 enum mr_rd_accel { MR_RD_HOST, MR_RD_TCG, MR_RD_KVM };
 
+/* The least lifetime of runs (ms) over which a results directory's share
+ * of the machine's other CPU (mr_rd_run.session_share) is taken: over
+ * less, a few runs' clock ticks say little. */
+#define MR_RD_SHARE_MIN_MS 10000
+
 /* One row of runs.tsv. */
 struct mr_rd_run {
 	int cfg;                   /* index into the case's configs */
@@ -53,6 +58,10 @@ struct mr_rd_run {
 	                              during it; -1: not recorded.  Its
 	                              times are not figures when the
 	                              machine was busy (mr_rd_busy) */
+	double session_share;      /* the rest of the machine's CPU over
+	                              all the results' runs, as a share of
+	                              one CPU (NAN: too few recorded it);
+	                              the same in every run */
 	char *machine;             /* what changed in the machine's settings
 	                              (runs.tsv's machine column), NULL:
 	                              nothing.  None of its figures is
@@ -132,6 +141,9 @@ char *mr_rd_path(const char *dir, const char *name);
 int mr_rd_load(struct mr_rd *R, const char *dir);
 
 void mr_rd_free(struct mr_rd *R);
+
+/* Set every run's session_share from R's ok runs (mr_rd_load does). */
+void mr_rd_share(struct mr_rd *R);
 
 /* Index case i of R, config i of k, run i of k (its cfg and repeat set)
  * for the lookups below: read.c's, as it adds them. */
