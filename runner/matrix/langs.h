@@ -16,6 +16,16 @@
 struct mr_runtime;
 struct mr_rt_kind;
 
+/* The PATH after the version in a generic host probe's output. */
+enum mr_probe_path {
+	MR_PROBE_NONE,        /* none */
+	MR_PROBE_LIBRARY,     /* the interpreter's library: its sha256 is
+	                         recorded (ruby's libruby) */
+	MR_PROBE_INTERPRETER, /* the interpreter itself, when the one in PATH
+	                         is a wrapper (a pyenv shim): it is what runs
+	                         and what is recorded (python) */
+};
+
 struct mr_lang {
 	const char *name;     /* the spec's word before '@': "ruby" */
 	const char *ext;      /* its originals' extension: cases/<case>.rb */
@@ -27,6 +37,12 @@ struct mr_lang {
 	const char *probe[5]; /* the generic host's (host_hook NULL): the
 	                         arguments after the interpreter that print
 	                         VERSION[\tPATH], NULL-terminated */
+	const char *version_strip; /* what the probe prints before the
+	                              version ("v20.11.1"), or NULL */
+	int version_word;     /* the version is the probe's Nth word, from 0
+	                         ("openjdk 17.0.15 2025-04-15": 1) */
+	int bare_major;       /* a version may be a bare N ("25"), not X.Y */
+	enum mr_probe_path probe_path; /* what the probe's PATH is */
 	const char *flag;     /* the generic host's fixed flag, NULL: none */
 	void (*host_hook)(struct mr_runtime *rt); /* NULL: the generic probe */
 	const struct mr_rt_kind *kind; /* Debian's packages (rtkind.h); NULL:

@@ -145,11 +145,10 @@ mr_rt_probe(char *const *argv, struct strbuf *out, struct strbuf *why)
 
 /* --- the host's -------------------------------------------------------- */
 
-/* The host's python: the probe's second field is sys.executable, the
- * interpreter itself when `python3` in PATH is a wrapper (a pyenv shim, a
- * script): that one is what runs and what is recorded. */
+/* The interpreter at real when the one in PATH (rt->exe) is a wrapper (a
+ * pyenv shim, a script): that one is what runs and what is recorded. */
 static void
-host_python(struct mr_runtime *rt, const char *real)
+host_real(struct mr_runtime *rt, const char *real)
 {
 	char *r = real && *real == '/' ? realpath(real, NULL) : NULL;
 	struct stat st;
@@ -167,33 +166,34 @@ host_python(struct mr_runtime *rt, const char *real)
 	free(r);
 }
 
-/* The probe's output s (VERSION[\tPATH]): rt->version, and the library's
- * sha256 (ruby) or the real interpreter (python) from PATH. */
+/* The probe's output s (VERSION[\tPATH]) as l says to read it: rt->version,
+ * and what PATH names (l->probe_path). */
 static void
-host_version(struct mr_runtime *rt, char *s)
+host_version(struct mr_runtime *rt, const struct mr_lang *l, char *s)
 {
 	char *tab;
+	size_t n;
+	int w;
 
 	s[strcspn(s, "\r\n")] = '\0';
 	tab = strchr(s, '\t');
 	if (tab)
 		*tab++ = '\0';
-	if (strcmp(rt->lang, "node") == 0 && s[0] == 'v')
-		s++;
-	/* java --version: "openjdk 17.0.15 2025-04-15" ("openjdk 25 ..." for
-	 * a .0 release) */
-	if (strcmp(rt->lang, "java") == 0 && strchr(s, ' ')) {
+	for (w = 0; w < l->version_word && strchr(s, ' '); w++)
 		s = strchr(s, ' ') + 1;
+	if (l->version_word)
 		s[strcspn(s, " ")] = '\0';
-	}
-	if (!*s || !(mr_rt_starts_xy(s) || (strcmp(rt->lang, "java") == 0 && mr_lang_release_word(s, 1))) ||
+	n = l->version_strip ? strlen(l->version_strip) : 0;
+	if (n && strncmp(s, l->version_strip, n) == 0)
+		s += n;
+	if (!*s || !(mr_rt_starts_xy(s) || (l->bare_major && mr_lang_release_word(s, 1))) ||
 	    strlen(s) > MR_RT_WORD_MAX)
 		rt->missing = esprintf("%s: %s gave no version (\"%.40s\")", rt->spec, rt->exe, s);
 	else
 		rt->version = estrdup(s);
-	if (strcmp(rt->lang, "python") == 0) {
-		host_python(rt, tab);
-	} else if (tab && *tab == '/') {
+	if (l->probe_path == MR_PROBE_INTERPRETER) {
+		host_real(rt, tab);
+	} else if (l->probe_path == MR_PROBE_LIBRARY && tab && *tab == '/') {
 		struct stat st;
 
 		if (stat(tab, &st) == 0 && S_ISREG(st.st_mode))
@@ -226,7 +226,7 @@ host(struct mr_runtime *rt, const struct mr_lang *l)
 	if (mr_rt_probe(argv, &out, &why) < 0)
 		rt->missing = esprintf("%s: %s does not run: %s", rt->spec, exe, why.s);
 	else
-		host_version(rt, out.s ? out.s : (char *)"");
+		host_version(rt, l, out.s ? out.s : (char *)"");
 	if (!rt->sha256 && !rt->missing)
 		rt->missing = esprintf("%s: %s cannot be read", rt->spec, rt->exe);
 	flags[0] = rt->exe;

@@ -396,7 +396,8 @@ mr_machine_tick(struct mr_machine_watch *w, const pid_t *tree, int n, uint64_t n
 
 	if (now < w->next_say || hz <= 0 || !mr_board_saying())
 		return;
-	w->next_say = now + (uint64_t)MR_MACHINE_SAY_MS * 1000000u;
+	/* a sample a little early still says */
+	w->next_say = now + (uint64_t)MR_MACHINE_SAY_MS * 900000u;
 	/* the run's live processes (tree[0] is this process): theirs and
 	 * their reaped children's; those this process reaped are in its
 	 * own figure */

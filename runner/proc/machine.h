@@ -117,8 +117,12 @@ struct mr_machine_watch {
  * least MR_MACHINE_WINDOW_MS). */
 void mr_machine_begin(struct mr_machine_watch *w, int window);
 
-/* How often a run says its CPU on the session's board (proc/board.h). */
-#define MR_MACHINE_SAY_MS 40
+/* How often a run says its CPU on the session's board (proc/board.h): at
+ * every sample.  What a run has not said yet counts as the machine's in
+ * the runs beside it, up to this long of each of its CPUs: at 40 ms an
+ * 8-thread run beside a 150 ms one read as 70-140 ms of "other" CPU on an
+ * idle machine (bench/flaky.sh). */
+#define MR_MACHINE_SAY_MS 10
 
 /* At a sample of the run (tree[1..n-1] its processes, proc/tree.h's
  * mr_tree_case; now in ns): at most every MR_MACHINE_SAY_MS, say on the

@@ -148,6 +148,7 @@ mr_sess_side_by_side(struct session *s, struct job *v, int n)
 			if (mr_sched_finish(&j->w, &rc, &res) < 0 || e < 0 ||
 			    mr_sess_job_record(s, j, rc, &res, overlap(v, next, slot[i])) < 0)
 				stop = 1;
+			mr_board_say_runner(); /* what writing its rows took */
 		}
 	}
 	mr_term_parallel(&s->term, 0);
