@@ -265,3 +265,31 @@ other_cpus() {
 	[[ "$output" == *"slow"*"regressed"* ]] || false
 	[[ "$output" != *"busy"* ]] || false
 }
+
+@test "bless on a busy machine keeps jemalloc's old rows (not pinned from stretched runs) and re-blesses glibc's" {
+	touch_blessed glibc,jemalloc "" 1
+	local before
+	before=$(grep '^allocator=jemalloc' "$EXP"/*/touch.tsv)
+	[ -n "$before" ]
+	# the same runs, their figures moved and the machine busy
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 1000000
+	set_col "$BATS_TEST_TMPDIR/r" maxrss_kb 999999
+	run -0 mr bless --from "$BATS_TEST_TMPDIR/r" --expected "$EXP" --yes
+	[ "$(grep '^allocator=jemalloc' "$EXP"/*/touch.tsv)" = "$before" ]
+	grep -q '^allocator=glibc,[^	]*	-	maxrss_kb	999999	' "$EXP"/*/touch.tsv
+}
+
+@test "older results (no other_cpu board in env.tsv): a run beside others is not taken for a busy machine's" {
+	touch_blessed glibc,jemalloc "" 10
+	set_col "$BATS_TEST_TMPDIR/r" wall_ms 600
+	set_col "$BATS_TEST_TMPDIR/r" pause_ms 0
+	# each run beside another, which an older runner counted as "other"
+	set_col "$BATS_TEST_TMPDIR/r" overlap 1
+	set_col "$BATS_TEST_TMPDIR/r" other_cpu_ms 590
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP"
+	[[ "$output" == *"the machine was busy: other programs used 98 % of a CPU"* ]] || false
+	sed -i '/^other_cpu	/d' "$BATS_TEST_TMPDIR/r/env.tsv"
+	run -0 mr check --from "$BATS_TEST_TMPDIR/r" --expected "$EXP"
+	echo "$output"
+	[[ "$output" != *"busy"* ]] || false
+}

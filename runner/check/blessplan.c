@@ -84,7 +84,8 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci, const ch
 		return 0;
 	}
 	for (m = 0; mr_bless_run_metrics[m]; m++) {
-		struct mr_ref ref = { .metric = mr_run_metric(mr_bless_run_metrics[m]) };
+		struct mr_ref ref = { .metric = mr_run_metric(mr_bless_run_metrics[m]),
+				      .pinned = 1 };
 
 		if (mr_bl_timed(&k->conf[ci], mr_bless_run_metrics[m]))
 			continue;
@@ -98,6 +99,7 @@ bless_config(struct mr_baseline *b, const struct mr_rd_case *k, int ci, const ch
 				.ckpt = 1,
 				.metric = mr_ckpt_metric(mr_bless_ckpt_metrics[m]),
 				.checkpoint = (char *)names[i],
+				.pinned = 1,
 			};
 
 			rows += bless_row(b, k, ci, key, &ref);
@@ -232,9 +234,29 @@ keep_keys(struct mr_baseline *nb, const struct mr_baseline *ob)
 	}
 }
 
+/* Whether config ci of k follows an allocator's clock and every ok run of
+ * it had a busy machine: then no figure of it is pinned (check/values.c),
+ * and its old rows stand. */
+static int
+busy_clock(const struct mr_rd_case *k, int ci)
+{
+	int i;
+
+	if (ci < 0 || !mr_bl_clocks_conf(&k->conf[ci]))
+		return 0;
+	for (i = 0; i < k->cfg[ci].nrun; i++) {
+		const struct mr_rd_run *r = &k->run[k->cfg[ci].run[i]];
+
+		if (r->outcome == MR_RD_OK && !mr_rd_busy(r))
+			return 0;
+	}
+	return 1;
+}
+
 /* Carry over the rows and cost rows of c->ob whose config the results do
  * not have (another profile's configs: the quick profile's beside the
- * full one's), so that blessing one profile keeps the others'. */
+ * full one's), so that blessing one profile keeps the others'; and the
+ * rows of a config whose runs a busy machine stretched (busy_clock). */
 static void
 keep_others(struct mr_bless_case *c)
 {
@@ -242,7 +264,8 @@ keep_others(struct mr_bless_case *c)
 	int i;
 
 	for (i = 0; i < ob->nrow; i++)
-		if (mr_rd_cfg(c->k, ob->row[i].config) < 0) {
+		if (mr_rd_cfg(c->k, ob->row[i].config) < 0 ||
+		    busy_clock(c->k, mr_rd_cfg(c->k, ob->row[i].config))) {
 			mr_baseline_add(&c->nb, &ob->row[i]);
 			c->kept++;
 		}

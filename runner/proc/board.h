@@ -15,9 +15,12 @@
  * so far (its own, its reaped children's, and the live case's from
  * /proc/PID/stat, at every sample), the runner its own at every turn of
  * its loop.  A run then takes the growth of every slot but its own off
- * the machine's busy time.  What the board misses (a sample's lag, a
- * grandchild not yet reaped) counts as the machine's: a run is judged
- * busy a little more often, never less.
+ * the machine's busy time.  What the board says late is misplaced by up
+ * to a sample (--interval, 10 ms by default) of each CPU a run beside
+ * used: CPU said just after a run began counts against it, CPU not yet
+ * said when it ends counts as the machine's, so a short run's reading
+ * errs either way (check/values.h says how a run is judged busy despite
+ * it).
  *
  * Without a board (-j 1, or the mapping refused) there is no other run
  * and nothing is taken off.

@@ -415,6 +415,9 @@ fill_window(const struct mr_machine_watch *w)
 	uint64_t end = w->t0 + (uint64_t)MR_MACHINE_WINDOW_MS * 1000000u, now;
 	int i;
 
+	/* told to stop, or nothing to read at the end: no wait */
+	if (mr_spawn_interrupted || w->cpu_ms == UINT64_MAX)
+		return;
 	for (i = 0; i < 4 && (now = mr_now_ns()) < end; i++) {
 		struct timespec ts = { 0, (long)(end - now) };
 

@@ -118,7 +118,7 @@ struct mr_machine_watch {
 void mr_machine_begin(struct mr_machine_watch *w, int window);
 
 /* How often a run says its CPU on the session's board (proc/board.h): at
- * every sample.  What a run has not said yet counts as the machine's in
+ * every sample (so every --interval, when that is longer).  What a run has not said yet counts as the machine's in
  * the runs beside it, up to this long of each of its CPUs: at 40 ms an
  * 8-thread run beside a 150 ms one read as 70-140 ms of "other" CPU on an
  * idle machine (bench/flaky.sh). */

@@ -209,6 +209,11 @@ extern const char *const mr_series_cols[MR_SERIES_NCOLS];
 #define MR_ENVK_INTERVAL_MS "interval_ms"
 #define MR_ENVK_TIMEOUT_S "timeout_s"
 #define MR_ENVK_STARTED "started"
+/* "board": runs.tsv's other_cpu_ms leaves out the session's other runs
+ * (proc/board.h); absent in older results, whose overlapped runs count
+ * each other */
+#define MR_ENVK_OTHER_CPU "other_cpu"
+#define MR_OTHER_CPU_BOARD "board"
 
 /* --- the files of a results directory ----------------------------------- */
 

@@ -58,10 +58,15 @@ struct mr_rd_run {
 	                              during it; -1: not recorded.  Its
 	                              times are not figures when the
 	                              machine was busy (mr_rd_busy) */
+	/* (other_cpu_ms: -1 too in older results' runs beside others, which
+	 * counted theirs: mr_rd_share) */
 	double session_share;      /* the rest of the machine's CPU over
-	                              all the results' runs, as a share of
-	                              one CPU (NAN: too few recorded it);
-	                              the same in every run */
+	                              the results' ok runs that recorded it
+	                              (a short one over the window it was
+	                              watched; in older results only those
+	                              that ran alone), as a share of one CPU
+	                              (NAN: under MR_RD_SHARE_MIN_MS of
+	                              them); the same in every run */
 	char *machine;             /* what changed in the machine's settings
 	                              (runs.tsv's machine column), NULL:
 	                              nothing.  None of its figures is
@@ -144,6 +149,11 @@ void mr_rd_free(struct mr_rd *R);
 
 /* Set every run's session_share from R's ok runs (mr_rd_load does). */
 void mr_rd_share(struct mr_rd *R);
+
+/* Non-zero when R's other_cpu_ms leave out the session's other runs
+ * (env.tsv's other_cpu board, proc/board.h); older results' overlapped
+ * runs counted each other. */
+int mr_rd_board(const struct mr_rd *R);
 
 /* Index case i of R, config i of k, run i of k (its cfg and repeat set)
  * for the lookups below: read.c's, as it adds them. */

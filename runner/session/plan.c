@@ -23,13 +23,16 @@ mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
 	int i, k, rc = MR_OK;
 
 	*timed = t;
+	/* every row, even after an error: the session may go on without
+	 * -j (session.c) */
+	for (i = 0; i < ncases; i++)
+		t[i] = ecalloc((size_t)mats[i].n + 1, 1);
 	for (i = 0; i < ncases && rc == MR_OK; i++) {
 		char *bpath = platform ? esprintf("%s/%s/%s.tsv", expected_dir, platform,
 						  cases[i].name) : NULL;
 		const struct mr_claims *cs;
 		int crc = mr_casetab_claims(tab, cases[i].name, &cs);
 
-		t[i] = ecalloc((size_t)mats[i].n + 1, 1);
 		if (crc < 0 && crc != -ENOENT)
 			rc = MR_USAGE;
 		for (k = 0; k < mats[i].n && rc == MR_OK; k++) {

@@ -104,6 +104,7 @@ may_differ(const char *key)
 	 * run at all, and a run that cannot says so in its outcome. */
 	return strcmp(key, MR_ENVK_STARTED) == 0 || strcmp(key, "cases_dir") == 0 ||
 	       strcmp(key, "options") == 0 || strcmp(key, "jobs") == 0 ||
+	       strcmp(key, MR_ENVK_OTHER_CPU) == 0 ||
 	       strcmp(key, "rlimit.nofile") == 0 || strcmp(key, "rlimit.nproc") == 0 ||
 	       strcmp(key, "rlimit.memlock") == 0 ||
 	       strncmp(key, "memory_cgroup.", 14) == 0 ||

@@ -374,6 +374,7 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 	free(abs);
 	snprintf(buf, sizeof buf, "%ld", o->jobs);
 	mr_envfp_add(fp, "jobs", buf);
+	mr_envfp_add(fp, MR_ENVK_OTHER_CPU, MR_OTHER_CPU_BOARD);
 	/* where a mapping lands decides whether THP backs it, or whether an
 	 * allocator's 2 MiB alignment costs it a page more: thread-vsz
 	 * (glibc, THP always) kept 13.3 or 15.3 MiB at "created" with ASLR,
@@ -457,9 +458,13 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	if (o->shard_n)
 		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
 				   o->shard_n, &fp, &s->skip);
-	if (rc == MR_OK)
-		rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
-				   mr_envfp_get(&fp, MR_ENVK_PLATFORM), &s->timed);
+	/* without -j the plan only decides which runs are watched longer
+	 * (proc/machine.h): a baseline it cannot read stops nothing */
+	if (rc == MR_OK &&
+	    (rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
+				mr_envfp_get(&fp, MR_ENVK_PLATFORM), &s->timed)) != MR_OK &&
+	    o->jobs <= 1)
+		rc = MR_OK;
 	if (rc == MR_OK && o->jobs > 1)
 		rc = session_mem_plan(s, cases, ncases, mats, mr_envfp_get(&fp, MR_ENVK_PLATFORM));
 	if (rc == MR_OK && o->verbose)
