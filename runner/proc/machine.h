@@ -119,9 +119,9 @@ void mr_machine_begin(struct mr_machine_watch *w, int window);
 
 /* How often a run says its CPU on the session's board (proc/board.h): at
  * every sample (so every --interval, when that is longer).  What a run has not said yet counts as the machine's in
- * the runs beside it, up to this long of each of its CPUs: at 40 ms an
- * 8-thread run beside a 150 ms one read as 70-140 ms of "other" CPU on an
- * idle machine (bench/flaky.sh). */
+ * the runs beside it, up to this long of each of its CPUs: at 40 ms, 14
+ * runs of one idle quick check read 69-443 ms of "other" CPU beside other
+ * runs, enough to be judged busy (bench/flaky.sh, 2026-12-06). */
 #define MR_MACHINE_SAY_MS 10
 
 /* At a sample of the run (tree[1..n-1] its processes, proc/tree.h's
