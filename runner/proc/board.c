@@ -15,13 +15,12 @@ static int mine = -1;   /* the slot this process adds to */
 static uint64_t base;   /* that slot's count when this process took it */
 static uint64_t runner0; /* the runner's CPU when it opened the board */
 
-/* user + system ms of this process. */
-static uint64_t
-self_ms(void)
+uint64_t
+mr_board_usage_ms(int who)
 {
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
+	if (getrusage(who, &ru) < 0)
 		return 0;
 	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000u +
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000u;
@@ -45,7 +44,7 @@ mr_board_open(int nslot)
 		atomic_init(&slots[i], 0);
 	mine = nslot; /* the runner's: what it used before is no run's */
 	base = 0;
-	runner0 = self_ms();
+	runner0 = mr_board_usage_ms(RUSAGE_SELF);
 	return 0;
 }
 
@@ -86,7 +85,7 @@ mr_board_say(uint64_t ms)
 void
 mr_board_say_runner(void)
 {
-	uint64_t now = self_ms();
+	uint64_t now = mr_board_usage_ms(RUSAGE_SELF);
 
 	if (slots && mine == nslots - 1 && now >= runner0)
 		mr_board_say(now - runner0);

@@ -35,6 +35,10 @@
  * count each other as the machine's). */
 int mr_board_open(int nslot);
 
+/* user + system ms of getrusage(who) (0 when it fails): the one CPU
+ * count of a process the board and proc/machine.c take. */
+uint64_t mr_board_usage_ms(int who);
+
 /* Close this process's board (the runner's, after its workers are gone). */
 void mr_board_close(void);
 

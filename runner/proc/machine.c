@@ -354,24 +354,12 @@ mr_machine_cpu_ms(void)
 			  (unsigned long long)hz);
 }
 
-/* user + system ms of getrusage(who). */
-static uint64_t
-usage_ms(int who)
-{
-	struct rusage ru;
-
-	if (getrusage(who, &ru) < 0)
-		return 0;
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000u +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000u;
-}
-
 uint64_t
 mr_machine_self_ms(void)
 {
 	/* this process and the children it reaped: the case, and the
 	 * orphans of the run it killed and reaped */
-	return usage_ms(RUSAGE_SELF) + usage_ms(RUSAGE_CHILDREN);
+	return mr_board_usage_ms(RUSAGE_SELF) + mr_board_usage_ms(RUSAGE_CHILDREN);
 }
 
 void
@@ -381,6 +369,7 @@ mr_machine_begin(struct mr_machine_watch *w, int window)
 	w->window = window;
 	w->t0 = mr_now_ns();
 	w->next_say = 0;
+	w->hz = sysconf(_SC_CLK_TCK); /* once: the ticks read at each sample */
 	w->self_ms = mr_machine_self_ms();
 	w->others_ms = mr_board_others();
 	w->cpu_ms = mr_machine_cpu_ms();
@@ -390,7 +379,7 @@ void
 mr_machine_tick(struct mr_machine_watch *w, const pid_t *tree, int n, uint64_t now)
 {
 	struct mr_pstat st;
-	long hz = sysconf(_SC_CLK_TCK);
+	long hz = w->hz;
 	uint64_t live = 0;
 	int i;
 

@@ -111,6 +111,7 @@ struct mr_machine_watch {
 	uint64_t t0;        /* when the watch began, ns */
 	int window;         /* watch at least MR_MACHINE_WINDOW_MS */
 	uint64_t next_say;  /* when the run next says its CPU, ns */
+	long hz;            /* clock ticks a second */
 };
 
 /* Take the readings before a run; window: its load matters (watched at
