@@ -87,6 +87,7 @@ RUNNER_SRC := \
 	runner/help.c \
 	runner/cmdversions.c \
 	runner/core/util.c \
+	runner/core/rmtree.c \
 	runner/core/drain.c \
 	runner/core/safeio.c \
 	runner/core/tsv.c \
@@ -113,6 +114,7 @@ RUNNER_SRC := \
 	runner/proc/cgroup.c \
 	runner/proc/cgfs.c \
 	runner/proc/cgsweep.c \
+	runner/proc/scratch.c \
 	runner/proc/machine.c \
 	runner/release/sha256.c \
 	runner/release/releases.c \

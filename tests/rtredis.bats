@@ -155,7 +155,8 @@ redis_env() {
 	"$BATS_TEST_TMPDIR/redis-server" 300 &
 	outside=$!
 	# the fake server clears its parent-death signal and kills the driver
-	run -1 env FAKEREDIS_LOG="$log" FAKEREDIS_ORPHAN=1 timeout -k 5 120 "$MR" run \
+	mkdir "$BATS_TEST_TMPDIR/tmp"
+	run -1 env TMPDIR="$BATS_TEST_TMPDIR/tmp" FAKEREDIS_LOG="$log" FAKEREDIS_ORPHAN=1 timeout -k 5 120 "$MR" run \
 		--out "$BATS_TEST_TMPDIR/out" --profile quick --axis allocator=glibc \
 		--axis runtime=redis@6 --axis keys=2000 redis-frag
 	pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' "$log")
@@ -164,10 +165,12 @@ redis_env() {
 	run ! kill -0 "$pid"
 	kill -0 "$outside"
 	kill "$outside"
+	# the killed driver's socket directory went with the run's TMPDIR
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ] || { ls -laR "$BATS_TEST_TMPDIR/tmp"; return 1; }
 	# and the driver's own way: its server dies with it (PR_SET_PDEATHSIG)
 	: > "$log"
 	root=$CACHE/pkgs/redis-tools_5%3a6.0.16-1+deb11u2
-	env FAKEREDIS_LOG="$log" MEMREPRO_REDIS_SERVER="$root/usr/bin/redis-check-rdb" \
+	env TMPDIR="$BATS_TEST_TMPDIR" FAKEREDIS_LOG="$log" MEMREPRO_REDIS_SERVER="$root/usr/bin/redis-check-rdb" \
 		"$PY" -S "$ROOT/cases/redis-frag.redis" --param keys=100000000 > /dev/null &
 	driver=$!
 	for _ in $(seq 100); do [ -s "$log" ] && break; sleep 0.1; done

@@ -17,6 +17,7 @@
 #include "matrix/libc.h"
 #include "release/cache.h"
 #include "release/releases.h"
+#include "core/rmtree.h"
 
 #define COPY_TIMEOUT_MS 120000 /* cp -rs of ~9,000 files on a busy machine */
 
@@ -88,7 +89,7 @@ goroot(const char *xy, const struct mr_release_pkg *p, const struct mr_release_p
 	} else if (rename(tmp, dir) < 0 && errno != EEXIST && errno != ENOTEMPTY) {
 		sb_printf(why, "%s: %s", dir, strerror(errno));
 	}
-	mr_rel_rmtree(tmp);
+	mr_rmtree(tmp);
 out:
 	free(top);
 	free(tmp);

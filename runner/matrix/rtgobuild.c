@@ -16,6 +16,7 @@
 #include "release/files.h"
 #include "release/releases.h"
 #include "release/sha256.h"
+#include "core/rmtree.h"
 
 
 #define BUILD_TIMEOUT_MS 900000 /* the standard library compiled cold by
@@ -140,7 +141,7 @@ mr_runtime_go_build(const struct mr_runtime *rt, const char *src, char **bin)
 		why = esprintf("%s: %s: %s", rt->spec, tmp, strerror(errno));
 	else if (!(why = build(rt, top, tmp, name)) && rename(tmp, dir) < 0 && access(*bin, X_OK) < 0)
 		why = esprintf("%s: %s: %s", rt->spec, dir, strerror(errno));
-	mr_rel_rmtree(tmp); /* the build's leftovers (the module cache's are read-only) */
+	mr_rmtree(tmp); /* the build's leftovers (the module cache's are read-only) */
 	free(parent);
 	free(tmp);
 out:

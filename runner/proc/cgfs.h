@@ -58,6 +58,12 @@ int mr_cgfs_owner_self(struct mr_cgfs_owner *o);
  * -1: not a name of that form. */
 int mr_cgfs_owner_parse(const char *name, struct mr_cgfs_owner *o, const char **rest);
 
+/* Is name (memrepro-..., as above) one of a runner proved gone?  1 (its
+ * pid in *pid) or 0: ours, alive, another namespace's, or in doubt (said
+ * on stderr where a pid alone would have taken it for gone).  In
+ * cgsweep.c. */
+int mr_cgfs_owner_gone(const char *name, long *pid);
+
 /* The start time of pid from /proc/PID/stat (clock ticks after boot).
  * 0 or -1. */
 int mr_cgfs_start_time(long pid, unsigned long long *start);

@@ -15,6 +15,7 @@
 #include "proc/cgfs.h"
 
 /* Is the cgroup name one of a runner that is gone?  Its pid in *pid.
+ * (cgfs.h: also the scratch directories' names.)
  * Proof that holds in any pid namespace: the name says which pid
  * namespace (and time namespace) its runner was in and when it started;
  * only in our own is its pid looked up, and the runner is gone when no
@@ -22,8 +23,8 @@
  * In doubt (another namespace, a name without them, a start time that
  * cannot be read) the cgroup is left, and said so when the old rule would
  * have taken it. */
-static int
-dead_runners(const char *name, long *pid)
+int
+mr_cgfs_owner_gone(const char *name, long *pid)
 {
 	struct mr_cgfs_owner o, me;
 	unsigned long long start;
@@ -98,7 +99,7 @@ sweep_dir(const char *parent, int v, int kill)
 		long pid;
 		int i, n, killed = 0, nopidfd = 0;
 
-		if (!dead_runners(de->d_name, &pid))
+		if (!mr_cgfs_owner_gone(de->d_name, &pid))
 			continue;
 		mr_cgroup_init(&cg);
 		cg.v = v;

@@ -75,21 +75,24 @@ mr_spawn_env_free(char **env)
 }
 
 char **
-mr_spawn_env_channel(char *const *envp)
+mr_spawn_env_channel(char *const *envp, const char *tmpvar)
 {
 	size_t n = 0, i, k;
 	char **env;
 
 	while (envp[n])
 		n++;
-	env = ecalloc(n + 3, sizeof *env);
+	env = ecalloc(n + 4, sizeof *env);
 	for (i = k = 0; i < n; i++) /* the channel's are these alone */
 		if (strncmp(envp[i], CKPT_EQ, sizeof CKPT_EQ - 1) != 0 &&
-		    strncmp(envp[i], ACK_EQ, sizeof ACK_EQ - 1) != 0)
+		    strncmp(envp[i], ACK_EQ, sizeof ACK_EQ - 1) != 0 &&
+		    (!tmpvar || strncmp(envp[i], "TMPDIR=", 7) != 0))
 			env[k++] = envp[i];
-	env[k] = CKPT_EQ STR(MR_ENV_CKPT_FD);
-	env[k + 1] = ACK_EQ STR(MR_ENV_ACK_FD);
-	env[k + 2] = NULL;
+	env[k++] = CKPT_EQ STR(MR_ENV_CKPT_FD);
+	env[k++] = ACK_EQ STR(MR_ENV_ACK_FD);
+	if (tmpvar)
+		env[k++] = (char *)tmpvar;
+	env[k] = NULL;
 	return env;
 }
 

@@ -26,9 +26,11 @@ char **mr_spawn_env(const char *const *extra);
 void mr_spawn_env_free(char **env);
 
 /* The environment of a case's run: envp (from mr_spawn_env) without any
- * MEMREPRO_CKPT_FD or MEMREPRO_ACK_FD, plus the channel's own.  The array is fresh (free it with
- * free); its strings are envp's or static. */
-char **mr_spawn_env_channel(char *const *envp);
+ * MEMREPRO_CKPT_FD or MEMREPRO_ACK_FD, plus the channel's own; and when
+ * tmpvar ("TMPDIR=<the run's scratch>", proc/scratch.h) is given, that
+ * instead of envp's TMPDIR.  The array is fresh (free it with free); its
+ * strings are envp's, tmpvar or static. */
+char **mr_spawn_env_channel(char *const *envp, const char *tmpvar);
 
 /* "MEMREPRO_RUN=<64 random bits>": made once per runner (its workers share
  * it), put into the environment of everything it starts.  Only those

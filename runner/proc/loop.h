@@ -53,6 +53,8 @@ struct mr_run {
 	void (*mark_tick)(struct mr_run *r, uint64_t now); /* their tick
 	                                   (set by proc/marks.c), or NULL */
 	struct mr_machine_watch *mw; /* the machine under the run, or NULL */
+	char *scratch;      /* its TMPDIR (proc/scratch.h), or NULL */
+	char *tmpvar;       /* "TMPDIR=" and it, in the case's environment */
 };
 
 /* Run the loop of r (forked, its exec done).  Returns 0 when the case

@@ -19,6 +19,7 @@
 #include "proc/loop.h"
 #include "proc/marks.h"
 #include "proc/measure.h"
+#include "proc/scratch.h"
 #include "proc/tree.h"
 
 static void
@@ -169,7 +170,19 @@ run_start(struct mr_run *r)
 		weprintf("pipe:");
 		return rc;
 	}
-	env = mr_spawn_env_channel(rq->envp);
+	{
+		static int told;
+		char why[256], *var = NULL;
+
+		/* the run's own TMPDIR, removed with what is in it after the
+		 * run (a killed case cleans up nothing) */
+		if ((r->scratch = mr_scratch_make(why, sizeof why)) != NULL)
+			var = esprintf("TMPDIR=%s", r->scratch);
+		else if (!told++)
+			weprintf("runs keep the TMPDIR they inherit: %s", why);
+		env = mr_spawn_env_channel(rq->envp, var);
+		r->tmpvar = var;
+	}
 	r->tree = emalloc(MR_TREE_MAX * sizeof *r->tree);
 	fflush(NULL);
 	self = getpid();
@@ -337,6 +350,9 @@ run_close(struct mr_run *r)
 	free(r->tree);
 	free(r->seen);
 	mr_cgroup_remove(&r->cg);
+	/* after mr_tree_end: nothing of the run writes there any more */
+	mr_scratch_remove(r->scratch);
+	free(r->tmpvar);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
 	if (r->status_fd >= 0)

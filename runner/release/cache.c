@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/safeio.h"
+#include "core/rmtree.h"
 #include "release/sha256.h"
 #include "release/helper.h"
 
@@ -53,29 +54,6 @@ static struct {
 	long nfiles;
 	int err;
 } walk;
-
-static int
-rm_one(const char *path, const struct stat *st, int type, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	if (type == FTW_DP)
-		return rmdir(path) < 0 ? -1 : 0;
-	return unlink(path) < 0 ? -1 : 0;
-}
-
-int
-mr_rel_rmtree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path) < 0 ? -errno : 0;
-	/* a tree dpkg-deb made may hold read-only directories */
-	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0 ? -errno : 0;
-}
 
 static int
 chmod_dir(const char *path, const struct stat *st, int type, struct FTW *f)
@@ -400,7 +378,7 @@ mr_rel_sweep(const char *dir)
 		if (abandoned(de->d_name, ns)) {
 			char *path = esprintf("%s/%s", dir, de->d_name);
 
-			mr_rel_rmtree(path);
+			mr_rmtree(path);
 			free(path);
 		}
 	}
@@ -427,7 +405,7 @@ mr_rel_entry_commit(const char *tmp, const char *entry, const char *old, const c
 	 * exchanged with the new one, so that a kill leaves one or the
 	 * other, whole (what is left under tmp, a sweep removes) */
 	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, entry, RENAME_EXCHANGE) == 0) {
-		mr_rel_rmtree(tmp);
+		mr_rmtree(tmp);
 		return 0;
 	}
 	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS) {
@@ -464,7 +442,7 @@ mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_ma
 		sb_printf(why, "%s: a name with a tab or newline", deb);
 		goto out;
 	}
-	mr_rel_rmtree(tmp);
+	mr_rmtree(tmp);
 	if ((e = mkdir_p(tmp)) < 0) {
 		sb_printf(why, "cache %s: %s", tmp, strerror(-e));
 		goto out;
@@ -492,8 +470,8 @@ mr_rel_entry_unpack(const char *cache, const char *entry, const struct mr_rel_ma
 	rc = 0;
 out:
 	if (rc < 0)
-		mr_rel_rmtree(tmp);
-	mr_rel_rmtree(old);
+		mr_rmtree(tmp);
+	mr_rmtree(old);
 	sb_free(&out);
 	sb_free(&err);
 	sb_free(&text);

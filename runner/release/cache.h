@@ -74,8 +74,4 @@ char *mr_rel_tmpname(const char *base, const char *kind, unsigned serial);
 int mr_rel_entry_commit(const char *tmp, const char *entry, const char *old, const char *text,
 			struct strbuf *why);
 
-/* Remove path, a tree of it when a directory (links not followed,
- * read-only directories too): 0 or -errno. */
-int mr_rel_rmtree(const char *path);
-
 #endif

@@ -19,6 +19,7 @@
 #include "release/runout.h"
 #include "release/releases.h"
 #include "release/sha256.h"
+#include "core/rmtree.h"
 
 #define MANIFEST ".memrepro-manifest"
 #define T_DECOMP 300 /* seconds */
@@ -209,11 +210,11 @@ mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, const
 		free(k->modules[--k->nmodules]);
 	tmp = esprintf("%s.tmp-%ld", dir, (long)getpid());
 	parent = estrndup(dir, (size_t)(strrchr(dir, '/') - dir));
-	mr_rel_rmtree(tmp);
+	mr_rmtree(tmp);
 	if (mkdir_p(parent) < 0 || mkdir(tmp, 0755) < 0) {
 		sb_printf(why, "%s: %s", tmp, strerror(errno));
 	} else if (make(k, vmlinuz, modroot, baseroot, tmp, why) == 0) {
-		mr_rel_rmtree(dir);
+		mr_rmtree(dir);
 		if (rename(tmp, dir) < 0)
 			sb_printf(why, "rename %s: %s", tmp, strerror(errno));
 		else if (verify(dir, k) < 0)
@@ -222,7 +223,7 @@ mr_kextract(struct mr_kernel *k, const char *vmlinuz, const char *modroot, const
 			rc = 0, k->fetched = 1;
 	}
 	if (rc < 0)
-		mr_rel_rmtree(tmp);
+		mr_rmtree(tmp);
 	free(tmp);
 	free(parent);
 	free(dir);

@@ -14,6 +14,7 @@
 #include "release/npmint.h"
 #include "release/release.h"
 #include "release/sha256.h"
+#include "core/rmtree.h"
 
 void
 mr_npm_node_free(struct mr_npm_node *n)
@@ -173,7 +174,7 @@ unpack(const char *cache, const char *entry, const char *version, const char *tg
 	int rc = -1, e;
 
 	serial++;
-	mr_rel_rmtree(tmp);
+	mr_rmtree(tmp);
 	if ((e = mkdir_p(tmp)) < 0) {
 		sb_printf(why, "cache %s: %s", tmp, strerror(-e));
 		goto out;
@@ -209,8 +210,8 @@ unpack(const char *cache, const char *entry, const char *version, const char *tg
 	rc = 0;
 out:
 	if (rc < 0)
-		mr_rel_rmtree(tmp);
-	mr_rel_rmtree(old);
+		mr_rmtree(tmp);
+	mr_rmtree(old);
 	sb_free(&out);
 	sb_free(&err);
 	sb_free(&text);

@@ -15,6 +15,7 @@
 #include "release/helper.h"
 #include "release/release.h"
 #include "release/sha256.h"
+#include "core/rmtree.h"
 
 /* --- JSON of npm's answers --------------------------------------------- */
 
@@ -292,7 +293,7 @@ out:
 		free(*integrity);
 		*integrity = NULL;
 	}
-	mr_rel_rmtree(tmp);
+	mr_rmtree(tmp);
 	free(rel);
 	free(dst);
 	free(tgzdir);

@@ -13,6 +13,7 @@
 #include "release/files.h"
 #include "release/releases.h"
 #include "release/sha256.h"
+#include "core/rmtree.h"
 
 void
 mr_rel_index_free(struct mr_rel_index *ix)
@@ -229,7 +230,7 @@ mr_rel_source_fetch(int rel, const char *package, const struct mr_rel_cand *c,
 		rc = take_deb(tmp, debdir, c->sha256, deb, why);
 	}
 	/* whatever is left in tmp goes (a partial download) */
-	mr_rel_rmtree(tmp);
+	mr_rmtree(tmp);
 	free(tmp);
 	free(dir);
 	return rc;

@@ -12,6 +12,7 @@
 #include "core/safeio.h"
 #include "matrix/shard.h"
 #include "core/util.h"
+#include "core/rmtree.h"
 
 /* env.tsv keys every shard must agree on: what makes two runs one matrix. */
 static const char *const same_keys[] = {
@@ -508,7 +509,7 @@ write_merged(const char *out, struct shard *sh, int ndirs, char **header,
 		weprintf("merge: rename %s to %s:", tmp, out);
 		rc = MR_FAILED;
 	}
-	if (rc != MR_OK && tmp && mr_merge_rmtree(tmp) < 0)
+	if (rc != MR_OK && tmp && mr_rmtree(tmp) < 0)
 		weprintf("merge: remove %s:", tmp);
 	free(tmp);
 	return rc;

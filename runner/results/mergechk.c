@@ -2,7 +2,6 @@
 #include "results/mergechk.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,16 +192,3 @@ mr_merge_tmp_beside(const char *out)
 	return t;
 }
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
-}
-
-int
-mr_merge_rmtree(const char *dir)
-{
-	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0 ? -errno : 0;
-}

@@ -23,8 +23,4 @@ int mr_merge_check_rows(const struct mr_rd *R, int n);
  * NULL (printed) when it cannot be made.  Fresh string. */
 char *mr_merge_tmp_beside(const char *out);
 
-/* Remove dir, a directory merge made, and everything in it (no link
- * followed).  0 or -errno. */
-int mr_merge_rmtree(const char *dir);
-
 #endif

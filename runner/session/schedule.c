@@ -14,6 +14,7 @@
 #include "check/baseline.h"
 #include "proc/board.h"
 #include "proc/cgroup.h"
+#include "proc/scratch.h"
 #include "proc/tree.h"
 
 int
@@ -271,6 +272,7 @@ died:
 		int n;
 
 		mr_cgroup_sweep();
+		mr_scratch_sweep();
 		if ((n = mr_tree_strays(buf)) > 0)
 			weprintf("killed %d process%s left by the run of worker %ld", n,
 				 n == 1 ? "" : "es", (long)w->pid);

@@ -18,6 +18,7 @@
 #include "matrix/allocconf.h"
 #include "matrix/allocrel.h"
 #include "proc/cgroup.h"
+#include "proc/scratch.h"
 #include "matrix/cmdcase.h"
 #include "session/configs.h"
 #include "matrix/envfp.h"
@@ -564,6 +565,7 @@ mr_session_run(const struct mr_session_opts *o)
 	if (rc == MR_OK) {
 		/* what runners killed outright (SIGKILL) could not clean up */
 		mr_cgroup_sweep();
+		mr_scratch_sweep();
 		rc = session_env(&s, cases, ncases, mats);
 		if (rc == MR_OK)
 			rc = run_all(&s, cases, ncases, mats);
