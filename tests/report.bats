@@ -122,12 +122,12 @@ report: $d/report.html" ]] || false
 	exp=$BATS_TEST_TMPDIR/exp
 	mkdir -p "$exp"
 	run -0 "$MR" bless --from "$d" --expected "$exp" touch
-	scale_rss "$d" touch 'allocator=jemalloc' 1.2
+	scale_rss "$d" touch 'allocator=glibc' 1.2
 	# a regression: written all the same, and exit 1 as check
 	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$exp" --from "$d" touch
 	[[ "$output" == *"total: "*"baseline "*"1 regressed"* ]] || false
 	awk -F'\t' 'NR > 2 && $8 == "regressed" { print $1, $4 }' "$d/plots/touch.diff.tsv" > "$BATS_TEST_TMPDIR/reg"
-	[ "$(cat "$BATS_TEST_TMPDIR/reg")" = "rss_kb@touched allocator=jemalloc" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/reg")" = "rss_kb@touched allocator=glibc" ]
 	grep -q '1 regressed' "$d/plots/touch.diff.svg"
 	grep -q '^| \[touch\](#case-touch) |.*1 regressed\*\*' "$d/report.md"
 	grep -F '`rss_kb@touched`' "$d/report.md" | grep -q '+20'
@@ -259,7 +259,7 @@ report: $d/report.html" ]] || false
 	awk -F'\t' '$1 == "ok" && $3 == "jemalloc@9.0" { r = $6 } END { exit !(r > 0) }' "$a"
 }
 
-# A copy of the fixtures' results whose jemalloc runs of touch take 20 %
+# A copy of the fixtures' results whose glibc runs of touch take 20 %
 # more RSS than the baseline blessed from them, with a figures file of
 # two figures for ok; $1: where.  Sets EXP2 and writes the report.
 regressed_report() {
@@ -267,7 +267,7 @@ regressed_report() {
 	EXP2=$BATS_TEST_TMPDIR/exp2
 	cp -R "$EXP" "$EXP2"
 	run -0 "$MR" bless --from "$d" --expected "$EXP2" touch
-	scale_rss "$d" touch 'allocator=jemalloc' 1.2
+	scale_rss "$d" touch 'allocator=glibc' 1.2
 	cat > "$EXP2/ok.figures" <<'FIG'
 source seeds/000_fixture.txt "the fixture's report"
 figure done mode=a rss_kb 8 MiB
@@ -293,7 +293,7 @@ FIG
 	# (how many rows held depends on the machine: a busy run's times are
 	# not judged)
 	echo "row: $row"
-	[[ "$row" == "| [touch](#case-touch) | - | "*"**"[0-9]*" held, 1 regressed**: \`allocator=jemalloc\` \`rss_kb@touched\` regressed "*" vs "*" (+20."*" %) | 6 ok |" ]] || false
+	[[ "$row" == "| [touch](#case-touch) | - | "*"**"[0-9]*" held, 1 regressed**: \`allocator=glibc\` \`rss_kb@touched\` regressed "*" vs "*" (+20."*" %) | 6 ok |" ]] || false
 	# ... above every other section and case
 	status=$(grep -n '^## Status' "$md" | cut -d: -f1)
 	changed=$(grep -n '^| \[touch\](#case-touch) | - |' "$md" | cut -d: -f1)

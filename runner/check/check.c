@@ -18,6 +18,7 @@
 #include "check/stats.h"
 #include "core/hash.h"
 #include "core/util.h"
+#include "proto/schema.h"
 
 /* The value of a reference at config ci: the median over its ok runs. */
 static int
@@ -47,10 +48,10 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	if (!strcmp(name, MR_KEY_LIBC))
 		return mr_version_lead(mr_rd_env(R, MR_ENVK_LIBC), buf, n);
 	if (!strcmp(name, "kernel"))
-		return mr_version_lead(mr_rd_env(R, "kernel"), buf, n);
+		return mr_version_lead(mr_rd_env(R, MR_ENVK_KERNEL), buf, n);
 	if (!strcmp(name, "thp") || !strncmp(name, "thp@kernel=", 11)) {
 		int g = name[3] ? mr_rd_guest(R, name + 11) : 0;
-		const char *v = g ? mr_rd_guest_env(R, g, "thp") : name[3] ? NULL : mr_rd_env(R, "thp");
+		const char *v = g ? mr_rd_guest_env(R, g, MR_GUESTK_THP) : name[3] ? NULL : mr_rd_env(R, MR_ENVK_THP);
 
 		if (!v || strlen(v) >= n)
 			return NULL;
@@ -58,14 +59,14 @@ host_version(void *ctx, const char *name, char *buf, size_t n)
 	}
 	if (!strncmp(name, "kernel=", 7)) {
 		int g = mr_rd_guest(R, name + 7);
-		const char *pkg = g ? mr_rd_guest_env(R, g, "package") : NULL;
+		const char *pkg = g ? mr_rd_guest_env(R, g, MR_GUESTK_PACKAGE) : NULL;
 
 		/* Debian's version (5.10.223), not its ABI's (5.10.0-32) */
 		if (pkg && strchr(pkg, ' ') && mr_version_lead(strchr(pkg, ' '), buf, n))
 			return buf;
-		return g ? mr_version_lead(mr_rd_guest_env(R, g, "uname"), buf, n) : NULL;
+		return g ? mr_version_lead(mr_rd_guest_env(R, g, MR_GUESTK_UNAME), buf, n) : NULL;
 	}
-	key = esprintf("allocator.%s.version", name);
+	key = esprintf(MR_ENVK_ALLOC_VERSION, name);
 	v = mr_rd_env(R, key);
 	free(key);
 	return mr_version_lead(v, buf, n);
@@ -211,7 +212,7 @@ eval_claims(struct mr_vd_case *vk, const struct mr_rd *R,
 						   (void *)R);
 	struct mr_eval_data d = {
 		.cfg = k->conf, .ncfg = k->ncfg, .value = value_cb,
-		.ctx = (void *)k, .thp = mr_rd_env(R, "thp"), .ver = ver,
+		.ctx = (void *)k, .thp = mr_rd_env(R, MR_ENVK_THP), .ver = ver,
 	};
 	struct mr_vd_totals *t = &vk->t;
 	int i, j;

@@ -2,6 +2,7 @@
 #include "guest/guestrun.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "guest/guestboot.h"
 #include "guest/guestmem.h"
 #include "guest/initrd.h"
+#include "proto/schema.h"
 
 #define TCG_SLOWER 10       /* TCG runs the cases 5-20x slower */
 #define BOOT_S 120          /* booting, mounting, the runner's set-up */
@@ -141,37 +143,59 @@ guest_env(const char *share, const char *key)
 	return r ? r : estrdup("-");
 }
 
+/* One of the guest's keys (proto/schema.h: MR_GUESTK_*) into f. */
+static void put(FILE *f, int n, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+put(FILE *f, int n, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, MR_ENVK_GUEST "\t", n, key);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
 /* The guest's keys into OUT/env.tsv. */
 static void
 env_keys(const char *outdir, const char *share, const struct mr_guest_group *g, long mem,
 	 const char *accel, const char *accel_why, const struct mr_guest_end *e)
 {
-	char *p = esprintf("%s/" MR_FILE_ENV, outdir), *thp = guest_env(share, "thp");
-	char *defrag = guest_env(share, "thp_defrag"), *kern = guest_env(share, "kernel");
-	char *plat = guest_env(share, "platform");
+	char *p = esprintf("%s/" MR_FILE_ENV, outdir), *thp = guest_env(share, MR_ENVK_THP);
+	char *defrag = guest_env(share, MR_ENVK_THP_DEFRAG), *kern = guest_env(share, MR_ENVK_KERNEL);
+	char *plat = guest_env(share, MR_ENVK_PLATFORM);
 	FILE *f = fopen(p, "ae");
 	int n = g->index;
 
 	if (f) {
-		fprintf(f, "guest.%d.config\t%s\nguest.%d.kernel\t%s\n", n, g->frag, n, g->kspec);
-		if (g->k)
-			fprintf(f, "guest.%d.package\t%s %s\nguest.%d.release\t%s\n"
-				   "guest.%d.vmlinux_sha256\t%s\nguest.%d.deb_sha256\t%s\n",
-				n, g->k->package, g->k->version, n, g->k->release, n,
-				g->k->vmlinux_sha256, n, g->k->deb_sha256);
-		if (accel)
-			fprintf(f, "guest.%d.accel\t%s\nguest.%d.accel_why\t%s\n", n, accel, n,
-				accel_why);
-		fprintf(f, "guest.%d.mem_why\t%s\n", n, g->mem_why ? g->mem_why : "-");
-		fprintf(f, "guest.%d.mem_mib\t%ld\nguest.%d.cpus\t2\n"
-			   "guest.%d.uname\t%s\nguest.%d.thp\t%s\nguest.%d.thp_defrag\t%s\n",
-			n, mem, n, n, kern, n, thp, n, defrag);
+		put(f, n, MR_GUESTK_CONFIG, "%s", g->frag);
+		put(f, n, MR_GUESTK_KERNEL, "%s", g->kspec);
+		if (g->k) {
+			put(f, n, MR_GUESTK_PACKAGE, "%s %s", g->k->package, g->k->version);
+			put(f, n, MR_GUESTK_RELEASE, "%s", g->k->release);
+			put(f, n, MR_GUESTK_VMLINUX_SHA256, "%s", g->k->vmlinux_sha256);
+			put(f, n, MR_GUESTK_DEB_SHA256, "%s", g->k->deb_sha256);
+		}
+		if (accel) {
+			put(f, n, MR_GUESTK_ACCEL, "%s", accel);
+			put(f, n, MR_GUESTK_ACCEL_WHY, "%s", accel_why);
+		}
+		put(f, n, MR_GUESTK_MEM_WHY, "%s", g->mem_why ? g->mem_why : "-");
+		put(f, n, MR_GUESTK_MEM_MIB, "%ld", mem);
+		put(f, n, MR_GUESTK_CPUS, "2");
+		put(f, n, MR_GUESTK_UNAME, "%s", kern);
+		put(f, n, MR_GUESTK_THP, "%s", thp);
+		put(f, n, MR_GUESTK_THP_DEFRAG, "%s", defrag);
 		/* its baselines' key (check/baseline.h): the guest's kernel and THP */
 		if (strcmp(plat, "-"))
-			fprintf(f, "guest.%d.platform\t%s\n", n, plat);
-		if (e)
-			fprintf(f, "guest.%d.wall_s\t%.1f\nguest.%d.end\t%s\n", n, e->wall_s, n,
-				e->marker ? "marker" : "no marker");
+			put(f, n, MR_GUESTK_PLATFORM, "%s", plat);
+		if (e) {
+			put(f, n, MR_GUESTK_WALL_S, "%.1f", e->wall_s);
+			put(f, n, MR_GUESTK_END, "%s", e->marker ? "marker" : "no marker");
+		}
 		fclose(f);
 	}
 	free(p);

@@ -118,13 +118,13 @@ fetched(struct mr_envfp *fp, const struct mr_alloc *a)
 
 	if (!a->release)
 		return;
-	snprintf(key, sizeof key, "allocator.%s.package", a->spec);
+	snprintf(key, sizeof key, MR_ENVK_ALLOC_PACKAGE, a->spec);
 	add(fp, key, "%s %s", a->fetched_package, a->pkg_version);
-	snprintf(key, sizeof key, "allocator.%s.release", a->spec);
+	snprintf(key, sizeof key, MR_ENVK_ALLOC_RELEASE, a->spec);
 	add(fp, key, "%s", a->release);
-	snprintf(key, sizeof key, "allocator.%s.sha256", a->spec);
+	snprintf(key, sizeof key, MR_ENVK_ALLOC_SHA256, a->spec);
 	add(fp, key, "%s", a->sha256);
-	snprintf(key, sizeof key, "allocator.%s.glibc_need", a->spec);
+	snprintf(key, sizeof key, MR_ENVK_ALLOC_GLIBC_NEED, a->spec);
 	add(fp, key, "%s", a->glibc_need ? a->glibc_need : "-");
 }
 
@@ -143,19 +143,19 @@ libcs(struct mr_envfp *fp)
 		if (l->host)
 			continue;
 		if (l->missing) {
-			snprintf(key, sizeof key, "libc.%s.missing", l->version);
+			snprintf(key, sizeof key, MR_ENVK_LIBC_MISSING, l->version);
 			add(fp, key, "%s", l->missing);
 			continue;
 		}
-		snprintf(key, sizeof key, "libc.%s.package", l->version);
+		snprintf(key, sizeof key, MR_ENVK_LIBC_PACKAGE, l->version);
 		add(fp, key, "%s", l->package);
-		snprintf(key, sizeof key, "libc.%s.release", l->version);
+		snprintf(key, sizeof key, MR_ENVK_LIBC_RELEASE, l->version);
 		add(fp, key, "%s", l->release);
-		snprintf(key, sizeof key, "libc.%s.version", l->version);
+		snprintf(key, sizeof key, MR_ENVK_LIBC_VERSION, l->version);
 		add(fp, key, "%s", l->debver);
-		snprintf(key, sizeof key, "libc.%s.loader", l->version);
+		snprintf(key, sizeof key, MR_ENVK_LIBC_LOADER, l->version);
 		add(fp, key, "%s", l->loader);
-		snprintf(key, sizeof key, "libc.%s.sha256", l->version);
+		snprintf(key, sizeof key, MR_ENVK_LIBC_SHA256, l->version);
 		add(fp, key, "%s", l->sha256);
 	}
 }
@@ -172,11 +172,11 @@ rlimits(struct mr_envfp *fp)
 		const char *key;
 		int res;
 	} lim[] = {
-		{ "rlimit.as", RLIMIT_AS },
-		{ "rlimit.stack", RLIMIT_STACK },
-		{ "rlimit.nofile", RLIMIT_NOFILE },
-		{ "rlimit.nproc", RLIMIT_NPROC },
-		{ "rlimit.memlock", RLIMIT_MEMLOCK },
+		{ MR_ENVK_RLIMIT_AS, RLIMIT_AS },
+		{ MR_ENVK_RLIMIT_STACK, RLIMIT_STACK },
+		{ MR_ENVK_RLIMIT_NOFILE, RLIMIT_NOFILE },
+		{ MR_ENVK_RLIMIT_NPROC, RLIMIT_NPROC },
+		{ MR_ENVK_RLIMIT_MEMLOCK, RLIMIT_MEMLOCK },
 	};
 	size_t i;
 
@@ -266,17 +266,17 @@ mr_envfp_collect(struct mr_envfp *fp, const struct mr_envfp_run *run,
 		const struct mr_alloc *a = &allocs->a[i];
 		char key[256];
 
-		snprintf(key, sizeof key, "allocator.%s.soname", a->spec);
+		snprintf(key, sizeof key, MR_ENVK_ALLOC_SONAME, a->spec);
 		add(fp, key, "%s", a->soname);
 		fetched(fp, a);
 		if (a->missing) {
-			snprintf(key, sizeof key, "allocator.%s.missing", a->spec);
+			snprintf(key, sizeof key, MR_ENVK_ALLOC_MISSING, a->spec);
 			add(fp, key, "%s", a->missing);
 			continue;
 		}
-		snprintf(key, sizeof key, "allocator.%s.path", a->spec);
+		snprintf(key, sizeof key, MR_ENVK_ALLOC_PATH, a->spec);
 		add(fp, key, "%s", a->path ? a->path : "-");
-		snprintf(key, sizeof key, "allocator.%s.version", a->spec);
+		snprintf(key, sizeof key, MR_ENVK_ALLOC_VERSION, a->spec);
 		add(fp, key, "%s", a->version ? a->version : "-");
 	}
 	libcs(fp);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "matrix/axes.h"
+#include "proto/schema.h"
 
 static const struct mr_runtime *
 find_rt(const struct mr_origtab *t, const char *spec)
@@ -193,7 +194,7 @@ mr_origtab_env(const struct mr_origtab *t, struct mr_envfp *fp)
 
 			if (!f[k][1])
 				continue;
-			key = esprintf("runtime.%s.%s", rt->spec, f[k][0]);
+			key = esprintf(MR_ENVK_RUNTIME, rt->spec, f[k][0]);
 			mr_envfp_add(fp, key, f[k][1]);
 			free(key);
 		}

@@ -96,7 +96,7 @@ spec_version(const struct mr_rd *R, const char *spec, char *buf, size_t n)
 
 	if (at)
 		return at + 1;
-	snprintf(key, sizeof key, "allocator.%s.version", spec);
+	snprintf(key, sizeof key, MR_ENVK_ALLOC_VERSION, spec);
 	v = mr_rd_env(R, key);
 	return v ? mr_version_lead(v, buf, n) : NULL;
 }

@@ -297,7 +297,7 @@ mr_ft_orig_cols(const struct mr_rd *const *R, int n, const char *name, const str
 
 			if (!spec || k->cfg[ci].nok == 0)
 				continue;
-			key = esprintf("runtime.%s.version", spec);
+			key = esprintf(MR_ENVK_RUNTIME_VERSION, spec);
 			ver = mr_rd_env(R[i], key);
 			free(key);
 			if (fs->runtime && !strcmp(spec, fs->runtime)) {

@@ -12,6 +12,7 @@
 #include "out/format.h"
 #include "out/repcase.h"
 #include "results/read.h"
+#include "proto/schema.h"
 
 /* One platform: its results and their verdicts. */
 struct plat {
@@ -162,8 +163,8 @@ alloc_rows(struct table *t)
 
 			if (!name)
 				continue;
-			key = esprintf("allocator.%s.version", name);
-			miss = esprintf("allocator.%s.missing", name);
+			key = esprintf(MR_ENVK_ALLOC_VERSION, name);
+			miss = esprintf(MR_ENVK_ALLOC_MISSING, name);
 			label = esprintf("allocator %s", name);
 			if (!has_row(t, key)) {
 				struct hrow *h = hrow_add(t, key, label);
@@ -212,8 +213,8 @@ header(struct table *t)
 	env_row(t, MR_ENVK_KERNEL, "kernel");
 	env_row(t, MR_ENVK_LIBC, "libc");
 	alloc_rows(t);
-	env_row(t, "thp", "THP");
-	env_row(t, "thp_defrag", "THP defrag");
+	env_row(t, MR_ENVK_THP, "THP");
+	env_row(t, MR_ENVK_THP_DEFRAG, "THP defrag");
 	env_row(t, MR_ENVK_CPUS, "CPUs");
 	env_row(t, MR_ENVK_CPU_MODEL, "CPU model");
 	env_row(t, MR_ENVK_ARCH, "arch");

@@ -20,6 +20,7 @@
 #include "core/safeio.h"
 #include "core/util.h"
 #include "check/verdict.h"
+#include "proto/schema.h"
 
 /* --- the content --------------------------------------------------------- */
 
@@ -86,9 +87,9 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 		snprintf(buf, sizeof buf, "%.1f GiB", strtod(v, NULL) / 1048576);
 		env_row(d, "memory", buf);
 	}
-	if ((v = mr_rd_env(R, "thp"))) {
+	if ((v = mr_rd_env(R, MR_ENVK_THP))) {
 		snprintf(buf, sizeof buf, "%s (defrag %s), overcommit %s", v,
-			 mr_rd_env(R, "thp_defrag") ? mr_rd_env(R, "thp_defrag") : "?",
+			 mr_rd_env(R, MR_ENVK_THP_DEFRAG) ? mr_rd_env(R, MR_ENVK_THP_DEFRAG) : "?",
 			 mr_rd_env(R, "overcommit") ? mr_rd_env(R, "overcommit") : "?");
 		env_row(d, "transparent huge pages", buf);
 	}
@@ -103,9 +104,9 @@ write_env(struct mr_doc *d, const struct mr_rd *R)
 			continue;
 		name = estrndup(k + 10, (size_t)(dot - k - 10));
 		so = R->envv[i];
-		snprintf(key, sizeof key, "allocator.%s.version", name);
+		snprintf(key, sizeof key, MR_ENVK_ALLOC_VERSION, name);
 		ver = mr_rd_env(R, key);
-		snprintf(key, sizeof key, "allocator.%s.missing", name);
+		snprintf(key, sizeof key, MR_ENVK_ALLOC_MISSING, name);
 		miss = mr_rd_env(R, key);
 		if (miss)
 			snprintf(buf, sizeof buf, "missing: %s", miss);

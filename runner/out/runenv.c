@@ -4,13 +4,14 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "proto/schema.h"
 
 /* Keys that name the run, not what it ran under: they differ between any
  * two runs. */
 static int
 identity_key(const char *k)
 {
-	static const char *const keys[] = { MR_ENVK_STARTED, "finished", "cases", "cases_dir" };
+	static const char *const keys[] = { MR_ENVK_STARTED, MR_ENVK_CASES, MR_ENVK_CASES_DIR };
 	size_t i, n = strlen(k);
 
 	for (i = 0; i < sizeof keys / sizeof *keys; i++)

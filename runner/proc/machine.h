@@ -23,11 +23,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "proto/schema.h"
+
 /* The settings, as env.tsv keys: X(ID, key).  Each is read from a file of
  * /sys or /proc (machine.c says which); "-" when the kernel has none. */
 #define MR_MACHINE_TABLE(X)                                                 \
-	X(THP, "thp")                         /* THP enabled */             \
-	X(THP_DEFRAG, "thp_defrag")                                         \
+	X(THP, MR_ENVK_THP)                   /* THP enabled */             \
+	X(THP_DEFRAG, MR_ENVK_THP_DEFRAG)                                   \
 	X(THP_SHMEM, "thp_shmem")                                           \
 	X(THP_SIZES, "thp_sizes")             /* mTHP: sizes not "never" */ \
 	X(THP_SHRINK, "thp_shrink_underused") /* 6.12's THP shrinker */     \

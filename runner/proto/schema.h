@@ -214,6 +214,78 @@ extern const char *const mr_series_cols[MR_SERIES_NCOLS];
  * each other */
 #define MR_ENVK_OTHER_CPU "other_cpu"
 #define MR_OTHER_CPU_BOARD "board"
+/* The machine's THP settings (proc/machine.h's table has every setting;
+ * these two are read by name: the platform, the claims' thp, the
+ * report) */
+#define MR_ENVK_THP "thp"
+#define MR_ENVK_THP_DEFRAG "thp_defrag"
+
+/* The session's own (session/session.c writes them; resume, merge and
+ * the report read them) */
+#define MR_ENVK_OPTIONS "options"     /* the command line, as --resume replays it */
+#define MR_ENVK_CASES "cases"
+#define MR_ENVK_CASES_DIR "cases_dir"
+#define MR_ENVK_JOBS "jobs"
+#define MR_ENVK_ASLR "aslr"
+#define MR_ENVK_MEM_CAP_MIB "mem_cap_mib"
+#define MR_ENVK_MEMORY_CGROUP "memory_cgroup"
+#define MR_ENVK_MEMORY_CGROUP_ "memory_cgroup." /* .parent, or .why */
+#define MR_ENVK_KILL_CGROUP_ "kill_cgroup."     /* .parent */
+#define MR_ENVK_RESUMED_ "resumed."             /* resumed.N: each --resume */
+
+/* The runner's limits (matrix/envfp.c) */
+#define MR_ENVK_RLIMIT_AS "rlimit.as"
+#define MR_ENVK_RLIMIT_STACK "rlimit.stack"
+#define MR_ENVK_RLIMIT_NOFILE "rlimit.nofile"
+#define MR_ENVK_RLIMIT_NPROC "rlimit.nproc"
+#define MR_ENVK_RLIMIT_MEMLOCK "rlimit.memlock"
+
+/* A shard's (session/plan.c; results/merge.c checks and drops them) */
+#define MR_ENVK_SHARD "shard"
+#define MR_ENVK_SHARD_PLAN "shard.plan"
+#define MR_ENVK_SHARD_PAIRS "shard.pairs"
+#define MR_ENVK_SHARD_COST "shard.cost"
+
+/* Per allocator spec, glibc version and runtime spec: printf formats of
+ * the name (matrix/envfp.c and origtab.c write them; check, the report,
+ * platforms and upgrade read them) */
+#define MR_ENVK_ALLOC_VERSION "allocator.%s.version"
+#define MR_ENVK_ALLOC_MISSING "allocator.%s.missing"
+#define MR_ENVK_ALLOC_SONAME "allocator.%s.soname"
+#define MR_ENVK_ALLOC_PATH "allocator.%s.path"
+#define MR_ENVK_ALLOC_PACKAGE "allocator.%s.package"
+#define MR_ENVK_ALLOC_RELEASE "allocator.%s.release"
+#define MR_ENVK_ALLOC_SHA256 "allocator.%s.sha256"
+#define MR_ENVK_ALLOC_GLIBC_NEED "allocator.%s.glibc_need"
+#define MR_ENVK_LIBC_MISSING "libc.%s.missing"
+#define MR_ENVK_LIBC_PACKAGE "libc.%s.package"
+#define MR_ENVK_LIBC_RELEASE "libc.%s.release"
+#define MR_ENVK_LIBC_VERSION "libc.%s.version"
+#define MR_ENVK_LIBC_LOADER "libc.%s.loader"
+#define MR_ENVK_LIBC_SHA256 "libc.%s.sha256"
+#define MR_ENVK_RUNTIME "runtime.%s.%s" /* spec, then version, where, sha256 */
+#define MR_ENVK_RUNTIME_VERSION "runtime.%s.version"
+
+/* A kernel guest's: "guest.N." and one of MR_GUESTK_* (guest/guestrun.c
+ * writes them, results/guestenv.c reads them) */
+#define MR_ENVK_GUEST "guest.%d.%s"
+#define MR_GUESTK_CONFIG "config"
+#define MR_GUESTK_KERNEL "kernel"
+#define MR_GUESTK_PACKAGE "package"
+#define MR_GUESTK_RELEASE "release"
+#define MR_GUESTK_VMLINUX_SHA256 "vmlinux_sha256"
+#define MR_GUESTK_DEB_SHA256 "deb_sha256"
+#define MR_GUESTK_ACCEL "accel"
+#define MR_GUESTK_ACCEL_WHY "accel_why"
+#define MR_GUESTK_MEM_WHY "mem_why"
+#define MR_GUESTK_MEM_MIB "mem_mib"
+#define MR_GUESTK_CPUS "cpus"
+#define MR_GUESTK_UNAME "uname"
+#define MR_GUESTK_THP "thp"
+#define MR_GUESTK_THP_DEFRAG "thp_defrag"
+#define MR_GUESTK_PLATFORM "platform"
+#define MR_GUESTK_WALL_S "wall_s"
+#define MR_GUESTK_END "end"
 
 /* --- the files of a results directory ----------------------------------- */
 

@@ -63,7 +63,7 @@ mr_rd_guest(const struct mr_rd *R, const char *kernel)
 const char *
 mr_rd_guest_env(const struct mr_rd *R, int n, const char *key)
 {
-	char *k = esprintf("guest.%d.%s", n, key);
+	char *k = esprintf(MR_ENVK_GUEST, n, key);
 	const char *v = mr_rd_env(R, k);
 
 	free(k);
@@ -86,7 +86,7 @@ mr_rd_guest_plats(const struct mr_rd *R, struct mr_rd_plat **out)
 			continue;
 		(*out)[n].n = g;
 		(*out)[n].frag = R->envv[i];
-		(*out)[n].platform = mr_rd_guest_env(R, g, "platform");
+		(*out)[n].platform = mr_rd_guest_env(R, g, MR_GUESTK_PLATFORM);
 		n++;
 	}
 	return n;

@@ -13,12 +13,13 @@
 #include "matrix/shard.h"
 #include "core/util.h"
 #include "core/rmtree.h"
+#include "proto/schema.h"
 
 /* env.tsv keys every shard must agree on: what makes two runs one matrix. */
 static const char *const same_keys[] = {
 	MR_ENVK_PLATFORM, MR_ENVK_MEMREPRO_VERSION, MR_ENVK_COMMIT, MR_ENVK_PROFILE,
-	MR_ENVK_REPEAT, MR_ENVK_INTERVAL_MS, MR_ENVK_TIMEOUT_S, "cases", "mem_cap_mib", "shard.plan",
-	"options", "aslr", "rlimit.as", "rlimit.stack", NULL,
+	MR_ENVK_REPEAT, MR_ENVK_INTERVAL_MS, MR_ENVK_TIMEOUT_S, MR_ENVK_CASES, MR_ENVK_MEM_CAP_MIB,
+	MR_ENVK_SHARD_PLAN, MR_ENVK_OPTIONS, MR_ENVK_ASLR, MR_ENVK_RLIMIT_AS, MR_ENVK_RLIMIT_STACK, NULL,
 };
 
 static const char *const files[] = { MR_FILE_RUNS, MR_FILE_CKPTS, MR_FILE_SERIES, NULL };
@@ -112,7 +113,7 @@ check_shards(struct shard *sh, int n)
 	char *seen;
 
 	for (i = 0; i < n; i++) {
-		const char *v = mr_rd_env(&sh[i].rd, "shard");
+		const char *v = mr_rd_env(&sh[i].rd, MR_ENVK_SHARD);
 
 		if (!v) {
 			weprintf("merge: %s was not run with --shard K/N (" MR_FILE_ENV " has no shard key): not a shard",
@@ -123,13 +124,13 @@ check_shards(struct shard *sh, int n)
 			weprintf("merge: %s/" MR_FILE_ENV ": shard '%s' is not K/N", sh[i].dir, v);
 			return -1;
 		}
-		sh[i].options = options_sans_shard(mr_rd_env(&sh[i].rd, "options"));
+		sh[i].options = options_sans_shard(mr_rd_env(&sh[i].rd, MR_ENVK_OPTIONS));
 	}
 	for (i = 1; i < n; i++) {
 		for (j = 0; same_keys[j]; j++) {
-			const char *a = strcmp(same_keys[j], "options") == 0 ? sh[0].options :
+			const char *a = strcmp(same_keys[j], MR_ENVK_OPTIONS) == 0 ? sh[0].options :
 					mr_rd_env(&sh[0].rd, same_keys[j]);
-			const char *b = strcmp(same_keys[j], "options") == 0 ? sh[i].options :
+			const char *b = strcmp(same_keys[j], MR_ENVK_OPTIONS) == 0 ? sh[i].options :
 					mr_rd_env(&sh[i].rd, same_keys[j]);
 
 			if ((a || b) && (!a || !b || strcmp(a, b) != 0)) {
@@ -239,7 +240,7 @@ read_rows(struct shard *sh, int n, const char *file, char **header, struct row *
 				w->line = estrdup(line);
 				parse_ll(fld[crep], &r);
 				w->repeat = (long)r;
-				w->casei = case_place(mr_rd_env(&sh[0].rd, "cases"), fld[ccase]);
+				w->casei = case_place(mr_rd_env(&sh[0].rd, MR_ENVK_CASES), fld[ccase]);
 				w->cfg = estrdup(fld[ccfg]);
 				w->shard = i;
 				w->ln = ln;
@@ -427,10 +428,10 @@ write_env(const char *out, struct shard *sh, int n)
 	for (i = 0; i < sh[0].rd.nenv; i++) {
 		const char *k = sh[0].rd.envk[i];
 
-		if (strcmp(k, "shard") == 0 || strcmp(k, "shard.pairs") == 0)
+		if (strcmp(k, MR_ENVK_SHARD) == 0 || strcmp(k, MR_ENVK_SHARD_PAIRS) == 0)
 			continue;
-		if (strcmp(k, "options") == 0)
-			fprintf(f, "options\t%s\n", sh[0].options[0] ? sh[0].options : "-");
+		if (strcmp(k, MR_ENVK_OPTIONS) == 0)
+			fprintf(f, MR_ENVK_OPTIONS "\t%s\n", sh[0].options[0] ? sh[0].options : "-");
 		else
 			fprintf(f, "%s\t%s\n", k, sh[0].rd.envv[i]);
 	}

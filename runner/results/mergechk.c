@@ -10,6 +10,7 @@
 #include "core/hash.h"
 #include "core/tsv.h"
 #include "core/util.h"
+#include "proto/schema.h"
 
 /* A run of a shard: the pair (case, config) or the log it is looked up
  * by. */
@@ -74,7 +75,7 @@ static int
 check_pairs(struct seen *s, struct mr_hash *h, int i)
 {
 	const struct mr_rd *R = &s->R[i];
-	const char *pairs = mr_rd_env(R, "shard.pairs");
+	const char *pairs = mr_rd_env(R, MR_ENVK_SHARD_PAIRS);
 	long mine = -1, npairs = 0;
 	int ki, c;
 
@@ -111,7 +112,7 @@ check_pairs(struct seen *s, struct mr_hash *h, int i)
 			if (++npairs > mine && mine >= 0)
 				return row_err(R, r, esprintf("case %s config %s is beyond the shard's "
 							      "share of the plan (" MR_FILE_ENV "'s "
-							      "shard.pairs: %ld pairs): refusing rows "
+							      MR_ENVK_SHARD_PAIRS ": %ld pairs): refusing rows "
 							      "outside a shard's plan",
 							      k->name, k->conf[c].str, mine));
 		}

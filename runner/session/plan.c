@@ -12,6 +12,7 @@
 #include "session/schedule.h"
 #include "matrix/shard.h"
 #include "core/util.h"
+#include "proto/schema.h"
 
 int
 mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
@@ -143,14 +144,14 @@ mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
 	}
 	*skip = s;
 	snprintf(buf, sizeof buf, "%d/%d", shard_k, shard_n);
-	mr_envfp_add(fp, "shard", buf);
+	mr_envfp_add(fp, MR_ENVK_SHARD, buf);
 	snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
-	mr_envfp_add(fp, "shard.plan", buf);
+	mr_envfp_add(fp, MR_ENVK_SHARD_PLAN, buf);
 	snprintf(buf, sizeof buf, "%d/%d", mine, n);
-	mr_envfp_add(fp, "shard.pairs", buf);
+	mr_envfp_add(fp, MR_ENVK_SHARD_PAIRS, buf);
 	snprintf(buf, sizeof buf, "%s", !nknown ? "count" : nknown == n ? "baseline wall_ms" :
 		 "baseline wall_ms, else their mean");
-	mr_envfp_add(fp, "shard.cost", buf);
+	mr_envfp_add(fp, MR_ENVK_SHARD_COST, buf);
 	free(cost);
 	free(bin);
 	return MR_OK;

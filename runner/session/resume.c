@@ -1,5 +1,6 @@
 /* resume: continuing an interrupted run — see resume.h. */
 #include "session/resume.h"
+#include "proto/schema.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,15 +54,15 @@ mr_resume_argv(const char *dir, const char *cmd, int *lock, char ***argvp,
 	if ((*lock = mr_results_lock(dir, "wait until it ends")) < 0 ||
 	    mr_results_read_env(dir, &fp) < 0)
 		return -1;
-	rec = mr_envfp_get(&fp, "options");
-	cnames = mr_envfp_get(&fp, "cases");
+	rec = mr_envfp_get(&fp, MR_ENVK_OPTIONS);
+	cnames = mr_envfp_get(&fp, MR_ENVK_CASES);
 	if (!rec || !cnames) {
 		weprintf("--resume %s: " MR_FILE_ENV " records no options: not a run this memrepro can resume",
 			 dir);
 		mr_envfp_free(&fp);
 		return -1;
 	}
-	cdir = mr_envfp_get(&fp, "cases_dir");
+	cdir = mr_envfp_get(&fp, MR_ENVK_CASES_DIR);
 	argv = ecalloc(strlen(rec) + strlen(cnames) + 6, sizeof *argv);
 	argv[argc++] = estrdup("memrepro");
 	argv[argc++] = estrdup(cmd);
@@ -102,13 +103,14 @@ may_differ(const char *key)
 	 * measures (the stack limit is glibc's default thread stack size): a
 	 * change of them refuses; the others only decide whether a case can
 	 * run at all, and a run that cannot says so in its outcome. */
-	return strcmp(key, MR_ENVK_STARTED) == 0 || strcmp(key, "cases_dir") == 0 ||
-	       strcmp(key, "options") == 0 || strcmp(key, "jobs") == 0 ||
+	return strcmp(key, MR_ENVK_STARTED) == 0 || strcmp(key, MR_ENVK_CASES_DIR) == 0 ||
+	       strcmp(key, MR_ENVK_OPTIONS) == 0 || strcmp(key, MR_ENVK_JOBS) == 0 ||
 	       strcmp(key, MR_ENVK_OTHER_CPU) == 0 ||
-	       strcmp(key, "rlimit.nofile") == 0 || strcmp(key, "rlimit.nproc") == 0 ||
-	       strcmp(key, "rlimit.memlock") == 0 ||
-	       strncmp(key, "memory_cgroup.", 14) == 0 ||
-	       strncmp(key, "kill_cgroup.", 12) == 0 || strncmp(key, "resumed.", 8) == 0;
+	       strcmp(key, MR_ENVK_RLIMIT_NOFILE) == 0 || strcmp(key, MR_ENVK_RLIMIT_NPROC) == 0 ||
+	       strcmp(key, MR_ENVK_RLIMIT_MEMLOCK) == 0 ||
+	       strncmp(key, MR_ENVK_MEMORY_CGROUP_, sizeof MR_ENVK_MEMORY_CGROUP_ - 1) == 0 ||
+	       strncmp(key, MR_ENVK_KILL_CGROUP_, sizeof MR_ENVK_KILL_CGROUP_ - 1) == 0 ||
+	       strncmp(key, MR_ENVK_RESUMED_, sizeof MR_ENVK_RESUMED_ - 1) == 0;
 }
 
 int
@@ -138,7 +140,7 @@ mr_resume_env(struct mr_results *res, int ndone, const struct mr_envfp *now,
 				 res->dir, was.key[i], was.val[i]);
 			rc = MR_USAGE;
 		}
-		if (strncmp(was.key[i], "resumed.", 8) == 0)
+		if (strncmp(was.key[i], MR_ENVK_RESUMED_, sizeof MR_ENVK_RESUMED_ - 1) == 0)
 			n++;
 	}
 	mr_envfp_free(&was);
@@ -146,7 +148,7 @@ mr_resume_env(struct mr_results *res, int ndone, const struct mr_envfp *now,
 		return rc;
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(key, sizeof key, "resumed.%d", n);
+	snprintf(key, sizeof key, MR_ENVK_RESUMED_ "%d", n);
 	fprintf(progress, "resuming %s: %d run%s had ended\n", res->dir, ndone,
 		ndone == 1 ? "" : "s");
 	return mr_results_env_add(res, key, stamp) < 0 ? MR_FAILED : MR_OK;

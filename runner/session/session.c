@@ -366,15 +366,15 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 	int v = mr_cgroup_probe(&parent, &why), i;
 	struct strbuf names = { 0 };
 
-	mr_envfp_add(fp, "options", o->record ? o->record : "");
+	mr_envfp_add(fp, MR_ENVK_OPTIONS, o->record ? o->record : "");
 	for (i = 0; i < ncases; i++)
 		sb_printf(&names, "%s%s", i ? " " : "", cases[i].name);
-	mr_envfp_add(fp, "cases", names.s ? names.s : "");
+	mr_envfp_add(fp, MR_ENVK_CASES, names.s ? names.s : "");
 	sb_free(&names);
-	mr_envfp_add(fp, "cases_dir", abs ? abs : cases_dir);
+	mr_envfp_add(fp, MR_ENVK_CASES_DIR, abs ? abs : cases_dir);
 	free(abs);
 	snprintf(buf, sizeof buf, "%ld", o->jobs);
-	mr_envfp_add(fp, "jobs", buf);
+	mr_envfp_add(fp, MR_ENVK_JOBS, buf);
 	mr_envfp_add(fp, MR_ENVK_OTHER_CPU, MR_OTHER_CPU_BOARD);
 	/* where a mapping lands decides whether THP backs it, or whether an
 	 * allocator's 2 MiB alignment costs it a page more: thread-vsz
@@ -383,11 +383,11 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 	if (mr_spawn_aslr(o->aslr, aslr, sizeof aslr) < 0 && !o->aslr)
 		weprintf("address space randomization stays %s: figures that depend on where a mapping lands vary more",
 			 aslr);
-	mr_envfp_add(fp, "aslr", aslr);
+	mr_envfp_add(fp, MR_ENVK_ASLR, aslr);
 	snprintf(buf, sizeof buf, "%ld", o->mem_cap_mib);
-	mr_envfp_add(fp, "mem_cap_mib", o->mem_cap_mib ? buf : "-");
-	mr_envfp_add(fp, "memory_cgroup", v == 2 ? "v2" : v == 1 ? "v1" : "none");
-	mr_envfp_add(fp, v ? "memory_cgroup.parent" : "memory_cgroup.why", v ? parent : why);
+	mr_envfp_add(fp, MR_ENVK_MEM_CAP_MIB, o->mem_cap_mib ? buf : "-");
+	mr_envfp_add(fp, MR_ENVK_MEMORY_CGROUP, v == 2 ? "v2" : v == 1 ? "v1" : "none");
+	mr_envfp_add(fp, v ? MR_ENVK_MEMORY_CGROUP_ "parent" : MR_ENVK_MEMORY_CGROUP_ "why", v ? parent : why);
 	/* the variable each allocator option axis reaches the case in */
 	for (i = 0; i < o->nax; i++) {
 		char *var = mr_matrix_option_variable(o->axes[i].key), *key;
@@ -400,7 +400,7 @@ run_env_keys(struct mr_envfp *fp, const struct mr_session_opts *o, const char *c
 		free(var);
 	}
 	/* how the runs' trees were killed: through cgroup.kill, or top down */
-	mr_envfp_add(fp, "kill_cgroup.parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
+	mr_envfp_add(fp, MR_ENVK_KILL_CGROUP_ "parent", mr_cgroup_kill_parent() ? mr_cgroup_kill_parent() : "-");
 }
 
 /* The results directory: new, or the one --resume continues (with the
