@@ -87,6 +87,36 @@ assert len(d["machine_changed"]) == 2, d["machine_changed"]'
 	[[ "$output" == "the machine changed: khugepaged_defrag 1 -> 0 before the run"* ]] || false
 }
 
+# vmstat_grows: once the first run has started, the fake root's direct
+# reclaims grow (7 -> 11), as a guest's kernel's do when its memory runs
+# short.
+vmstat_grows() {
+	mkdir -p "$ROOT_FAKE/proc"
+	printf 'nr_free_pages 1000\nallocstall_normal 5\nallocstall_movable 2\npgfault 9\n' > "$ROOT_FAKE/proc/vmstat"
+	(
+		for _ in $(seq 200); do
+			grep -qs '^pid' "$BATS_TEST_TMPDIR"/r/logs/nap/*.1.log && break
+			sleep 0.05
+		done
+		printf 'nr_free_pages 10\nallocstall_normal 9\nallocstall_movable 2\npgfault 99\n' > "$ROOT_FAKE/proc/vmstat"
+	) &
+}
+
+@test "in a kernel guest, direct reclaim during a run (its memory ran short): not judged; on the host not looked at" {
+	vmstat_grows
+	MEMREPRO_GUEST=1 run -0 check_nap 1 1500
+	wait
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" machine)" = \
+		"allocstall 7 -> 11 (the guest's memory ran short) during the run" ] || { echo "$output"; false; }
+	[[ "$output" == *"never  skipped"*"not judged: the machine changed: allocstall 7 -> 11 (the guest's memory ran short)"* ]] || false
+	rm -rf "$BATS_TEST_TMPDIR/r"
+	vmstat_grows
+	run -1 check_nap 1 1500
+	wait
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" machine)" = - ]
+	[[ "$output" == *"never"*"regressed"* ]] || false
+}
+
 @test "results without the machine columns (older runners) are read as before" {
 	run -1 check_nap 1 50
 	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "machine" || $i == "other_cpu_ms") drop[i] = 1 }

@@ -59,7 +59,7 @@ write_script(const struct mr_session_opts *o, const struct mr_matrix_axis *hax, 
 	free(x);
 	sq(&b, "HOME=/tmp");
 	sq(&b, "LC_ALL=C");
-	sq(&b, "MEMREPRO_GUEST=1");
+	sq(&b, MR_GUEST_ENV "=1");
 	x = cache && *cache ? esprintf("XDG_CACHE_HOME=%s", cache) :
 			      esprintf("XDG_CACHE_HOME=%s/.cache", home ? home : "/tmp");
 	sq(&b, x);

@@ -362,6 +362,23 @@ mr_machine_self_ms(void)
 	return mr_board_usage_ms(RUSAGE_SELF) + mr_board_usage_ms(RUSAGE_CHILDREN);
 }
 
+/* The direct reclaims since boot (the sum of /proc/vmstat's allocstall
+ * lines: one before 4.8, one per zone since), or -1. */
+static long long
+stalls(void)
+{
+	static char buf[16384];
+	long long sum = -1, v;
+	const char *p;
+
+	if (slurp("/proc/vmstat", buf, sizeof buf) <= 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "allocstall", 10) == 0 && sscanf(p, "%*s %lld", &v) == 1)
+			sum = (sum < 0 ? 0 : sum) + v;
+	return sum;
+}
+
 void
 mr_machine_begin(struct mr_machine_watch *w, int window)
 {
@@ -373,6 +390,7 @@ mr_machine_begin(struct mr_machine_watch *w, int window)
 	w->self_ms = mr_machine_self_ms();
 	w->others_ms = mr_board_others();
 	w->cpu_ms = mr_machine_cpu_ms();
+	w->stalls = getenv(MR_GUEST_ENV) ? stalls() : -1;
 }
 
 void
@@ -425,6 +443,7 @@ mr_machine_end(const struct mr_machine_watch *w,
 	uint64_t cpu, own, runs;
 	struct mr_machine after;
 	char what[512];
+	long long st;
 
 	own = mr_machine_self_ms() - w->self_ms;
 	mr_board_say(own); /* the case is reaped: all of it is in own now */
@@ -445,4 +464,7 @@ mr_machine_end(const struct mr_machine_watch *w,
 		snprintf(out, size, "%.*s before the run", size > 16 ? (int)(size - 16) : 0, what);
 	else if (mr_machine_diff(&w->before, &after, what, sizeof what))
 		snprintf(out, size, "%.*s during the run", size > 16 ? (int)(size - 16) : 0, what);
+	else if (w->stalls >= 0 && (st = stalls()) > w->stalls)
+		snprintf(out, size, "allocstall %lld -> %lld (the guest's memory ran short) during the run",
+			 w->stalls, st);
 }

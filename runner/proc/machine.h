@@ -114,6 +114,9 @@ struct mr_machine_watch {
 	int window;         /* watch at least MR_MACHINE_WINDOW_MS */
 	uint64_t next_say;  /* when the run next says its CPU, ns */
 	long hz;            /* clock ticks a second */
+	long long stalls;   /* in a kernel guest (MR_GUEST_ENV): its direct
+	                       reclaims so far (/proc/vmstat allocstall*),
+	                       else -1 */
 };
 
 /* Take the readings before a run; window: its load matters (watched at
@@ -136,7 +139,11 @@ void mr_machine_tick(struct mr_machine_watch *w, const pid_t *tree, int n,
 /* After the run (the case reaped): what changed into out[0..size-1] (""
  * when nothing), "KEY A -> B before the run" when the reading before it
  * was not expect's (NULL: not compared), else "KEY A -> B during the
- * run"; and the CPU the rest of the machine used while it ran into
+ * run"; in a kernel guest whose kernel reclaimed memory directly while
+ * the run ran, "allocstall A -> B (the guest's memory ran short) during
+ * the run": a guest too small for the run, whose memory figures say so
+ * and not what the kernel does (a THP fault falls back to small pages);
+ * and the CPU the rest of the machine used while it ran into
  * *other_ms, this process's and its reaped children's (the case, the
  * run's orphans) taken off (UINT64_MAX when /proc/stat could not be
  * read), and the CPU the session's other runs said on its board

@@ -287,6 +287,11 @@ extern const char *const mr_series_cols[MR_SERIES_NCOLS];
 #define MR_GUESTK_WALL_S "wall_s"
 #define MR_GUESTK_END "end"
 
+/* Set (to 1) in a kernel guest's runner by its run.sh (guest/guestrun.c):
+ * the host's cache read-only (release/source.c), the guest's memory
+ * watched under each run (proc/machine.c). */
+#define MR_GUEST_ENV "MEMREPRO_GUEST"
+
 /* --- the files of a results directory ----------------------------------- */
 
 /* docs/formats.md: written by results/write.c, read by results/read.c. */

@@ -14,6 +14,7 @@
 #include "release/releases.h"
 #include "release/sha256.h"
 #include "core/rmtree.h"
+#include "proto/schema.h"
 
 void
 mr_rel_index_free(struct mr_rel_index *ix)
@@ -149,7 +150,7 @@ cache_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf
 int
 mr_rel_source_index(int rel, const char *package, struct mr_rel_index *ix, struct strbuf *why)
 {
-	const char *src = getenv("MEMREPRO_RELEASES"), *guest = getenv("MEMREPRO_GUEST");
+	const char *src = getenv("MEMREPRO_RELEASES"), *guest = getenv(MR_GUEST_ENV);
 
 	ix->n = 0;
 	if (src && *src)
