@@ -254,6 +254,11 @@ PY
 		--repeat 1 --axis allocator=glibc --axis mode=a --axis ms=5000 --axis kernel=9.9
 	[ "$(tsv_col "$OUT/runs.tsv" outcome)" = crashed ]
 	[[ $(tsv_col "$OUT/runs.tsv" detail) == "SIGKILL; the guest ran out of its 1024 MiB (its console: Out of memory: Killed process ... (nap))" ]] || false
+	# no checkpoint measured anywhere, no run on the host: still a
+	# results directory that check reads (it said "no such file", exit 2)
+	[ -f "$OUT/checkpoints.tsv" ] && [ -f "$OUT/series.tsv" ]
+	run "$MR" check --cases "$FIX" --from "$OUT" nap
+	[ "$status" -eq 1 ] && [[ $output == *"1 failed"* ]] || { echo "$output"; false; }
 }
 
 @test "a guest that panics: its runs failed with the console's last line, the host's kept" {
@@ -277,6 +282,8 @@ PY
 	pid=$(cat "$OUT/guests/1/pid")
 	run ! kill -0 "$pid"
 	grep -qx $'guest.1.end\tno marker' "$OUT/env.tsv"
+	run "$MR" check --cases "$FIX" --from "$OUT" ok
+	[ "$status" -eq 1 ] && [[ $output == *"1 failed"* ]] || { echo "$output"; false; }
 }
 
 @test "a guest's results are read without following a link it planted" {

@@ -12,6 +12,7 @@
 #include "core/safeio.h"
 #include "core/util.h"
 #include "proto/schema.h"
+#include "results/row.h"
 
 #define MAXF 256
 
@@ -60,22 +61,6 @@ append(const char *path, const char *header, const char *text)
 	if (!ok)
 		weprintf("write %s:", path);
 	return ok ? 0 : -1;
-}
-
-/* The runs.tsv header of this runner. */
-static char *
-runs_header(void)
-{
-#define NAME(id, name) name,
-	static const char *const cols[] = { MR_RUNS_COL_TABLE(NAME) };
-#undef NAME
-	struct strbuf b = { 0 };
-	int i;
-
-	for (i = 0; i < MR_RUNS_NCOLS; i++)
-		sb_printf(&b, "%s%s", i ? "\t" : "", cols[i]);
-	sb_add(&b, "\n");
-	return b.s;
 }
 
 /* Whether a run of case c with outcome and detail was killed by the
@@ -149,7 +134,8 @@ merge_file(const struct mr_guest_merge *m, const char *name, int isruns, struct 
 	return rc;
 }
 
-/* out/env.tsv from the guest's when out has none (no run on the host). */
+/* out/env.tsv from the guest's when out has none (no run on the host);
+ * when the guest wrote none, its platform MR_GUEST_NO_PLATFORM. */
 static void
 take_env(const struct mr_guest_merge *m)
 {
@@ -169,8 +155,10 @@ take_env(const struct mr_guest_merge *m)
 			sb_add(&b, line);
 		fclose(f);
 	}
+	/* a guest that left nothing (hung, panicked before its runner): a
+	 * platform no baseline has, so that check reads its failed runs */
 	if (!b.len)
-		sb_add(&b, "key\tvalue\n");
+		sb_add(&b, "key\tvalue\n" MR_ENVK_PLATFORM "\t" MR_GUEST_NO_PLATFORM "\n");
 	append(dst, NULL, b.s);
 	free(line);
 	free(src);
@@ -178,15 +166,38 @@ take_env(const struct mr_guest_merge *m)
 	sb_free(&b);
 }
 
+/* A file of OUT that no run wrote (none on the host, none measured in the
+ * guest) gets its header alone, as a run of this runner writes it: a
+ * results directory has all three files. */
+static int
+headers_only(const struct mr_guest_merge *m, const struct mr_row_headers *h)
+{
+	const char *name[] = { MR_FILE_CKPTS, MR_FILE_SERIES };
+	const char *head[] = { h->ckpts.s, h->series.s };
+	int i, rc = 0;
+
+	for (i = 0; i < 2; i++) {
+		char *p = esprintf("%s/%s", m->out, name[i]);
+		struct stat st;
+
+		if (lstat(p, &st) < 0 && errno == ENOENT)
+			rc |= append(p, NULL, head[i]);
+		free(p);
+	}
+	return rc;
+}
+
 int
 mr_guest_merge(const struct mr_guest_merge *m)
 {
 	struct strbuf seen = { 0 }, rows = { 0 };
-	char *hdr = runs_header(), *console = esprintf("%s/%s/console.log", m->out, m->sub);
+	struct mr_row_headers h;
+	char *console = esprintf("%s/%s/console.log", m->out, m->sub);
 	char *dst = esprintf("%s/" MR_FILE_RUNS, m->out), *why = estrdup(m->why ? m->why : "-"), *p;
 	struct stat st;
 	int i, r, added = 0, rc;
 
+	mr_row_headers(&h);
 	take_env(m);
 	rc = merge_file(m, MR_FILE_CKPTS, 0, &seen);
 	if (rc == 0)
@@ -224,10 +235,12 @@ mr_guest_merge(const struct mr_guest_merge *m)
 			added++;
 		}
 	if (rc == 0 && rows.len)
-		rc = append(dst, hdr, rows.s);
+		rc = append(dst, h.runs.s, rows.s);
+	if (rc == 0)
+		rc = headers_only(m, &h);
 	sb_free(&seen);
 	sb_free(&rows);
-	free(hdr);
+	mr_row_headers_free(&h);
 	free(console);
 	free(dst);
 	free(why);

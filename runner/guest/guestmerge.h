@@ -11,10 +11,15 @@
  * OOM killer killed the case, that said too.  Every (case, config,
  * repeat) the guest has no row for (it panicked, hung, never wrote its
  * marker) gets a row of its own: outcome failed with the guest's why,
- * its log the guest's console.
+ * its log the guest's console.  OUT gets all three files (a file no run
+ * wrote: its header alone) and, when no run was on the host and the guest
+ * left no env.tsv, one whose platform is MR_GUEST_NO_PLATFORM: check
+ * reads the failed runs of such a guest (it was exit 2, "no such file").
  */
 #ifndef MR_GUESTMERGE_H
 #define MR_GUESTMERGE_H
+
+#define MR_GUEST_NO_PLATFORM "unknown-the-guest-left-no-results"
 
 /* A run the guest was to make. */
 struct mr_guest_pair {
