@@ -42,8 +42,8 @@ rm_entry(struct walk *w, int dfd, const char *name, const struct stat *st, int d
 		fail(w, ELOOP);
 		return;
 	}
-	if ((st->st_mode & 0700) != 0700)
-		(void)fchmodat(dfd, name, (st->st_mode & 07777) | 0700, 0);
+	if ((st->st_mode & 0700) != 0700) /* a link swapped in: not followed */
+		(void)fchmodat(dfd, name, (st->st_mode & 07777) | 0700, AT_SYMLINK_NOFOLLOW);
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		/* swapped for a link or a file since the lstat: not followed */

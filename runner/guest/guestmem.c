@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "check/casetab.h"
 #include "session/plan.h"
 
 long
@@ -64,7 +65,14 @@ mr_guest_mem(const struct mr_cases_desc *cases, int ncases, const struct mr_matr
 	}
 	platform = esprintf("%s-glibc%s-linux%u.%u-thp_%s-cpu2", u.machine, gnu_get_libc_version(),
 			    maj, min, thp ? thp : "always");
-	mr_plan_peaks(cases, ncases, mats, expected_dir, platform, &peak);
+	{
+		/* the guest's platform's baselines, not the session's */
+		struct mr_casetab tab;
+
+		mr_casetab_init(&tab, NULL, expected_dir);
+		mr_plan_peaks(cases, ncases, mats, &tab, platform, &peak);
+		mr_casetab_free(&tab);
+	}
 	for (i = 0; peak && i < ncases; i++)
 		for (k = 0; peak[i] && k < mats[i].n; k++)
 			if (peak[i][k] > top)

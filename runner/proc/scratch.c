@@ -82,8 +82,10 @@ mr_scratch_sweep(void)
 		struct stat st;
 		char *path;
 
-		if (!gone(de->d_name) || fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		/* ours first: another user's says nothing, costs nothing */
+		if (strncmp(de->d_name, "memrepro-", 9) != 0 ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || !gone(de->d_name))
 			continue;
 		path = esprintf("%s/%s", base, de->d_name);
 		if (mr_rmtree(path) == 0)

@@ -349,10 +349,11 @@ run_close(struct mr_run *r)
 
 	free(r->tree);
 	free(r->seen);
-	mr_cgroup_remove(&r->cg);
-	/* after mr_tree_end: nothing of the run writes there any more */
+	/* after mr_tree_end: nothing of the run writes there any more; and
+	 * before its cgroup goes, which a tmpfs's pages are charged to */
 	mr_scratch_remove(r->scratch);
 	free(r->tmpvar);
+	mr_cgroup_remove(&r->cg);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
 	if (r->status_fd >= 0)

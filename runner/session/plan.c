@@ -17,8 +17,7 @@
 int
 mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
 	      const struct mr_matrix *mats, struct mr_casetab *tab,
-	      const char *expected_dir, const char *platform,
-	      unsigned char ***timed)
+	      const char *platform, unsigned char ***timed)
 {
 	unsigned char **t = ecalloc((size_t)ncases + 1, sizeof *t);
 	int i, k, rc = MR_OK;
@@ -29,21 +28,15 @@ mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
 	for (i = 0; i < ncases; i++)
 		t[i] = ecalloc((size_t)mats[i].n + 1, 1);
 	for (i = 0; i < ncases && rc == MR_OK; i++) {
-		char *bpath = platform ? esprintf("%s/%s/%s.tsv", expected_dir, platform,
-						  cases[i].name) : NULL;
 		const struct mr_claims *cs;
+		const struct mr_baseline *b;
 		int crc = mr_casetab_claims(tab, cases[i].name, &cs);
 
-		if (crc < 0 && crc != -ENOENT)
+		if ((crc < 0 && crc != -ENOENT) ||
+		    mr_casetab_baseline(tab, cases[i].name, platform, &b) == -1)
 			rc = MR_USAGE;
-		for (k = 0; k < mats[i].n && rc == MR_OK; k++) {
-			int x = mr_sched_timed(cs, bpath, mats[i].cfg[k].canon);
-
-			if (x < 0)
-				rc = MR_USAGE;
-			t[i][k] = x != 0;
-		}
-		free(bpath);
+		for (k = 0; k < mats[i].n && rc == MR_OK; k++)
+			t[i][k] = mr_sched_timed(cs, b, mats[i].cfg[k].canon) != 0;
 	}
 	return rc;
 }
@@ -53,33 +46,30 @@ mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
  * writes them, baseline.h) or else in a hand-written wall_ms row; 0 where
  * it has neither (unknown).  Returns 0, or -1 on a bad baseline (printed). */
 static int
-shard_costs(const char *expected_dir, const char *platform,
+shard_costs(struct mr_casetab *tab, const char *platform,
 	    const struct mr_cases_desc *c, const struct mr_matrix *m, double *cost)
 {
-	struct mr_baseline b;
-	char *path = esprintf("%s/%s/%s.tsv", expected_dir, platform, c->name);
-	int rc = mr_baseline_read(path, &b), i, k;
+	const struct mr_baseline *b;
+	int rc = mr_casetab_baseline(tab, c->name, platform, &b), i, k;
 
-	free(path);
 	memset(cost, 0, (size_t)m->n * sizeof *cost);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc < 0)
 		return -1;
-	for (i = 0; i < b.nrow; i++) {
-		if (b.row[i].checkpoint || strcmp(mr_bl_metric(&b.row[i]), "wall_ms") != 0)
+	for (i = 0; i < b->nrow; i++) {
+		if (b->row[i].checkpoint || strcmp(mr_bl_metric(&b->row[i]), "wall_ms") != 0)
 			continue;
 		for (k = 0; k < m->n; k++)
-			if (strcmp(m->cfg[k].canon, b.row[i].config) == 0 && b.row[i].median > 0)
-				cost[k] = b.row[i].median;
+			if (strcmp(m->cfg[k].canon, b->row[i].config) == 0 && b->row[i].median > 0)
+				cost[k] = b->row[i].median;
 	}
 	for (k = 0; k < m->n; k++) {
-		const struct mr_bl_cost *bc = mr_baseline_cost(&b, m->cfg[k].canon);
+		const struct mr_bl_cost *bc = mr_baseline_cost(b, m->cfg[k].canon);
 
 		if (bc && bc->median > 0)
 			cost[k] = bc->median;
 	}
-	mr_baseline_free(&b);
 	return 0;
 }
 
@@ -88,15 +78,14 @@ shard_costs(const char *expected_dir, const char *platform,
  * Returns how many were known, or -1 on a bad baseline (printed). */
 static int
 pair_costs(const struct mr_cases_desc *cases, int ncases,
-	   const struct mr_matrix *mats, const char *expected_dir,
+	   const struct mr_matrix *mats, struct mr_casetab *tab,
 	   const char *platform, double *cost, int n)
 {
 	double known = 0;
 	int i, p, nknown = 0;
 
 	for (i = 0, p = 0; i < ncases; p += mats[i].n, i++)
-		if (platform && shard_costs(expected_dir, platform, &cases[i], &mats[i],
-					    cost + p) < 0)
+		if (platform && shard_costs(tab, platform, &cases[i], &mats[i], cost + p) < 0)
 			return -1;
 	for (p = 0; p < n; p++)
 		if (cost[p] > 0) {
@@ -111,7 +100,7 @@ pair_costs(const struct mr_cases_desc *cases, int ncases,
 
 int
 mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
-	      const struct mr_matrix *mats, const char *expected_dir,
+	      const struct mr_matrix *mats, struct mr_casetab *tab,
 	      int shard_k, int shard_n, struct mr_envfp *fp, unsigned char ***skip)
 {
 	const char *platform = mr_envfp_get(fp, MR_ENVK_PLATFORM);
@@ -126,7 +115,7 @@ mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
 		n += mats[i].n;
 	cost = ecalloc((size_t)n + 1, sizeof *cost);
 	bin = ecalloc((size_t)n + 1, sizeof *bin);
-	nknown = pair_costs(cases, ncases, mats, expected_dir, platform, cost, n);
+	nknown = pair_costs(cases, ncases, mats, tab, platform, cost, n);
 	if (nknown < 0) {
 		free(cost);
 		free(bin);
@@ -170,27 +159,27 @@ peak_row(const struct mr_bl_row *r)
 
 /* The expected peaks of case c's configs from its baseline, into pk[]. */
 static int
-case_peaks(const char *path, const struct mr_matrix *m, uint64_t *pk)
+case_peaks(struct mr_casetab *tab, const char *name, const char *platform,
+	   const struct mr_matrix *m, uint64_t *pk)
 {
-	struct mr_baseline b;
-	int rc = mr_baseline_read(path, &b), i, k;
+	const struct mr_baseline *b;
+	int rc = mr_casetab_baseline(tab, name, platform, &b), i, k;
 
 	if (rc == -ENOENT)
 		return 0;
 	if (rc < 0)
 		return -1;
-	for (i = 0; i < b.nrow; i++)
-		for (k = 0; k < m->n && peak_row(&b.row[i]); k++)
-			if (strcmp(m->cfg[k].canon, b.row[i].config) == 0 &&
-			    b.row[i].max > (double)pk[k])
-				pk[k] = (uint64_t)b.row[i].max;
-	mr_baseline_free(&b);
+	for (i = 0; i < b->nrow; i++)
+		for (k = 0; k < m->n && peak_row(&b->row[i]); k++)
+			if (strcmp(m->cfg[k].canon, b->row[i].config) == 0 &&
+			    b->row[i].max > (double)pk[k])
+				pk[k] = (uint64_t)b->row[i].max;
 	return 0;
 }
 
 int
 mr_plan_peaks(const struct mr_cases_desc *cases, int ncases,
-	      const struct mr_matrix *mats, const char *expected_dir,
+	      const struct mr_matrix *mats, struct mr_casetab *tab,
 	      const char *platform, uint64_t ***peak)
 {
 	uint64_t **p = ecalloc((size_t)ncases + 1, sizeof *p);
@@ -199,14 +188,9 @@ mr_plan_peaks(const struct mr_cases_desc *cases, int ncases,
 	*peak = p;
 	for (i = 0; i < ncases; i++) {
 		p[i] = ecalloc((size_t)mats[i].n + 1, sizeof **p);
-		if (platform && rc == MR_OK) {
-			char *path = esprintf("%s/%s/%s.tsv", expected_dir, platform,
-					      cases[i].name);
-
-			if (case_peaks(path, &mats[i], p[i]) < 0)
-				rc = MR_USAGE;
-			free(path);
-		}
+		if (platform && rc == MR_OK &&
+		    case_peaks(tab, cases[i].name, platform, &mats[i], p[i]) < 0)
+			rc = MR_USAGE;
 	}
 	return rc;
 }

@@ -7,7 +7,9 @@
  * The timed plan (-j N): which configs' times a claim or baseline
  * compares (schedule.h), so that those run alone and the others side by
  * side.  The shard plan (--shard K/N): which (case, config) pairs are
- * another shard's, split by expected cost (shard.h).
+ * another shard's, split by expected cost (shard.h).  Each case's claims
+ * and baseline are read once for all of them, through the command's
+ * case table (check/casetab.h).
  */
 #ifndef MR_PLAN_H
 #define MR_PLAN_H
@@ -19,15 +21,13 @@
 #include "matrix/matrix.h"
 
 /* -j: *timed[i][k] non-zero when the times of config k of case i are
- * compared by its claims (read through tab, check/casetab.h) or the
- * baseline of platform (NULL: none) under expected_dir.  Returns MR_OK,
- * or MR_USAGE after printing what is wrong with the expectations
- * (*timed is set either way). */
+ * compared by its claims or the baseline of platform (NULL: none), both
+ * read through tab.  Returns MR_OK, or MR_USAGE after printing what is
+ * wrong with the expectations (*timed is set either way). */
 struct mr_casetab;
 int mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
 		  const struct mr_matrix *mats, struct mr_casetab *tab,
-		  const char *expected_dir, const char *platform,
-		  unsigned char ***timed);
+		  const char *platform, unsigned char ***timed);
 
 /* --shard K/N: *skip[i][k] non-zero when config k of case i is another
  * shard's.  A pair's cost is its baseline's wall_ms where known, else the
@@ -37,7 +37,7 @@ int mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
  * baselines).  Returns MR_OK (*skip set), or MR_USAGE after printing why
  * (*skip NULL). */
 int mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
-		  const struct mr_matrix *mats, const char *expected_dir,
+		  const struct mr_matrix *mats, struct mr_casetab *tab,
 		  int k, int n, struct mr_envfp *fp, unsigned char ***skip);
 
 /* -j: *peak[i][k] the expected peak memory in kB of a run of config k of
@@ -47,7 +47,7 @@ int mr_plan_shard(const struct mr_cases_desc *cases, int ncases,
  * none.  Returns MR_OK, or MR_USAGE after printing what is wrong with the
  * baseline (*peak is set either way: mr_plan_peaks_free). */
 int mr_plan_peaks(const struct mr_cases_desc *cases, int ncases,
-		  const struct mr_matrix *mats, const char *expected_dir,
+		  const struct mr_matrix *mats, struct mr_casetab *tab,
 		  const char *platform, uint64_t ***peak);
 void mr_plan_peaks_free(uint64_t **peak, int ncases);
 

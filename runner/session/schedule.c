@@ -18,13 +18,11 @@
 #include "proc/tree.h"
 
 int
-mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
-	       const char *cfg)
+mr_sched_timed(const struct mr_claims *cs, const struct mr_baseline *b, const char *cfg)
 {
 	struct mr_config c;
-	struct mr_baseline b;
 	const char *why;
-	int i, j, timed = 0, rc;
+	int i, j, timed = 0;
 
 	if (mr_config_parse(cfg, &c, &why) < 0)
 		return 1; /* not a config of ours: never share the machine */
@@ -35,17 +33,9 @@ mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
 			timed = mr_metric_is_time(r->ckpt, r->metric) && mr_ref_selects(r, &c);
 		}
 	mr_config_free(&c);
-	if (timed || !baseline_path)
-		return timed;
-	rc = mr_baseline_read(baseline_path, &b);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc < 0)
-		return -1;
-	for (i = 0; i < b.nrow && !timed; i++)
-		timed = strcmp(b.row[i].config, cfg) == 0 &&
-			mr_metric_is_time(b.row[i].ckpt, b.row[i].metric);
-	mr_baseline_free(&b);
+	for (i = 0; b && i < b->nrow && !timed; i++)
+		timed = strcmp(b->row[i].config, cfg) == 0 &&
+			mr_metric_is_time(b->row[i].ckpt, b->row[i].metric);
 	return timed;
 }
 
@@ -272,10 +262,11 @@ died:
 		int n;
 
 		mr_cgroup_sweep();
-		mr_scratch_sweep();
 		if ((n = mr_tree_strays(buf)) > 0)
 			weprintf("killed %d process%s left by the run of worker %ld", n,
 				 n == 1 ? "" : "es", (long)w->pid);
+		/* its run's TMPDIR, once nothing of the run writes there */
+		mr_scratch_sweep();
 		free(buf);
 	}
 	if (WIFSIGNALED(st))

@@ -27,17 +27,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "check/baseline.h"
 #include "check/claims.h"
 #include "proc/spawn.h"
 #include "core/util.h"
 
 /* Non-zero when the figures of a run of config cfg (canonical string) are
- * compared on time by a claim of cs or by a row of the baseline at
- * baseline_path (absent: none; unreadable or bad: the error is printed and
- * -1 returned).  A reference selects a config when each key=value it names
- * is the config's. */
-int mr_sched_timed(const struct mr_claims *cs, const char *baseline_path,
-		   const char *cfg);
+ * compared on time by a claim of cs or by a row of the baseline b (NULL:
+ * none).  A reference selects a config when each key=value it names is
+ * the config's. */
+int mr_sched_timed(const struct mr_claims *cs, const struct mr_baseline *b, const char *cfg);
 
 /* --- memory (-j) ---------------------------------------------------------
  *

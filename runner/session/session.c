@@ -423,7 +423,7 @@ session_mem_plan(struct session *s, const struct mr_cases_desc *cases, int ncase
 		 const struct mr_matrix *mats, const char *platform)
 {
 	long long kb;
-	int rc = mr_plan_peaks(cases, ncases, mats, s->o->expected_dir, platform, &s->peak);
+	int rc = mr_plan_peaks(cases, ncases, mats, s->tab, platform, &s->peak);
 
 	if (rc != MR_OK)
 		return rc;
@@ -457,13 +457,13 @@ session_env(struct session *s, const struct mr_cases_desc *cases, int ncases,
 	mr_origtab_env(&s->origs, &fp);
 	run_env_keys(&fp, o, o->cases_dir, cases, ncases);
 	if (o->shard_n)
-		rc = mr_plan_shard(cases, ncases, mats, o->expected_dir, o->shard_k,
+		rc = mr_plan_shard(cases, ncases, mats, s->tab, o->shard_k,
 				   o->shard_n, &fp, &s->skip);
 	/* without -j the plan only decides which runs are watched longer
 	 * (proc/machine.h): a baseline it cannot read stops nothing */
 	if (rc == MR_OK &&
-	    (rc = mr_plan_timed(cases, ncases, mats, s->tab, o->expected_dir,
-				mr_envfp_get(&fp, MR_ENVK_PLATFORM), &s->timed)) != MR_OK &&
+	    (rc = mr_plan_timed(cases, ncases, mats, s->tab, mr_envfp_get(&fp, MR_ENVK_PLATFORM),
+				&s->timed)) != MR_OK &&
 	    o->jobs <= 1)
 		rc = MR_OK;
 	if (rc == MR_OK && o->jobs > 1)
