@@ -111,7 +111,13 @@ check_from() {
 	# checkpoint is (its peak, maxrss_kb, is blessed only from an idle
 	# machine's runs: it follows the decommit clock too)
 	grep -q '^allocator=glibc,[^	]*	-	minflt	' "$base"
-	grep -q '^allocator=mimalloc,[^	]*	done	rss_kb	' "$base"
+	# on a busy machine (every mimalloc run stretched) none of mimalloc's
+	# figures is blessed, and bless says so
+	if [[ "$output" == *"3 configs whose figures follow the allocator's clock ran only on a busy machine: their figures not blessed"* ]]; then
+		run ! grep '^allocator=mimalloc,[^	]*	done	' "$base"
+	else
+		grep -q '^allocator=mimalloc,[^	]*	done	rss_kb	' "$base"
+	fi
 	run ! grep '^allocator=mimalloc,[^	]*	-	minflt	' "$base"
 }
 

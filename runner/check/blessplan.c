@@ -350,6 +350,8 @@ mr_bless_case(const struct mr_bless *b, int i, struct mr_bless_case *c)
 	nb->path = esprintf("%s/%s.tsv", b->dir, k->name);
 	/* An unreadable old baseline (printed) is replaced. */
 	c->has_old = mr_baseline_read(nb->path, &c->ob) == 0;
+	for (j = 0; j < k->ncfg; j++)
+		c->busy += busy_clock(k, j);
 	if (c->has_old)
 		keep_others(c);
 	diff(c);

@@ -47,6 +47,10 @@ struct mr_bless_case {
 	int kept;                     /* rows of ob of configs the results
 	                                 lack (another profile's), kept in nb
 	                                 (and counted unchanged too) */
+	int busy;                     /* configs whose figures follow an
+	                                 allocator's clock, every run of them
+	                                 on a busy machine: none blessed, the
+	                                 old rows (if any) kept */
 	int cost_changed, cost_added, cost_gone; /* cost rows, likewise */
 	struct mr_bless_change *ch;   /* '~' and '.' in nb's order, then (with
 	                                 an old baseline) '+' in nb's order,

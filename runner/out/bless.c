@@ -53,6 +53,10 @@ print_diff(FILE *f, const struct mr_bless_case *c, int verbose)
 	if (c->kept)
 		fprintf(f, "  %d of the unchanged rows are of configs these results do not have (another profile's): kept\n",
 			c->kept);
+	if (c->busy)
+		fprintf(f, "  %d %s whose figures follow the allocator's clock ran only on a busy machine: their figures not blessed%s (bless again from an idle machine's runs)\n",
+			c->busy, mr_fmt_plural(c->busy, "config", "configs"),
+			c->kept ? ", their old rows kept" : "");
 	if (c->has_old && (c->cost_added || c->cost_changed || c->cost_gone))
 		fprintf(f, "  %s (what a run takes, not compared): %d changed, %d new, %d gone\n",
 			MR_BL_COST, c->cost_changed, c->cost_added, c->cost_gone);
