@@ -33,9 +33,6 @@ mr_casetab_free(struct mr_casetab *t)
 		sb_free(&e->err);
 		if (e->parsed)
 			mr_claims_free(&e->claims);
-		if (e->bl_platform && e->bl_rc == 0)
-			mr_baseline_free(&e->bl);
-		free(e->bl_platform);
 		free(e->name);
 		free(e);
 	}
@@ -155,29 +152,4 @@ mr_casetab_claims(struct mr_casetab *t, const char *name, const struct mr_claims
 	}
 	*cs = &e->claims;
 	return e->claims_rc;
-}
-
-int
-mr_casetab_baseline(struct mr_casetab *t, const char *name, const char *platform,
-		    const struct mr_baseline **b)
-{
-	struct mr_casetab_case *e;
-	char *path;
-
-	*b = NULL;
-	if (!t->expected_dir || !platform)
-		return -ENOENT;
-	e = entry(t, name);
-	if (!e->bl_platform || strcmp(e->bl_platform, platform) != 0) {
-		if (e->bl_platform && e->bl_rc == 0)
-			mr_baseline_free(&e->bl);
-		free(e->bl_platform);
-		e->bl_platform = estrdup(platform);
-		path = esprintf("%s/%s/%s.tsv", t->expected_dir, platform, name);
-		e->bl_rc = mr_baseline_read(path, &e->bl);
-		free(path);
-	}
-	if (e->bl_rc == 0)
-		*b = &e->bl;
-	return e->bl_rc;
 }

@@ -1,9 +1,9 @@
 /* casetab: what one command has read of each case, read once.
  *
  * A command's steps each want a case's --describe (the session's
- * matrices, check's checkpoint names, report's titles, corpus's groups),
- * its claims file (the session's axis directives and timed plan, check's
- * claims) and its baseline (the session's plans).  Running a case binary and parsing a file again for
+ * matrices, check's checkpoint names, report's titles, corpus's groups)
+ * and its claims file (the session's axis directives and timed plan,
+ * check's claims).  Running a case binary and parsing a file again for
  * each step costs time and could see a file that changed in between: the
  * table keeps the first answer, success or failure, for the rest of the
  * command.  Lookups are by case name; a name not yet seen is described or
@@ -12,7 +12,6 @@
 #ifndef MR_CASETAB_H
 #define MR_CASETAB_H
 
-#include "check/baseline.h"
 #include "check/claims.h"
 #include "core/util.h"
 #include "proto/cases.h"
@@ -32,10 +31,6 @@ struct mr_casetab_case {
 	int parsed;                       /* claims_rc is known */
 	int claims_rc;                    /* mr_claims_read's return */
 	struct mr_claims claims;          /* (owned) */
-	char *bl_platform;                /* the baseline read is this
-	                                     platform's (owned), or NULL */
-	int bl_rc;                        /* mr_baseline_read's return */
-	struct mr_baseline bl;            /* (owned, when bl_rc is 0) */
 };
 
 struct mr_casetab {
@@ -88,14 +83,5 @@ void mr_casetab_claims_file(struct mr_casetab *t, const char *name, const char *
  * belongs to the table. */
 int mr_casetab_claims(struct mr_casetab *t, const char *name,
 		      const struct mr_claims **cs);
-
-/* The baseline of case name on platform, expected_dir/platform/name.tsv,
- * read the first time it is asked for that platform (its errors printed
- * then, once): the session's plans (-j's timed runs and peaks, --shard's
- * costs) each want it.  Returns mr_baseline_read's return: 0 with *b the
- * baseline (the table's); -ENOENT (also without an expected_dir or a
- * platform) or -1 with *b NULL. */
-int mr_casetab_baseline(struct mr_casetab *t, const char *name, const char *platform,
-			const struct mr_baseline **b);
 
 #endif

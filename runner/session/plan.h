@@ -8,8 +8,9 @@
  * compares (schedule.h), so that those run alone and the others side by
  * side.  The shard plan (--shard K/N): which (case, config) pairs are
  * another shard's, split by expected cost (shard.h).  Each case's claims
- * and baseline are read once for all of them, through the command's
- * case table (check/casetab.h).
+ * come from the command's case table (check/casetab.h); each plan reads a
+ * case's baseline once for all its configs and lets it go (plan.c says
+ * why none is kept).
  */
 #ifndef MR_PLAN_H
 #define MR_PLAN_H
@@ -21,8 +22,8 @@
 #include "matrix/matrix.h"
 
 /* -j: *timed[i][k] non-zero when the times of config k of case i are
- * compared by its claims or the baseline of platform (NULL: none), both
- * read through tab.  Returns MR_OK, or MR_USAGE after printing what is
+ * compared by its claims (read through tab) or the baseline of platform
+ * (NULL: none) under tab's expected_dir.  Returns MR_OK, or MR_USAGE after printing what is
  * wrong with the expectations (*timed is set either way). */
 struct mr_casetab;
 int mr_plan_timed(const struct mr_cases_desc *cases, int ncases,
