@@ -373,9 +373,16 @@ stalls(void)
 
 	if (slurp("/proc/vmstat", buf, sizeof buf) <= 0)
 		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (strncmp(p, "allocstall", 10) == 0 && sscanf(p, "%*s %lld", &v) == 1)
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *sp = strncmp(p, "allocstall", 10) == 0 ? strchr(p, ' ') : NULL;
+		char *end;
+
+		if (!sp)
+			continue;
+		v = strtoll(sp + 1, &end, 10);
+		if (end != sp + 1 && v >= 0)
 			sum = (sum < 0 ? 0 : sum) + v;
+	}
 	return sum;
 }
 
