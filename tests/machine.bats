@@ -21,6 +21,18 @@ teardown() {
 	[ -z "${BUSY:-}" ] || kill $BUSY 2>/dev/null || true
 }
 
+# when_started FILE TEXT: in the background, once the first run of nap
+# has started (its log has its pid), TEXT and a newline into FILE.
+when_started() {
+	(
+		for _ in $(seq 200); do
+			grep -qs '^pid' "$BATS_TEST_TMPDIR"/r/logs/nap/*.1.log && break
+			sleep 0.05
+		done
+		printf '%s\n' "$2" > "$1"
+	) &
+}
+
 # check nap (one config) with the machine's settings read from ROOT_FAKE,
 # $1 repeats of $2 ms each; extra arguments follow.
 check_nap() {
@@ -44,14 +56,7 @@ check_nap() {
 }
 
 @test "THP switched during a run: that run and those after it are not judged, said once at the top" {
-	# Switch THP once the first run has started (its log has its pid).
-	(
-		for _ in $(seq 200); do
-			grep -qs '^pid' "$BATS_TEST_TMPDIR"/r/logs/nap/*.1.log && break
-			sleep 0.05
-		done
-		echo '[always] madvise never' > "$THPF"
-	) &
+	when_started "$THPF" '[always] madvise never'
 	run -0 check_nap 2 1500
 	wait
 	local m
@@ -93,13 +98,7 @@ assert len(d["machine_changed"]) == 2, d["machine_changed"]'
 vmstat_grows() {
 	mkdir -p "$ROOT_FAKE/proc"
 	printf 'nr_free_pages 1000\nallocstall_normal 5\nallocstall_movable 2\npgfault 9\n' > "$ROOT_FAKE/proc/vmstat"
-	(
-		for _ in $(seq 200); do
-			grep -qs '^pid' "$BATS_TEST_TMPDIR"/r/logs/nap/*.1.log && break
-			sleep 0.05
-		done
-		printf 'nr_free_pages 10\nallocstall_normal 9\nallocstall_movable 2\npgfault 99\n' > "$ROOT_FAKE/proc/vmstat"
-	) &
+	when_started "$ROOT_FAKE/proc/vmstat" $'nr_free_pages 10\nallocstall_normal 9\nallocstall_movable 2\npgfault 99'
 }
 
 @test "in a kernel guest, direct reclaim during a run (its memory ran short): not judged; on the host not looked at" {

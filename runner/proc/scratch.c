@@ -26,19 +26,22 @@ mr_scratch_base(void)
 }
 
 char *
-mr_scratch_make(char *why, size_t size)
+mr_scratch_make(void)
 {
+	static int told;
 	struct mr_cgfs_owner me;
 	char *dir;
 
 	if (mr_cgfs_owner_self(&me) < 0) {
-		snprintf(why, size, "no pid namespace or start time of the runner's in /proc");
+		if (!told++)
+			weprintf("runs keep the TMPDIR they inherit: no pid namespace or start time of the runner's in /proc");
 		return NULL;
 	}
 	dir = esprintf("%s/" MR_CGFS_OWNER_FMT SCRATCH_TAG "XXXXXX", mr_scratch_base(), me.pid,
 		       me.pidns, me.timens, me.start);
 	if (!mkdtemp(dir)) {
-		snprintf(why, size, "mkdtemp %s: %s", dir, strerror(errno));
+		if (!told++)
+			weprintf("runs keep the TMPDIR they inherit: mkdtemp %s:", dir);
 		free(dir);
 		return NULL;
 	}

@@ -14,16 +14,15 @@
 #ifndef MR_SCRATCH_H
 #define MR_SCRATCH_H
 
-#include <stddef.h>
 
 /* Where scratch directories are made: the runner's TMPDIR when it is an
  * absolute path, else /tmp. */
 const char *mr_scratch_base(void);
 
-/* A new scratch directory (mode 0700), owned, or NULL with the reason in
- * why (no owner name, mkdtemp's error): the run then keeps the TMPDIR it
- * inherits. */
-char *mr_scratch_make(char *why, size_t size);
+/* A new scratch directory (mode 0700), owned, or NULL (no owner name,
+ * mkdtemp's error: said on stderr the first time): the run then keeps
+ * the TMPDIR it inherits. */
+char *mr_scratch_make(void);
 
 /* Remove dir and everything in it (core/rmtree.h), and free it.  NULL is
  * nothing.  A part that cannot be removed is said on stderr. */

@@ -170,19 +170,11 @@ run_start(struct mr_run *r)
 		weprintf("pipe:");
 		return rc;
 	}
-	{
-		static int told;
-		char why[256], *var = NULL;
-
-		/* the run's own TMPDIR, removed with what is in it after the
-		 * run (a killed case cleans up nothing) */
-		if ((r->scratch = mr_scratch_make(why, sizeof why)) != NULL)
-			var = esprintf("TMPDIR=%s", r->scratch);
-		else if (!told++)
-			weprintf("runs keep the TMPDIR they inherit: %s", why);
-		env = mr_spawn_env_channel(rq->envp, var);
-		r->tmpvar = var;
-	}
+	/* the run's own TMPDIR, removed with what is in it after the run (a
+	 * killed case cleans up nothing) */
+	if ((r->scratch = mr_scratch_make()) != NULL)
+		r->tmpvar = esprintf("TMPDIR=%s", r->scratch);
+	env = mr_spawn_env_channel(rq->envp, r->tmpvar);
 	r->tree = emalloc(MR_TREE_MAX * sizeof *r->tree);
 	fflush(NULL);
 	self = getpid();
