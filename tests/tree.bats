@@ -112,6 +112,16 @@ within() {
 	done
 }
 
+@test "a daemon's parent slow to exit (its environment gone long before it is a zombie): the daemon is killed with the run" {
+	# hold=64: the parent frees 64 MiB of small pages as it exits, and
+	# only then is the daemon orphaned to the runner; the runner's
+	# sentinel child in tree_run leaves proof by descent out
+	for cg in 1 0; do
+		tree_run slow$cg "$cg" 0 --axis mode=daemon --axis mb=8 --axis hold=64
+		[ "$(tsv_col "$BATS_TEST_TMPDIR/slow$cg/runs.tsv" detail)" = "killed 2 leftover processes" ]
+	done
+}
+
 @test "the end of a case reaps the run's processes and no other child of the runner's" {
 	# a child that is not the run's (a -j worker that has just ended,
 	# its waiter not back yet) keeps its exit status for its own wait

@@ -18,6 +18,10 @@
 /* How long leftovers of a case may take to die after SIGKILL. */
 #define REAP_LIMIT_MS 5000
 
+/* The kernel's PF_EXITING in /proc/PID/stat's flags: the process has
+ * begun to exit (its memory, and with it its environment, may be gone). */
+#define MR_PF_EXITING 0x4u
+
 struct pinfo {
 	pid_t pid, ppid, pgid;
 };
@@ -138,11 +142,24 @@ mr_tree_forking(void)
 	sole_case = 0;
 }
 
+/* The children own_child proved the run's, by pid and start time (a
+ * child keeps its pid until we reap it).  Proof by token needs the
+ * environment, which a process loses as it starts to exit: a child
+ * SIGKILLed with the run, freeing a large memory, is on its way out for
+ * a while with nothing left to read, and is still known for ours.
+ * Emptied as each case is forked. */
+static struct {
+	pid_t pid;
+	unsigned long long start;
+} proved[MR_TREE_MAX];
+static int nproved;
+
 void
 mr_tree_forked(pid_t pid)
 {
 	sole_case = alone_at_fork && pid > 0 ? pid : 0;
 	alone_at_fork = 0;
+	nproved = 0;
 }
 
 /* Is pid a child of ours (alive, or a zombie we have not reaped) of the
@@ -168,8 +185,30 @@ own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgrou
 	for (i = 0; i < ninherited; i++)
 		if (inherited[i].pid == pid && inherited[i].start == start)
 			return 0;
-	return (cs > 0 && cs == sole_case) || (cg && mr_cgroup_has(cg, pid) == 1) ||
-	       mr_env_has_token(pid);
+	for (i = 0; i < nproved; i++)
+		if (proved[i].pid == pid && proved[i].start == start)
+			return 1;
+	if (!(cs > 0 && cs == sole_case) && !(cg && mr_cgroup_has(cg, pid) == 1) &&
+	    !mr_env_has_token(pid))
+		return 0;
+	if (nproved < MR_TREE_MAX) {
+		proved[nproved].pid = pid;
+		proved[nproved++].start = start;
+	}
+	return 1;
+}
+
+/* pid, reaped: no longer a proved child (its pid may be anyone's now). */
+static void
+forget_proved(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < nproved; i++)
+		if (proved[i].pid == pid) {
+			proved[i] = proved[--nproved];
+			return;
+		}
 }
 
 /* The fallback tree: root, every descendant by parent links, and every
@@ -311,9 +350,47 @@ kill_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
 			continue;
 		found++;
 		kill(buf[i], SIGKILL);
-		(void)waitpid(buf[i], NULL, WNOHANG | __WALL);
+		if (waitpid(buf[i], NULL, WNOHANG | __WALL) == buf[i])
+			forget_proved(buf[i]);
 	}
 	return found;
+}
+
+/* Prove each child of ours of the run (own_child remembers it).
+ * Returns how many it proved. */
+static int
+prove_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
+	       pid_t cs, pid_t *buf)
+{
+	int n = own_children(self, buf, MR_TREE_MAX), i, found = 0;
+
+	for (i = 0; i < n; i++)
+		found += buf[i] != cs && own_child(buf[i], self, since, cg, cs);
+	return found;
+}
+
+/* Is a child of ours, started at since or later and not one we
+ * inherited, on its way out (PF_EXITING, not yet a zombie)?  Proved or
+ * not: its own children come to us only once it is a zombie, so the
+ * tree has not ended while one is. */
+static int
+exiting_children(pid_t self, unsigned long long since, pid_t *buf)
+{
+	int n = own_children(self, buf, MR_TREE_MAX), i, k;
+
+	for (i = 0; i < n; i++) {
+		struct mr_pstat st;
+
+		if (pstat_of(buf[i], &st) < 0 || st.ppid != (long)self || st.start < since ||
+		    st.state == 'Z' || st.state == 'X' || !(st.flags & MR_PF_EXITING))
+			continue;
+		for (k = 0; k < ninherited; k++)
+			if (inherited[k].pid == buf[i] && inherited[k].start == st.start)
+				break;
+		if (k == ninherited)
+			return 1;
+	}
+	return 0;
 }
 
 /* Has our child pid ended (a zombie), without reaping it? */
@@ -366,7 +443,7 @@ name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
 		 * running */
 		if (own_child(buf[i], self, since, cg, cs) || pstat_of(buf[i], &st) < 0 ||
 		    st.ppid != (long)self || st.start < since || st.state == 'Z' ||
-		    st.state == 'X' || (st.flags & 0x4))
+		    st.state == 'X' || (st.flags & MR_PF_EXITING))
 			continue;
 		for (k = 0; k < ninherited; k++)
 			if (inherited[k].pid == buf[i] && inherited[k].start == st.start)
@@ -427,6 +504,9 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 	pid_t self = getpid();
 	int reaped = 0, none = 0;
 
+	/* the children the case left us are proved while they still have
+	 * their environment: before anything is killed */
+	(void)prove_children(self, since, cg, pid, buf);
 	if (pid > 1 && pid != getpgrp())
 		kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
@@ -445,6 +525,9 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		 * its own to us after that round's list was read. */
 		if (reaped && !have_children())
 			return 0;
+		/* one on its way out has yet to orphan its own to us */
+		if (!left && exiting_children(self, since, buf))
+			left = -1;
 		if (reaped && !left && ++none == 2)
 			return 0;
 		if (left)
@@ -452,6 +535,9 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		if (mr_now_ns() > limit) {
 			if (!reaped)
 				weprintf("case pid %d did not die within %d s of SIGKILL: left unreaped",
+					 (int)pid, REAP_LIMIT_MS / 1000);
+			else if (left < 0)
+				weprintf("a process of case pid %d was still exiting %d s after SIGKILL",
 					 (int)pid, REAP_LIMIT_MS / 1000);
 			else
 				weprintf("%d leftover process%s of case pid %d did not die within %d s of SIGKILL",
@@ -500,6 +586,8 @@ mr_tree_strays(pid_t *buf)
 		if (first)
 			killed = left;
 		first = 0;
+		if (!left && exiting_children(self, 0, buf))
+			left = -1; /* its own come to us once it is a zombie */
 		if (!left || mr_now_ns() > limit)
 			return killed;
 		usleep(1000);
