@@ -8,7 +8,8 @@
 # support, a spread the tolerance does not cover, a case that races.
 # Not part of make check (benchmarks print figures; tests assert).
 #
-#   sh bench/flaky.sh            20 idle, 20 busy (about 30 min)
+#   sh bench/flaky.sh            20 idle, 20 busy (about 3.5 h on 2 CPUs:
+#                                a quick check is ~4.3 min idle, ~6 min busy)
 #   FLAKY_N=5 sh bench/flaky.sh  5 of each
 #   FLAKY_BUSY=0                 the idle series only
 #   FLAKY_OUT=DIR                keep the files there

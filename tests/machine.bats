@@ -281,7 +281,10 @@ other_cpus() {
 	other_cpus "$BATS_TEST_TMPDIR/r"
 	[[ "$output" == *"the machine was busy during 3 runs"* ]] || false
 	[[ "$output" == *"claim  slow  skipped"* ]] || false
-	[[ "$output" == *"in the 150 ms the run was watched"* ]] || false
+	# watched for 150 ms at least: longer only where the load itself
+	# stretched the 5 ms run past that (seen beside a guest under TCG)
+	[[ "$output" =~ in\ the\ ([0-9]+)\ ms\ the\ run\ was\ watched ]] || false
+	[ "${BASH_REMATCH[1]}" -ge 150 ]
 }
 
 @test "a short timed run on an idle machine is judged" {
