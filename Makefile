@@ -102,6 +102,7 @@ RUNNER_SRC := \
 	runner/proc/self.c \
 	runner/proc/env.c \
 	runner/proc/child.c \
+	runner/proc/proof.c \
 	runner/proc/tree.c \
 	runner/proc/capture.c \
 	runner/proc/log.c \

@@ -113,12 +113,21 @@ within() {
 }
 
 @test "a daemon's parent slow to exit (its environment gone long before it is a zombie): the daemon is killed with the run" {
-	# hold=64: the parent frees 64 MiB of small pages as it exits, and
+	# hold=256: the parent frees 264 MiB of small pages as it exits, and
 	# only then is the daemon orphaned to the runner; the runner's
 	# sentinel child in tree_run leaves proof by descent out
 	for cg in 1 0; do
-		tree_run slow$cg "$cg" 0 --axis mode=daemon --axis mb=8 --axis hold=64
+		tree_run slow$cg "$cg" 0 --axis mode=daemon --axis mb=8 --axis hold=256
 		[ "$(tsv_col "$BATS_TEST_TMPDIR/slow$cg/runs.tsv" detail)" = "killed 2 leftover processes" ]
+		# killed at its deadline: the daemon's parent comes to the
+		# runner only as the case dies, already on its way out
+		tree_run slowhang$cg "$cg" 1 --axis mode=daemon-hang --axis mb=8 --axis hold=256 \
+			--timeout $((4 * SLOW))
+		[ "$(tsv_col "$BATS_TEST_TMPDIR/slowhang$cg/runs.tsv" outcome)" = timeout ]
+		# the parent unproved (its environment wiped), the daemon not:
+		# the parent is waited for all the same, until it hands the
+		# daemon on
+		tree_run slowwipe$cg "$cg" 0 --axis mode=daemon --axis mb=8 --axis hold=256 --axis wipe=1
 	done
 }
 

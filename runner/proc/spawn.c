@@ -18,6 +18,7 @@
 #include "proc/log.h"
 #include "proc/loop.h"
 #include "proc/marks.h"
+#include "proc/proof.h"
 #include "proc/measure.h"
 #include "proc/scratch.h"
 #include "proc/tree.h"
@@ -179,10 +180,10 @@ run_start(struct mr_run *r)
 	fflush(NULL);
 	self = getpid();
 	r->t0 = mr_now_ns();
-	mr_tree_forking();
+	mr_proof_forking();
 	r->pid = fork();
 	if (r->pid > 0)
-		mr_tree_forked(r->pid);
+		mr_proof_forked(r->pid);
 	if (r->pid > 0 && rq->marks) /* a command's (proc/marks.h) */
 		mr_marks_begin(r);
 	if (r->pid < 0) {
@@ -203,7 +204,7 @@ run_start(struct mr_run *r)
 	/* Both sides set the group: whichever runs first wins the race
 	 * against a kill(-pgid) coming early. */
 	setpgid(r->pid, r->pid);
-	/* what the run starts starts after this (see own_child in tree.c) */
+	/* what the run starts starts after this (see mr_proof_child in proof.c) */
 	r->since = mr_tree_since(r->pid);
 	close(r->devnull);
 	close(r->outp[1]);

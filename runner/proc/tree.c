@@ -13,6 +13,7 @@
 
 #include "core/util.h"
 #include "proc/env.h"
+#include "proc/proof.h"
 #include "mr_proc.h"
 
 /* How long leftovers of a case may take to die after SIGKILL. */
@@ -104,113 +105,6 @@ mr_tree_since(pid_t pid)
 	return stat_of(pid, &ppid, &start) < 0 ? 0 : start;
 }
 
-/* The children the runner had before it started anything (a shell's
- * `sleep &` before it exec'd the runner): never the run's.  By pid and
- * start time, so that a pid reused later is not taken for one. */
-#define INHERITED_MAX 64
-static struct {
-	pid_t pid;
-	unsigned long long start;
-} inherited[INHERITED_MAX];
-static int ninherited;
-
-/* Have we any child at all?  Asked without reaping (WNOWAIT): a child
- * that is not the run's (a -j worker, say) stays for its own waiter. */
-static int
-have_children(void)
-{
-	siginfo_t si;
-
-	si.si_pid = 0;
-	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
-		 errno == ECHILD);
-}
-
-/* Proof by descent.  A process comes to be our child only by our fork or,
- * as we are a subreaper, when its parent dies while it descends from us.
- * So when the runner had no child at all as it forked the case (no
- * descendant, then), every child it has until it forks again descends
- * from the case: the run's, whatever its environment or cgroup.  The case
- * forked so, or 0. */
-static int alone_at_fork;
-static pid_t sole_case;
-
-void
-mr_tree_forking(void)
-{
-	alone_at_fork = !have_children();
-	sole_case = 0;
-}
-
-/* The children own_child proved the run's, by pid and start time (a
- * child keeps its pid until we reap it).  Proof by token needs the
- * environment, which a process loses as it starts to exit: a child
- * SIGKILLed with the run, freeing a large memory, is on its way out for
- * a while with nothing left to read, and is still known for ours.
- * Emptied as each case is forked. */
-static struct {
-	pid_t pid;
-	unsigned long long start;
-} proved[MR_TREE_MAX];
-static int nproved;
-
-void
-mr_tree_forked(pid_t pid)
-{
-	sole_case = alone_at_fork && pid > 0 ? pid : 0;
-	alone_at_fork = 0;
-	nproved = 0;
-}
-
-/* Is pid a child of ours (alive, or a zombie we have not reaped) of the
- * run of case cs (0: none known): started at since or later (clock ticks
- * after boot: the case's own start), not one we inherited (a start time is
- * only as fine as a tick), and proved the run's: by descent (cs was forked
- * while we had no other child), a member of the run's cgroup cg (NULL:
- * none), or carrying the runner's token in its environment.  The last
- * two tell an orphan of the run from an orphan of a job we inherited (the
- * shell's `(sleep 1; daemon &) &` before it exec'd the runner): both come
- * to us, a subreaper, and only the first is ours to kill. */
-static int
-own_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_cgroup *cg,
-	  pid_t cs)
-{
-	unsigned long long start;
-	long ppid;
-	int i;
-
-	if (pid <= 1 || pid == self || stat_of(pid, &ppid, &start) < 0 ||
-	    ppid != (long)self || start < since)
-		return 0;
-	for (i = 0; i < ninherited; i++)
-		if (inherited[i].pid == pid && inherited[i].start == start)
-			return 0;
-	for (i = 0; i < nproved; i++)
-		if (proved[i].pid == pid && proved[i].start == start)
-			return 1;
-	if (!(cs > 0 && cs == sole_case) && !(cg && mr_cgroup_has(cg, pid) == 1) &&
-	    !mr_env_has_token(pid))
-		return 0;
-	if (nproved < MR_TREE_MAX) {
-		proved[nproved].pid = pid;
-		proved[nproved++].start = start;
-	}
-	return 1;
-}
-
-/* pid, reaped: no longer a proved child (its pid may be anyone's now). */
-static void
-forget_proved(pid_t pid)
-{
-	int i;
-
-	for (i = 0; i < nproved; i++)
-		if (proved[i].pid == pid) {
-			proved[i] = proved[--nproved];
-			return;
-		}
-}
-
 /* The fallback tree: root, every descendant by parent links, and every
  * member of group pgid (0: none); of root's children only those that
  * started at since or later. */
@@ -227,7 +121,7 @@ tree_scan(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgro
 		for (i = 0; i < nv && n < max; i++) {
 			if (in_list(out, n, v[i].pid))
 				continue;
-			if (v[i].ppid == root && !own_child(v[i].pid, root, since, cg, pgid))
+			if (v[i].ppid == root && !mr_proof_child(v[i].pid, root, since, cg, pgid))
 				continue;
 			if (in_list(out, n, v[i].ppid) || (pgid > 0 && v[i].pgid == pgid)) {
 				out[n++] = v[i].pid;
@@ -261,7 +155,7 @@ tree_list(pid_t root, pid_t pgid, unsigned long long since, const struct mr_cgro
 			int kept = 0;
 
 			for (j = 0; j < k; j++)
-				if (own_child(out[n + j], root, since, cg, pgid))
+				if (mr_proof_child(out[n + j], root, since, cg, pgid))
 					out[n + kept++] = out[n + j];
 			k = kept;
 		}
@@ -297,13 +191,14 @@ mr_tree_case(pid_t pgid, const struct mr_cgroup *cg, unsigned long long since, p
  *    members, no pid is read);
  *  - a child of its own: /proc/PID/stat names the runner as the parent,
  *    and a child stays the runner's, pid and all, until the runner reaps
- *    it.
+ *    it; and proved the run's (proc/proof.h).
  * A deeper descendant is never signalled by its pid: killing the
  * runner's children orphans their children, which come to the runner (a
- * subreaper) and are killed in their turn, until it has none left.
+ * subreaper) and are killed in their turn, until it has none left and
+ * none of its children is on its way out with its own still to hand on.
  */
 
-/* The runner's children (candidates: each is proved by own_child before
+/* The runner's children (candidates: each is proved by mr_proof_child before
  * it is signalled).  Returns how many, at most max. */
 static int
 own_children(pid_t self, pid_t *out, int max)
@@ -327,67 +222,99 @@ own_children(pid_t self, pid_t *out, int max)
 void
 mr_tree_note_inherited(void)
 {
-	pid_t self = getpid(), v[INHERITED_MAX];
-	int n = own_children(self, v, INHERITED_MAX), i;
-	long ppid;
+	pid_t v[MR_PROOF_INHERITED_MAX];
 
-	for (i = 0; i < n && ninherited < INHERITED_MAX; i++)
-		if (stat_of(v[i], &ppid, &inherited[ninherited].start) == 0 && ppid == (long)self)
-			inherited[ninherited++].pid = v[i];
+	mr_proof_note_inherited(v, own_children(getpid(), v, MR_PROOF_INHERITED_MAX));
 }
 
 /* SIGKILL every child of ours of the run (started at since or later) but
- * spare (0: none), and reap those of them that have ended.  Returns how
- * many it found. */
+ * spare (0: none), and reap those of them that have ended, counting them
+ * in *reaped (NULL: not counted).  Returns how many it found. */
 static int
 kill_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
-	      pid_t cs, pid_t spare, pid_t *buf)
+	      pid_t cs, pid_t spare, pid_t *buf, int *reaped)
 {
 	int n = own_children(self, buf, MR_TREE_MAX), i, found = 0;
 
 	for (i = 0; i < n; i++) {
-		if (buf[i] == spare || !own_child(buf[i], self, since, cg, cs))
+		if (buf[i] == spare || !mr_proof_child(buf[i], self, since, cg, cs))
 			continue;
 		found++;
 		kill(buf[i], SIGKILL);
-		if (waitpid(buf[i], NULL, WNOHANG | __WALL) == buf[i])
-			forget_proved(buf[i]);
+		if (waitpid(buf[i], NULL, WNOHANG | __WALL) == buf[i]) {
+			mr_proof_forget(buf[i]);
+			if (reaped)
+				++*reaped;
+		}
 	}
 	return found;
 }
 
-/* Prove each child of ours of the run (own_child remembers it).
- * Returns how many it proved. */
-static int
-prove_children(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
-	       pid_t cs, pid_t *buf)
+/* Prove the run's processes while they still have their environment,
+ * before anything is killed: our children of the run (mr_proof_child
+ * remembers them), and their descendants carrying the token, which come
+ * to us as their parents die (cs: the case, pgid of its group). */
+static void
+prove_tree(pid_t self, unsigned long long since, const struct mr_cgroup *cg, pid_t cs,
+	   pid_t *buf)
 {
-	int n = own_children(self, buf, MR_TREE_MAX), i, found = 0;
+	int n = tree_list(self, cs, since, cg, buf, MR_TREE_MAX), i;
 
-	for (i = 0; i < n; i++)
-		found += buf[i] != cs && own_child(buf[i], self, since, cg, cs);
-	return found;
+	for (i = 1; i < n; i++) {
+		unsigned long long start;
+		long ppid;
+
+		if (stat_of(buf[i], &ppid, &start) == 0 && ppid != (long)self &&
+		    start >= since && mr_env_has_token(buf[i]))
+			mr_proof_remember(buf[i], start);
+	}
+}
+
+/* Has a thread of pid, other than its leader, begun to exit and not yet
+ * ended? */
+static int
+thread_leaving(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int seen = 0, leaving = 0;
+
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!leaving && seen++ < MR_TREE_MAX && (de = readdir(d)) != NULL) {
+		struct mr_pstat st;
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		leaving = de->d_name[0] >= '1' && de->d_name[0] <= '9' && !*end &&
+			  tid != (long)pid && tid <= INT32_MAX && pstat_of((pid_t)tid, &st) == 0 &&
+			  (st.flags & MR_PF_EXITING) && st.state != 'Z' && st.state != 'X';
+	}
+	closedir(d);
+	return leaving;
 }
 
 /* Is a child of ours, started at since or later and not one we
- * inherited, on its way out (PF_EXITING, not yet a zombie)?  Proved or
- * not: its own children come to us only once it is a zombie, so the
- * tree has not ended while one is. */
+ * inherited, on its way out: begun to exit (PF_EXITING), and not yet to
+ * be waited for?  Proved or not: its own children come to us only as its
+ * last thread goes, so the tree has not ended while one is.  A leader
+ * that exited before its threads shows Z while they run on: then its
+ * threads tell. */
 static int
 exiting_children(pid_t self, unsigned long long since, pid_t *buf)
 {
-	int n = own_children(self, buf, MR_TREE_MAX), i, k;
+	int n = own_children(self, buf, MR_TREE_MAX), i;
 
 	for (i = 0; i < n; i++) {
 		struct mr_pstat st;
 
 		if (pstat_of(buf[i], &st) < 0 || st.ppid != (long)self || st.start < since ||
-		    st.state == 'Z' || st.state == 'X' || !(st.flags & MR_PF_EXITING))
+		    st.state == 'X' || mr_proof_inherited(buf[i], st.start) ||
+		    mr_tree_ended(buf[i]))
 			continue;
-		for (k = 0; k < ninherited; k++)
-			if (inherited[k].pid == buf[i] && inherited[k].start == st.start)
-				break;
-		if (k == ninherited)
+		if (st.state == 'Z' ? thread_leaving(buf[i]) : !!(st.flags & MR_PF_EXITING))
 			return 1;
 	}
 	return 0;
@@ -436,19 +363,14 @@ name_unproved(pid_t self, unsigned long long since, const struct mr_cgroup *cg,
 	for (i = 0; i < n; i++) {
 		char path[64], comm[64] = "?";
 		struct mr_pstat st;
-		long k;
 
 		/* a zombie, or one on its way out (PF_EXITING: killed with the
 		 * run, its environment, and so the token, already gone), is not
 		 * running */
-		if (own_child(buf[i], self, since, cg, cs) || pstat_of(buf[i], &st) < 0 ||
+		if (mr_proof_child(buf[i], self, since, cg, cs) || pstat_of(buf[i], &st) < 0 ||
 		    st.ppid != (long)self || st.start < since || st.state == 'Z' ||
-		    st.state == 'X' || (st.flags & MR_PF_EXITING))
-			continue;
-		for (k = 0; k < ninherited; k++)
-			if (inherited[k].pid == buf[i] && inherited[k].start == st.start)
-				break;
-		if (k < ninherited)
+		    st.state == 'X' || (st.flags & MR_PF_EXITING) ||
+		    mr_proof_inherited(buf[i], st.start))
 			continue;
 		if (named == 4 || len + 96 > sizeof unproved) {
 			more++;
@@ -469,7 +391,7 @@ static int end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		    struct rusage *ru, unsigned long long since);
 
 /* End the case pid: end_tree, then name what it left unproved (on
- * success); the proof by descent ends with the case. */
+ * success); the run's proofs end with it. */
 int
 mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 	    struct rusage *ru)
@@ -485,8 +407,7 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 	rc = end_tree(pid, cg, buf, st, ru, since);
 	if (rc == 0)
 		name_unproved(getpid(), since, cg, pid, buf);
-	if (sole_case == pid)
-		sole_case = 0;
+	mr_proof_ended(pid);
 	return rc;
 }
 
@@ -506,13 +427,13 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 
 	/* the children the case left us are proved while they still have
 	 * their environment: before anything is killed */
-	(void)prove_children(self, since, cg, pid, buf);
+	prove_tree(self, since, cg, pid, buf);
 	if (pid > 1 && pid != getpgrp())
 		kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	(void)mr_cgroup_kill(cg);
 	for (;;) {
-		int left = kill_children(self, since, cg, pid, reaped ? 0 : pid, buf);
+		int left = kill_children(self, since, cg, pid, reaped ? 0 : pid, buf, NULL);
 
 		if (!reaped && mr_tree_ended(pid)) {
 			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
@@ -523,7 +444,7 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		/* Done when we have no child at all, or twice in a row none
 		 * of the run: a child reaped in one round may have orphaned
 		 * its own to us after that round's list was read. */
-		if (reaped && !have_children())
+		if (reaped && !mr_proof_have_children())
 			return 0;
 		/* one on its way out has yet to orphan its own to us */
 		if (!left && exiting_children(self, since, buf))
@@ -537,7 +458,7 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 				weprintf("case pid %d did not die within %d s of SIGKILL: left unreaped",
 					 (int)pid, REAP_LIMIT_MS / 1000);
 			else if (left < 0)
-				weprintf("a process of case pid %d was still exiting %d s after SIGKILL",
+				weprintf("a child of the runner started during the run of case pid %d was still exiting %d s after SIGKILL",
 					 (int)pid, REAP_LIMIT_MS / 1000);
 			else
 				weprintf("%d leftover process%s of case pid %d did not die within %d s of SIGKILL",
@@ -567,7 +488,7 @@ mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg, unsigned long long sinc
 
 		for (k = 0; k < nk; k++)
 			left += kids[k] != pid && !in_list(buf + 1, n - 1, kids[k]) &&
-				own_child(kids[k], self, since, cg, pid) && alive(kids[k]);
+				mr_proof_child(kids[k], self, since, cg, pid) && alive(kids[k]);
 		free(kids);
 	}
 	return left;
@@ -578,18 +499,17 @@ mr_tree_strays(pid_t *buf)
 {
 	uint64_t limit = mr_now_ns() + (uint64_t)REAP_LIMIT_MS * 1000000u;
 	pid_t self = getpid();
-	int killed = 0, first = 1;
+	int reaped = 0;
 
 	for (;;) {
-		int left = kill_children(self, 0, NULL, 0, 0, buf);
+		int before = reaped, left = kill_children(self, 0, NULL, 0, 0, buf, &reaped);
 
-		if (first)
-			killed = left;
-		first = 0;
 		if (!left && exiting_children(self, 0, buf))
-			left = -1; /* its own come to us once it is a zombie */
-		if (!left || mr_now_ns() > limit)
-			return killed;
+			left = -1; /* its own come to us as it goes */
+		if (!left)
+			return reaped;
+		if (mr_now_ns() > limit)
+			return reaped + (left > 0 ? left - (reaped - before) : 0);
 		usleep(1000);
 	}
 }

@@ -8,8 +8,8 @@
  * Killing takes proof, reading does not: a pid read here may be reused by
  * the time it is read (a wrong figure at worst), but only the case's group
  * while the case is unreaped, the run's cgroup as a whole, and a child of
- * the runner's own proved the run's (by descent, cgroup or token) are ever
- * signalled (see tree.c).
+ * the runner's own proved the run's (proc/proof.h) are ever signalled
+ * (see tree.c).
  *
  * Not thread-safe; one run at a time.
  */
@@ -52,24 +52,19 @@ int mr_tree_ended(pid_t pid);
 int mr_tree_leftovers(pid_t pid, const struct mr_cgroup *cg,
 		      unsigned long long since, pid_t *buf);
 
-/* Kill and reap every child of ours that carries the runner's token (the
- * leftovers of a run whose worker died, orphaned to us), bounded as
- * mr_tree_end is.  Returns how many there were. */
+/* Kill and reap every child of ours proved a run's (proc/proof.h: the
+ * runner's token, or proved so before; the leftovers of a run whose
+ * worker died, orphaned to us), waiting for those on their way out to
+ * hand theirs on, bounded as mr_tree_end is.  Returns how many it
+ * killed. */
 int mr_tree_strays(pid_t *buf);
-
-/* Around the fork of a case: mr_tree_forking just before it, and
- * mr_tree_forked(pid) in the parent just after.  When the runner had no
- * child at all as it forked (a -j worker always; the runner alone unless
- * it inherited jobs or kept unproved orphans of an earlier run), every
- * child it has from then on descends from the case: the run's by
- * descent, killed at its end whatever its environment or cgroup. */
-void mr_tree_forking(void);
-void mr_tree_forked(pid_t pid);
 
 /* End the case pid (our child, not yet reaped, its own group's leader)
  * and everything it started, then reap it: its group and its cgroup cg
- * killed at once, our other children of the run (proved: by descent, the
- * cgroup, the token) one by one as they come to us, until none is left.
+ * killed at once, our other children of the run (proved: proc/proof.h,
+ * before anything is killed where they can be) one by one as they come
+ * to us, until none is left and none of our children is on its way out
+ * (its own still to come to us).
  * The case's status and rusage go to *st and *ru; buf holds MR_TREE_MAX.
  * Returns 0, and names in mr_tree_unproved what came to us during the run
  * unproved; bounded: after 5 s it says what would not die and returns
