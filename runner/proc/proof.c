@@ -69,6 +69,9 @@ mr_proof_inherited(pid_t pid, unsigned long long start)
 #define PROVED_MAX 4096
 static struct pidref proved[PROVED_MAX];
 static int nproved;
+/* Full, and nothing gone when last looked: not looked again until an
+ * entry is forgotten (each look reads every entry's stat). */
+static int stuck;
 
 void
 mr_proof_remember(pid_t pid, unsigned long long start)
@@ -82,12 +85,15 @@ mr_proof_remember(pid_t pid, unsigned long long start)
 	if (nproved == PROVED_MAX) {
 		/* full: keep only those still there (gone ones reaped by
 		 * someone, their pid free for anyone) */
+		if (stuck)
+			return; /* not remembered: proved again by token while it can be */
 		for (i = 0; i < nproved; i++)
 			if (stat_of(proved[i].pid, &ppid, &now) == 0 && now == proved[i].start)
 				proved[kept++] = proved[i];
 		nproved = kept;
-		if (nproved == PROVED_MAX)
-			return; /* not remembered: proved again by token while it can be */
+		stuck = nproved == PROVED_MAX;
+		if (stuck)
+			return;
 	}
 	proved[nproved].pid = pid;
 	proved[nproved++].start = start;
@@ -101,6 +107,7 @@ mr_proof_forget(pid_t pid)
 	for (i = 0; i < nproved; i++)
 		if (proved[i].pid == pid) {
 			proved[i] = proved[--nproved];
+			stuck = 0;
 			return;
 		}
 }
@@ -137,7 +144,7 @@ mr_proof_forked(pid_t pid)
 {
 	sole_case = alone_at_fork && pid > 0 ? pid : 0;
 	alone_at_fork = 0;
-	nproved = 0;
+	nproved = stuck = 0;
 }
 
 void
@@ -145,7 +152,7 @@ mr_proof_ended(pid_t cs)
 {
 	if (sole_case == cs)
 		sole_case = 0;
-	nproved = 0;
+	nproved = stuck = 0;
 }
 
 /* The cgroup and the token tell an orphan of the run from an orphan of a

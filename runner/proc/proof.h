@@ -20,8 +20,8 @@
 
 #include "proc/cgroup.h"
 
-/* How many inherited children are known (more are taken for orphans of
- * the run unless the token or the cgroup says otherwise). */
+/* How many inherited children are known (past these, an inherited child
+ * is told from the run's by its start time alone). */
 #define MR_PROOF_INHERITED_MAX 64
 
 /* Once, before the runner starts anything: its n children kids (a

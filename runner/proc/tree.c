@@ -297,13 +297,14 @@ thread_leaving(pid_t pid)
 }
 
 /* Is a child of ours, started at since or later and not one we
- * inherited, on its way out: begun to exit (PF_EXITING), and not yet to
- * be waited for?  Proved or not: its own children come to us only as its
- * last thread goes, so the tree has not ended while one is.  A leader
- * that exited before its threads shows Z while they run on: then its
- * threads tell. */
+ * inherited, on its way out: begun to exit (PF_EXITING), or a member of
+ * the case's group cs (0: none), which was SIGKILLed whole and may not
+ * have run since, and not yet to be waited for?  Proved or not: it hands
+ * its own children on only as it exits, so the tree has not ended while
+ * one is.  A leader that exited before its threads shows Z while they run
+ * on: then its threads tell. */
 static int
-exiting_children(pid_t self, unsigned long long since, pid_t *buf)
+exiting_children(pid_t self, unsigned long long since, pid_t cs, pid_t *buf)
 {
 	int n = own_children(self, buf, MR_TREE_MAX), i;
 
@@ -314,7 +315,8 @@ exiting_children(pid_t self, unsigned long long since, pid_t *buf)
 		    st.state == 'X' || mr_proof_inherited(buf[i], st.start) ||
 		    mr_tree_ended(buf[i]))
 			continue;
-		if (st.state == 'Z' ? thread_leaving(buf[i]) : !!(st.flags & MR_PF_EXITING))
+		if ((cs > 0 && st.pgrp == (long)cs) ||
+		    (st.state == 'Z' ? thread_leaving(buf[i]) : !!(st.flags & MR_PF_EXITING)))
 			return 1;
 	}
 	return 0;
@@ -438,6 +440,7 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		if (!reaped && mr_tree_ended(pid)) {
 			while (wait4(pid, st, __WALL, ru) < 0 && errno == EINTR)
 				;
+			mr_proof_forget(pid);
 			reaped = 1;
 			continue; /* its orphans are ours now */
 		}
@@ -447,7 +450,7 @@ end_tree(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 		if (reaped && !mr_proof_have_children())
 			return 0;
 		/* one on its way out has yet to orphan its own to us */
-		if (!left && exiting_children(self, since, buf))
+		if (!left && exiting_children(self, since, pid, buf))
 			left = -1;
 		if (reaped && !left && ++none == 2)
 			return 0;
@@ -504,7 +507,7 @@ mr_tree_strays(pid_t *buf)
 	for (;;) {
 		int before = reaped, left = kill_children(self, 0, NULL, 0, 0, buf, &reaped);
 
-		if (!left && exiting_children(self, 0, buf))
+		if (!left && exiting_children(self, 0, 0, buf))
 			left = -1; /* its own come to us as it goes */
 		if (!left)
 			return reaped;
