@@ -9,9 +9,8 @@
 #include "proc/env.h"
 #include "mr_proc.h"
 
-/* pid's parent and start time (clock ticks after boot).  0 or -1. */
-static int
-stat_of(pid_t pid, long *ppid, unsigned long long *start)
+int
+mr_proof_stat(pid_t pid, long *ppid, unsigned long long *start)
 {
 	struct mr_pstat st;
 
@@ -52,7 +51,7 @@ mr_proof_note_inherited(const pid_t *kids, int n)
 	int i;
 
 	for (i = 0; i < n && ninherited < MR_PROOF_INHERITED_MAX; i++)
-		if (stat_of(kids[i], &ppid, &inherited[ninherited].start) == 0 &&
+		if (mr_proof_stat(kids[i], &ppid, &inherited[ninherited].start) == 0 &&
 		    ppid == (long)self)
 			inherited[ninherited++].pid = kids[i];
 }
@@ -88,7 +87,7 @@ mr_proof_remember(pid_t pid, unsigned long long start)
 		if (stuck)
 			return; /* not remembered: proved again by token while it can be */
 		for (i = 0; i < nproved; i++)
-			if (stat_of(proved[i].pid, &ppid, &now) == 0 && now == proved[i].start)
+			if (mr_proof_stat(proved[i].pid, &ppid, &now) == 0 && now == proved[i].start)
 				proved[kept++] = proved[i];
 		nproved = kept;
 		stuck = nproved == PROVED_MAX;
@@ -165,7 +164,7 @@ mr_proof_child(pid_t pid, pid_t self, unsigned long long since, const struct mr_
 	unsigned long long start;
 	long ppid;
 
-	if (pid <= 1 || pid == self || stat_of(pid, &ppid, &start) < 0 ||
+	if (pid <= 1 || pid == self || mr_proof_stat(pid, &ppid, &start) < 0 ||
 	    ppid != (long)self || start < since || mr_proof_inherited(pid, start))
 		return 0;
 	if (in_refs(proved, nproved, pid, start))

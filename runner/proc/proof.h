@@ -20,6 +20,10 @@
 
 #include "proc/cgroup.h"
 
+/* pid's parent and start time (clock ticks after boot), from
+ * /proc/PID/stat.  0 or -1. */
+int mr_proof_stat(pid_t pid, long *ppid, unsigned long long *start);
+
 /* How many inherited children are known (past these, an inherited child
  * is told from the run's by its start time alone). */
 #define MR_PROOF_INHERITED_MAX 64

@@ -83,26 +83,13 @@ in_list(const pid_t *v, int n, pid_t p)
 	return 0;
 }
 
-/* ppid and start time of pid (pstat_of).  0 or -1. */
-static int
-stat_of(pid_t pid, long *ppid, unsigned long long *start)
-{
-	struct mr_pstat st;
-
-	if (pstat_of(pid, &st) < 0)
-		return -1;
-	*ppid = st.ppid;
-	*start = st.start;
-	return 0;
-}
-
 unsigned long long
 mr_tree_since(pid_t pid)
 {
 	unsigned long long start;
 	long ppid;
 
-	return stat_of(pid, &ppid, &start) < 0 ? 0 : start;
+	return mr_proof_stat(pid, &ppid, &start) < 0 ? 0 : start;
 }
 
 /* The fallback tree: root, every descendant by parent links, and every
@@ -264,7 +251,7 @@ prove_tree(pid_t self, unsigned long long since, const struct mr_cgroup *cg, pid
 		unsigned long long start;
 		long ppid;
 
-		if (stat_of(buf[i], &ppid, &start) == 0 && ppid != (long)self &&
+		if (mr_proof_stat(buf[i], &ppid, &start) == 0 && ppid != (long)self &&
 		    start >= since && mr_env_has_token(buf[i]))
 			mr_proof_remember(buf[i], start);
 	}
@@ -404,7 +391,7 @@ mr_tree_end(pid_t pid, const struct mr_cgroup *cg, pid_t *buf, int *st,
 
 	unproved[0] = '\0';
 	/* the case's start: what the run started started after it */
-	if (stat_of(pid, &ppid, &since) < 0 || ppid != (long)getpid())
+	if (mr_proof_stat(pid, &ppid, &since) < 0 || ppid != (long)getpid())
 		since = ~0ull; /* cannot be: it is our unreaped child */
 	rc = end_tree(pid, cg, buf, st, ru, since);
 	if (rc == 0)
