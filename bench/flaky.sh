@@ -12,16 +12,20 @@
 #                                a quick check is ~4.3 min idle, ~6 min busy)
 #   FLAKY_N=5 sh bench/flaky.sh  5 of each
 #   FLAKY_BUSY=0                 the idle series only
+#   FLAKY_IDLE=0                 the busy series only
 #   FLAKY_OUT=DIR                keep the files there
 #   FLAKY_CASES="a b"            these cases only (default: the corpus)
 set -eu
 cd "$(dirname "$0")/.."
 MR=build/memrepro
 N=${FLAKY_N:-20}
-OUT=${FLAKY_OUT:-$(mktemp -d /tmp/memrepro-flaky.XXXXXX)}
 JOBS=$(nproc)
 case $N in '' | *[!0-9]*) echo "flaky.sh: FLAKY_N must be a number, not '$N'" >&2; exit 2 ;; esac
 [ "$N" -ge 2 ] || { echo "flaky.sh: FLAKY_N must be 2 or more" >&2; exit 2; }
+case ${FLAKY_IDLE:-1}${FLAKY_BUSY:-1} in
+00) echo "flaky.sh: FLAKY_IDLE=0 and FLAKY_BUSY=0 leave nothing to run" >&2; exit 2 ;;
+esac
+OUT=${FLAKY_OUT:-$(mktemp -d /tmp/memrepro-flaky.XXXXXX)}
 mkdir -p "$OUT"
 make -s all >/dev/null
 busy=
@@ -60,8 +64,10 @@ series() {
 	fi
 }
 
-echo "== flaky: $N quick checks idle, -j $JOBS"
-series idle
+if [ "${FLAKY_IDLE:-1}" != 0 ]; then
+	echo "== flaky: $N quick checks idle, -j $JOBS"
+	series idle
+fi
 if [ "${FLAKY_BUSY:-1}" != 0 ]; then
 	echo "== flaky: $N quick checks beside a busy CPU (a loop on CPU 0)"
 	if command -v taskset >/dev/null; then
@@ -78,6 +84,7 @@ fi
 echo
 echo "== memrepro flaky, $(git describe --always --dirty 2>/dev/null || echo '?'), on $(nproc) CPUs, Linux $(uname -r), THP $(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '?'), $(date -u +%Y-%m-%d); files in $OUT"
 printf '%-34s %s\n' series "verdicts that differ from the series' first check"
-printf '%-34s %s of %s in %s checks\n' "idle" "$(cat "$OUT/idle.changed")" "$(wc -l < "$OUT/idle.1.v")" "$N"
+[ ! -f "$OUT/idle.changed" ] ||
+	printf '%-34s %s of %s in %s checks\n' "idle" "$(cat "$OUT/idle.changed")" "$(wc -l < "$OUT/idle.1.v")" "$N"
 [ ! -f "$OUT/busy.changed" ] ||
 	printf '%-34s %s of %s in %s checks\n' "beside a busy CPU" "$(cat "$OUT/busy.changed")" "$(wc -l < "$OUT/busy.1.v")" "$N"
