@@ -76,8 +76,19 @@ setup_file() {
 	cp -R "$d/r4x" "$BATS_TEST_TMPDIR/new"
 	sed -i -e 's/^thp\t.*/thp\tmadvise/' -e 's/^jobs\t.*/jobs\t1/' "$BATS_TEST_TMPDIR/old/env.tsv"
 	sed -i -e 's/^thp\t.*/thp\talways/' -e 's/^jobs\t.*/jobs\t2/' -e '/^kernel\t/d' \
+		-e 's/^allocator\.glibc\.version\t.*/allocator.glibc.version\t9.99/' \
 		"$BATS_TEST_TMPDIR/new/env.tsv"
+	sed -i '/^profile\t/d' "$BATS_TEST_TMPDIR/old/env.tsv" "$BATS_TEST_TMPDIR/new/env.tsv"
+	printf 'profile\tquick\n' >> "$BATS_TEST_TMPDIR/old/env.tsv"
+	printf 'profile\tfull\n' >> "$BATS_TEST_TMPDIR/new/env.tsv"
+	# one of the new side's runs ran beside another
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "overlap") c = i }
+		NR == 2 { $c = 1 } { print }' "$d/r4x/runs.tsv" > "$BATS_TEST_TMPDIR/new/runs.tsv"
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "overlap") c = i }
+		NR > 1 { $c = 0 } { print }' "$d/r4/runs.tsv" > "$BATS_TEST_TMPDIR/old/runs.tsv"
 	thp=madvise jobs=1
+	glibc=$(awk -F'\t' '$1 == "allocator.glibc.version" { print $2 }' "$d/r4/env.tsv")
+	[ -n "$glibc" ]
 	kernel=$(awk -F'\t' '$1 == "kernel" { print $2 }' "$d/r4/env.tsv")
 	for cmd in compare trend; do
 		run -0 timeout -k 5 60 "$MR" "$cmd" --no-charts --out "$BATS_TEST_TMPDIR/o-$cmd" \
@@ -87,7 +98,10 @@ setup_file() {
 		[[ "$ran" == *"thp "*" $thp -> always"* ]] || false
 		[[ "$ran" == *"jobs "*" $jobs -> 2"* ]] || false
 		[[ "$ran" == *"kernel "*" $kernel -> -"* ]] || false
-		[ "$(printf '%s\n' "$ran" | wc -l)" -eq 4 ]
+		[[ "$ran" == *"allocator.glibc.version "*" $glibc -> 9.99"* ]] || false
+		[[ "$ran" == *"profile "*" quick -> full"* ]] || false
+		[[ "$ran" == *"runs beside others "*" 0 of 4 -> 1 of 4"* ]] || false
+		[ "$(printf '%s\n' "$ran" | wc -l)" -eq 7 ]
 		first=$(printf '%s\n' "$output" | grep -n -m1 'rss_kb@touched\|step\|total' | cut -d: -f1)
 		[ "$(printf '%s\n' "$output" | grep -n -m1 '^ran under' | cut -d: -f1)" -lt "$first" ]
 	done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Regressions that come together are one finding: the terminal says first
-# what they share (check/finding.h), then lists them.
+# Regressions that come together are one finding: the terminal, TAP and the
+# report say first what they share (check/finding.h), then list them.
 load test_helper
 
 setup() {
@@ -29,6 +29,15 @@ expect_tiny() {
 		grep -qx '  4 regressed (4 baseline rows), all of config allocator=jemalloc, checkpoint touched'
 	# then the rows themselves
 	[ "$(printf '%s\n' "$output" | grep -c 'regressed  observed')" -eq 4 ]
+	# TAP says it at the top, before the case
+	run -1 mr check --from "$BATS_TEST_TMPDIR/b" --expected "$EXP" --format tap
+	printf '%s\n' "$output" | grep -m1 -B99 '^# touch$' |
+		grep -qx '# 4 regressed (4 baseline rows), all of case touch, config allocator=jemalloc, checkpoint touched'
+	# the report's "what changed" row of the case is the finding, not 4 rows
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" \
+		--from "$BATS_TEST_TMPDIR/b" touch
+	grep -qxF '| [touch](#case-touch) | - | 4 regressed (4 baseline rows), all of config allocator=jemalloc, checkpoint touched | 2 ok |' \
+		"$BATS_TEST_TMPDIR/b/report.md"
 }
 
 @test "rows of several checkpoints and metrics share only the config" {
@@ -61,4 +70,9 @@ expect_tiny() {
 	echo "$output"
 	printf '%s\n' "$output" | grep -m1 'regressed (' |
 		grep -qx '2 regressed (2 baseline rows), all of config allocator=jemalloc, metric maxrss_kb'
+	# the report's "what changed" leads with it, across the cases
+	run -1 timeout -k 5 120 "$MR" report --cases "$FIX" --expected "$EXP" \
+		--from "$BATS_TEST_TMPDIR/b2" touch ok
+	grep -v '^$' "$BATS_TEST_TMPDIR/b2/report.md" | grep -m1 '^\*\*What changed' |
+		grep -qxF '**What changed**: 2 regressed (2 baseline rows), all of config allocator=jemalloc, metric maxrss_kb.'
 }

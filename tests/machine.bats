@@ -81,6 +81,47 @@ assert len(d["machine_changed"]) == 2, d["machine_changed"]'
 	[[ "$output" == *'<property name="machine_changed" value="the machine changed: thp'* ]] || false
 }
 
+# settings_fake: every memory-relevant setting the runner reads, with a
+# value of its own, in the fake root.
+settings_fake() {
+	local f
+	mkdir -p "$ROOT_FAKE/proc/sys/vm" "$ROOT_FAKE/proc/sys/kernel" \
+		"$ROOT_FAKE/sys/module/zswap/parameters" "$ROOT_FAKE/sys/kernel/mm/ksm" \
+		"$ROOT_FAKE/sys/devices/system/cpu" "$ROOT_FAKE/sys/kernel/mm/transparent_hugepage/khugepaged"
+	echo 'always madvise [never]' > "$ROOT_FAKE/sys/kernel/mm/transparent_hugepage/defrag"
+	for f in defrag:0 max_ptes_none:17 pages_to_scan:333 scan_sleep_millisecs:4321; do
+		echo "${f#*:}" > "$ROOT_FAKE/sys/kernel/mm/transparent_hugepage/khugepaged/${f%%:*}"
+	done
+	echo 2 > "$ROOT_FAKE/proc/sys/vm/overcommit_memory"
+	echo 77 > "$ROOT_FAKE/proc/sys/vm/overcommit_ratio"
+	echo 12345 > "$ROOT_FAKE/proc/sys/vm/max_map_count"
+	echo 7 > "$ROOT_FAKE/proc/sys/vm/swappiness"
+	printf 'MemTotal:       1000 kB\nSwapTotal:       4096 kB\nSwapFree:        4096 kB\n' > "$ROOT_FAKE/proc/meminfo"
+	echo Y > "$ROOT_FAKE/sys/module/zswap/parameters/enabled"
+	echo 1 > "$ROOT_FAKE/sys/kernel/mm/ksm/run"
+	echo 2 > "$ROOT_FAKE/proc/sys/kernel/numa_balancing"
+	echo 0-5 > "$ROOT_FAKE/sys/devices/system/cpu/online"
+}
+
+@test "every setting is read from its file into env.tsv, and any one changed during a run is named" {
+	settings_fake
+	when_started "$ROOT_FAKE/proc/sys/vm/overcommit_memory" 1
+	run -0 check_nap 2 1500
+	wait
+	local k
+	for k in 'thp	madvise' 'thp_defrag	never' 'khugepaged_defrag	0' \
+		'khugepaged_max_ptes_none	17' 'khugepaged_pages_to_scan	333' \
+		'khugepaged_scan_sleep_ms	4321' 'overcommit	2' 'overcommit_ratio	77' \
+		'max_map_count	12345' 'swappiness	7' 'swap_kb	4096' 'zswap	Y' 'ksm	1' \
+		'numa_balancing	2' 'cpus_online	0-5'; do
+		grep -qxF "$k" "$BATS_TEST_TMPDIR/r/env.tsv" || { echo "env.tsv lacks: $k"; false; }
+	done
+	[ "$(tsv_col "$BATS_TEST_TMPDIR/r/runs.tsv" machine)" = "overcommit 2 -> 1 during the run
+overcommit 2 -> 1 before the run" ]
+	printf '%s\n' "$output" | grep -m1 '^the machine changed' |
+		grep -q 'overcommit 2 -> 1 during the run (1 run not judged'
+}
+
 @test "a setting other than env.tsv says before the run: not judged" {
 	run -1 check_nap 1 50
 	# the same results read back with one run's machine column set by hand

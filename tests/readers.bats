@@ -12,10 +12,11 @@ big() {
 	GEN_ONLY=1 sh "$ROOT/bench/rows.sh" "$2" "$1" >/dev/null
 }
 
-# reading DIR: a runner reads DIR's runs.tsv or checkpoints.tsv now.
+# reading DIR [CMD]: a runner's CMD (check) of --from DIR reads DIR's
+# runs.tsv or checkpoints.tsv now.
 reading() {
 	local p f
-	for p in $(pgrep -f -- "check --from $1"); do
+	for p in $(pgrep -f -- "${2:-check} --from $1"); do
 		for f in "/proc/$p/fd/"*; do
 			case $(readlink "$f" 2>/dev/null) in
 			"$1/runs.tsv" | "$1/checkpoints.tsv") return 0 ;;
@@ -25,26 +26,36 @@ reading() {
 	return 1
 }
 
-# interrupt_check SIG STATUS: check --from a big directory, sent SIG (to
-# the runner itself) while it reads, exits STATUS within 10 s of it.
-interrupt_check() {
+# interrupt_read CMD SIG STATUS: CMD (check or report) --from a big
+# directory, sent SIG (to the runner itself) while it reads, exits STATUS
+# within 10 s of it and writes nothing into the directory.
+interrupt_read() {
 	local d=$BATS_TEST_TMPDIR/big t0 t1
 	big "$d" 400000
 	t0=$(date +%s)
-	run "-$2" --separate-stderr signal_when "$1" "reading $(printf %q "$d")" \
-		"$MR" check --from "$d" --expected "$NO_EXPECTED"
+	run "-$3" --separate-stderr signal_when "$2" "reading $(printf %q "$d") $1" \
+		"$MR" "$1" --from "$d" --expected "$NO_EXPECTED"
 	t1=$(date +%s)
 	echo "stderr: $stderr"
-	[[ "$stderr" == *"interrupted by SIG$1 while reading it"* ]] || false
+	[[ "$stderr" == *"interrupted by SIG$2 while reading it"* ]] || false
 	[ $((t1 - t0)) -lt $((40 * SLOW)) ]
+	[ "$(ls "$d")" = "$(printf '%s\n' checkpoints.tsv env.tsv runs.tsv)" ]
 }
 
 @test "SIGINT stops check --from while it reads the results: exit 130" {
-	interrupt_check INT 130
+	interrupt_read check INT 130
 }
 
 @test "SIGTERM stops check --from while it reads the results: exit 143" {
-	interrupt_check TERM 143
+	interrupt_read check TERM 143
+}
+
+@test "SIGINT stops report while it reads the results: exit 130, nothing written" {
+	interrupt_read report INT 130
+}
+
+@test "SIGTERM stops report while it reads the results: exit 143, nothing written" {
+	interrupt_read report TERM 143
 }
 
 # evaluating PID DIR: process PID has read DIR's runs.tsv and

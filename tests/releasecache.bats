@@ -43,6 +43,16 @@ apt_only() {
 	[[ "$output" == "fakealloc@1.0 cannot be had: bullseye: apt-get update failed: apt-get: exit 100: E: The method driver "* ]] || false
 	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome '$(idx["config"]) ~ /glibc/'
 	[ "$output" = ok ]
+	# a versioned libc the same way, fetched as the run's axis and alone
+	rm -rf "$BATS_TEST_TMPDIR/out"
+	run -0 mrf run showenv --repeat 1 --axis allocator=glibc --axis libc=2.41
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome
+	[ "$output" = skipped ]
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" detail
+	[[ "$output" == "glibc 2.41 cannot be had: "*"apt-get update failed: apt-get: exit 100: E: The method driver "* ]] || false
+	run -1 --separate-stderr timeout -k 5 120 "$MR" fetch libc@2.41
+	echo "stderr: $stderr"
+	[[ "$stderr" == *"cannot be had: "*"apt-get update failed: apt-get: exit 100: E: The method driver "*"foo could not be found."* ]] || false
 }
 
 # stub_apt_get: an apt-get in $BATS_TEST_TMPDIR/bin whose update logs its
@@ -146,6 +156,13 @@ cached_of() {
 	[[ "$stderr" == *"cannot be had: the cache entry does not verify ($lib: not a regular file (a FIFO)) and cannot be unpacked again: unpack "* ]] || false
 	run -0 --separate-stderr timeout -k 5 60 "$MR" fetch fakealloc@1.0
 	[[ "$output" == *"(fetched)"* ]] || false
+	[ -f "$lib" ] && cmp "$lib" "$FAKEALLOC/1.0/libfakealloc.so.1"
+	# a run that needs the entry: repaired, never blocked
+	rm "$lib"
+	mkfifo "$lib"
+	run -0 mrf run showenv --repeat 1 --axis allocator=fakealloc@1.0
+	run -0 tsv_col "$BATS_TEST_TMPDIR/out/runs.tsv" outcome
+	[ "$output" = ok ]
 	[ -f "$lib" ] && cmp "$lib" "$FAKEALLOC/1.0/libfakealloc.so.1"
 	# the .deb
 	rm "$deb"

@@ -121,6 +121,26 @@ verdicts() {
 	[[ "$output" == *platform* ]] || false
 }
 
+@test "merge refuses a shard given a repeat of another shard's pair, nothing written" {
+	shards
+	d=$BATS_TEST_TMPDIR
+	# s1's last row (the second repeat of one of its pairs), moved to s2
+	# with its log and a wall time of its own: no (case, config, repeat)
+	# overlaps and no repeat is beyond env.tsv's, but the pair is in both
+	row=$(tail -n 1 "$d/s1/runs.tsv")
+	sed -i '$d' "$d/s1/runs.tsv"
+	printf '%s\n' "$row" | awk -F'\t' -v OFS='\t' '{ $6 = 999999; print }' >> "$d/s2/runs.tsv"
+	log=$(printf '%s\n' "$row" | awk -F'\t' '{ print $NF }')
+	mkdir -p "$(dirname "$d/s2/$log")"
+	mv "$d/s1/$log" "$d/s2/$log"
+	cfg=$(printf '%s\n' "$row" | cut -f2)
+	line=$(grep -n -F "$cfg" "$d/s1/runs.tsv" | head -1 | cut -d: -f1)
+	run -2 --separate-stderr timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
+	echo "stderr: $stderr"
+	[[ "$stderr" == *"$d/s2/runs.tsv:6: case $(printf '%s\n' "$row" | cut -f1) config $cfg is in another shard too ($d/s1/runs.tsv:$line)"* ]] || false
+	[ ! -e "$d/m" ]
+}
+
 @test "a merge into a non-empty directory is refused" {
 	shards
 	d=$BATS_TEST_TMPDIR

@@ -12,16 +12,16 @@
 #include <unistd.h>
 
 #include "mr_proc.h"
-#include "proto/record.h"
 #include "proc/cgroup.h"
 #include "proc/child.h"
 #include "proc/log.h"
 #include "proc/loop.h"
 #include "proc/marks.h"
-#include "proc/proof.h"
 #include "proc/measure.h"
+#include "proc/proof.h"
 #include "proc/scratch.h"
 #include "proc/tree.h"
+#include "proto/record.h"
 
 static void
 bad_record(struct mr_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
