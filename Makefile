@@ -3,7 +3,7 @@
 #   make            build the runner (build/memrepro) and every case
 #   make check      the corpus on the quick matrix vs expected/ (what a user
 #                   runs: under 90 s on 2 CPUs)
-#   make test       the runner's own tests (bats; about 5 minutes on 2 CPUs);
+#   make test       the runner's own tests (bats; README.md says how many, how long);
 #                   no network, nothing written to ~/.cache: the few tests
 #                   that fetch run with MEMREPRO_TEST_NETWORK=1 (.ci/run)
 #   make report     run the default matrix, then report.md, report.html and
