@@ -16,6 +16,8 @@ mr=${MEMREPRO:-$top/build/memrepro}
 [ -x /usr/bin/time ] || { echo "trend.sh: needs GNU time (/usr/bin/time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 if [ $# -eq 0 ]; then
 	for i in 1 2; do
 		"$mr" check --profile quick -j "$(nproc)" -q --out "$tmp/r$i" >/dev/null 2>&1 || true
@@ -26,9 +28,6 @@ fi
 for d in "$@"; do
 	[ -f "$d/runs.tsv" ] || { echo "trend.sh: $d: no runs.tsv" >&2; exit 2; }
 done
-# compare writes into the second directory's compare/: a copy keeps the
-# user's own untouched
-cp -R "$2" "$tmp/b"
 echo "load: $(uptime)"
 echo "runs: $(($(wc -l < "$1/runs.tsv") - 1)) and $(($(wc -l < "$2/runs.tsv") - 1)) rows"
 printf 'command\tdirs\twall_s\tcpu_s\tmaxrss_kib\tcharts\n'
@@ -37,8 +36,8 @@ timed() {
 	shift 3
 	rc=0
 	/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$tmp/err" || rc=$?
-	# exit 1: a change found; more is the command's failure
-	if [ "$rc" -gt 1 ]; then
+	# (neither exits non-zero for a change: only --fail-on would)
+	if [ "$rc" -ne 0 ]; then
 		echo "trend.sh: $name exit $rc:" >&2
 		cat "$tmp/err" >&2
 		exit 1
@@ -47,5 +46,5 @@ timed() {
 	tail -n 1 "$tmp/time" | awk -v c="$name" -v n="$n" -v k="$charts" \
 		'{ printf "%s\t%s\t%.2f\t%.2f\t%s\t%s\n", c, n, $1, $2 + $3, $4, k }'
 }
-timed compare 2 "$tmp/b/compare" "$mr" compare "$1" "$tmp/b"
+timed compare 2 "$tmp/compare" "$mr" compare --out "$tmp/compare" "$1" "$2"
 timed trend $# "$tmp/trend" "$mr" trend --out "$tmp/trend" "$@"

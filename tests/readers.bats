@@ -39,7 +39,7 @@ interrupt_read() {
 	echo "stderr: $stderr"
 	[[ "$stderr" == *"interrupted by SIG$2 while reading it"* ]] || false
 	[ $((t1 - t0)) -lt $((40 * SLOW)) ]
-	[ "$(ls "$d")" = "$(printf '%s\n' checkpoints.tsv env.tsv runs.tsv)" ]
+	[ "$(ls -A "$d")" = "$(printf '%s\n' checkpoints.tsv env.tsv runs.tsv)" ]
 }
 
 @test "SIGINT stops check --from while it reads the results: exit 130" {

@@ -129,15 +129,19 @@ verdicts() {
 	# overlaps and no repeat is beyond env.tsv's, but the pair is in both
 	row=$(tail -n 1 "$d/s1/runs.tsv")
 	sed -i '$d' "$d/s1/runs.tsv"
-	printf '%s\n' "$row" | awk -F'\t' -v OFS='\t' '{ $6 = 999999; print }' >> "$d/s2/runs.tsv"
+	at=$(($(wc -l < "$d/s2/runs.tsv") + 1))
+	awk -F'\t' -v OFS='\t' -v row="$row" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_ms") c = i }
+		END { n = split(row, f, "\t"); f[c] = 999999; s = f[1]
+			for (i = 2; i <= n; i++) s = s OFS f[i]
+			print s }' "$d/s1/runs.tsv" >> "$d/s2/runs.tsv"
 	log=$(printf '%s\n' "$row" | awk -F'\t' '{ print $NF }')
 	mkdir -p "$(dirname "$d/s2/$log")"
 	mv "$d/s1/$log" "$d/s2/$log"
 	cfg=$(printf '%s\n' "$row" | cut -f2)
-	line=$(grep -n -F "$cfg" "$d/s1/runs.tsv" | head -1 | cut -d: -f1)
+	line=$(awk -F'\t' -v c="$cfg" '$2 == c { print NR; exit }' "$d/s1/runs.tsv")
 	run -2 --separate-stderr timeout 60 "$MR" merge --out "$d/m" "$d/s1" "$d/s2"
 	echo "stderr: $stderr"
-	[[ "$stderr" == *"$d/s2/runs.tsv:6: case $(printf '%s\n' "$row" | cut -f1) config $cfg is in another shard too ($d/s1/runs.tsv:$line)"* ]] || false
+	[[ "$stderr" == *"$d/s2/runs.tsv:$at: case $(printf '%s\n' "$row" | cut -f1) config $cfg is in another shard too ($d/s1/runs.tsv:$line)"* ]] || false
 	[ ! -e "$d/m" ]
 }
 
