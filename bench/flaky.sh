@@ -19,10 +19,12 @@ set -eu
 cd "$(dirname "$0")/.."
 MR=build/memrepro
 N=${FLAKY_N:-20}
+IDLE=${FLAKY_IDLE:-1}
+BUSY=${FLAKY_BUSY:-1}
 JOBS=$(nproc)
 case $N in '' | *[!0-9]*) echo "flaky.sh: FLAKY_N must be a number, not '$N'" >&2; exit 2 ;; esac
 [ "$N" -ge 2 ] || { echo "flaky.sh: FLAKY_N must be 2 or more" >&2; exit 2; }
-case ${FLAKY_IDLE:-1}${FLAKY_BUSY:-1} in
+case $IDLE$BUSY in
 00) echo "flaky.sh: FLAKY_IDLE=0 and FLAKY_BUSY=0 leave nothing to run" >&2; exit 2 ;;
 esac
 OUT=${FLAKY_OUT:-$(mktemp -d /tmp/memrepro-flaky.XXXXXX)}
@@ -64,11 +66,11 @@ series() {
 	fi
 }
 
-if [ "${FLAKY_IDLE:-1}" != 0 ]; then
+if [ "$IDLE" != 0 ]; then
 	echo "== flaky: $N quick checks idle, -j $JOBS"
 	series idle
 fi
-if [ "${FLAKY_BUSY:-1}" != 0 ]; then
+if [ "$BUSY" != 0 ]; then
 	echo "== flaky: $N quick checks beside a busy CPU (a loop on CPU 0)"
 	if command -v taskset >/dev/null; then
 		taskset -c 0 sh -c 'while :; do :; done' &

@@ -4,10 +4,11 @@
 load test_helper
 
 # blessed DIR "CASE..." [OPTION...]: run the CASEs under glibc and jemalloc
-# (and the run's OPTIONs) into DIR and bless them into $EXP.  A run beside other programs' CPU has jemalloc's
-# figures left out of a baseline and of a check (machine.bats): what is
-# tested here is how regressions are grouped, so the runs' other CPU is
-# set to none before they are blessed and checked.
+# (and the run's OPTIONs) into DIR and bless them into $EXP.  A run beside
+# other programs' CPU has jemalloc's figures left out of a baseline and of
+# a check (machine.bats): what is
+# tested here is how regressions are grouped, so the runs are taken as an
+# idle machine's (as_idle) before they are blessed and checked.
 blessed() {
 	local d=$1 cases=$2
 	shift 2
@@ -16,9 +17,7 @@ blessed() {
 		--axis allocator=glibc,jemalloc --repeat 1 -q "$@" $cases
 	grep -q 'allocator=jemalloc.*	ok	' "$d/runs.tsv" ||
 		skip "jemalloc is not installed (Debian package libjemalloc2)"
-	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "other_cpu_ms") c = i }
-		NR > 1 && c { $c = 0 } { print }' "$d/runs.tsv" > "$d/runs.tsv.new"
-	mv "$d/runs.tsv.new" "$d/runs.tsv"
+	as_idle "$d"
 	# shellcheck disable=SC2086
 	run -0 timeout -k 5 120 "$MR" bless --from "$d" --expected "$EXP" -q --yes $cases
 }
